@@ -1,0 +1,129 @@
+"""Bearer-token authentication with three ordered roles.
+
+Tokens come from a file (JSON or YAML list of {name, role, token}) and/or the
+ENGRAM_TOKENS environment variable ("name:role:token,..."). Tokens are kept
+only as SHA-256 digests in memory and compared in constant time.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import enum
+import hashlib
+import hmac
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from engram.errors import InvalidArgument, PermissionDenied, Unauthenticated
+
+
+class Role(enum.IntEnum):
+    """Ordered: a higher role may call everything a lower one may."""
+
+    RUNTIME = 1
+    OPERATOR = 2
+    ADMIN = 3
+
+    @classmethod
+    def parse(cls, value: str) -> Role:
+        try:
+            return cls[value.strip().upper()]
+        except KeyError:
+            choices = ", ".join(r.name.lower() for r in cls)
+            raise InvalidArgument("role", f"unknown role {value!r} (choose {choices})") from None
+
+
+@dataclass(frozen=True)
+class Principal:
+    name: str
+    role: Role
+
+
+ANONYMOUS_LOCAL = Principal("local", Role.ADMIN)
+
+principal_var: contextvars.ContextVar[Principal | None] = contextvars.ContextVar(
+    "principal", default=None
+)
+
+
+def current_actor() -> str:
+    """Name of the caller for audit fields ("local" when auth is off)."""
+    principal = principal_var.get()
+    return principal.name if principal else "system"
+
+
+@dataclass(frozen=True)
+class TokenEntry:
+    name: str
+    role: Role
+    token: str
+
+
+def _digest(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+class TokenAuthenticator:
+    def __init__(self, entries: Iterable[TokenEntry]) -> None:
+        self._by_digest: dict[bytes, Principal] = {}
+        for entry in entries:
+            if len(entry.token) < 16:
+                raise InvalidArgument("tokens", f"token for {entry.name!r} is shorter than 16 chars")
+            self._by_digest[_digest(entry.token)] = Principal(entry.name, entry.role)
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self._by_digest)
+
+    def authenticate(self, authorization: str | None) -> Principal:
+        if not self.enabled:
+            return ANONYMOUS_LOCAL
+        if not authorization:
+            raise Unauthenticated("missing authorization metadata (Bearer token)")
+        scheme, _, token = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Unauthenticated("authorization must be 'Bearer <token>'")
+        wanted = _digest(token.strip())
+        for known, principal in self._by_digest.items():
+            if hmac.compare_digest(known, wanted):
+                return principal
+        raise Unauthenticated("unknown token")
+
+
+def authorize(principal: Principal, required: Role, method: str) -> None:
+    if principal.role < required:
+        raise PermissionDenied(
+            f"{method} needs role {required.name.lower()}; "
+            f"{principal.name} has {principal.role.name.lower()}",
+            metadata={"required_role": required.name.lower()},
+        )
+
+
+def parse_token_spec(spec: str) -> list[TokenEntry]:
+    """Parse "name:role:token,name:role:token"."""
+    entries: list[TokenEntry] = []
+    for item in filter(None, (part.strip() for part in spec.split(","))):
+        name, role, token = (item.split(":", 2) + ["", ""])[:3]
+        if not name or not token:
+            raise InvalidArgument("ENGRAM_TOKENS", f"entry {name or item[:8]!r} is not name:role:token")
+        entries.append(TokenEntry(name, Role.parse(role), token))
+    return entries
+
+
+def load_token_file(path: Path) -> list[TokenEntry]:
+    text = path.read_text()
+    data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    if isinstance(data, dict):
+        data = data.get("tokens", [])
+    if not isinstance(data, list):
+        raise InvalidArgument("tokens_file", "expected a list of {name, role, token}")
+    entries = []
+    for i, item in enumerate(data):
+        if not isinstance(item, dict) or not {"name", "role", "token"} <= item.keys():
+            raise InvalidArgument("tokens_file", f"entry {i} needs name, role and token")
+        entries.append(TokenEntry(str(item["name"]), Role.parse(str(item["role"])), str(item["token"])))
+    return entries

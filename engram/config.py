@@ -1,0 +1,113 @@
+"""Settings from command-line flags and ENGRAM_* environment variables.
+
+Precedence: explicit flag > environment variable > default. Every field's
+environment name is ENGRAM_ plus the field name in upper case.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from engram.errors import InvalidArgument
+
+SERVICES = ("journal", "learning", "retrieval", "gateway")
+
+
+@dataclass(frozen=True)
+class Settings:
+    listen: str = field(default="127.0.0.1:50051", metadata={"help": "host:port to serve on"})
+    database_url: str = field(
+        default="", metadata={"help": "PostgreSQL URL; empty starts the embedded server"}
+    )
+    data_dir: str = field(
+        default="./.engram", metadata={"help": "embedded PostgreSQL and index snapshots"}
+    )
+    journal_addr: str = field(default="", metadata={"help": "JournalService host:port"})
+    learning_addr: str = field(default="", metadata={"help": "LearningService host:port"})
+    retrieval_addr: str = field(default="", metadata={"help": "RetrievalService host:port"})
+    tokens_file: str = field(default="", metadata={"help": "JSON/YAML list of {name, role, token}"})
+    tokens: str = field(default="", metadata={"help": "tokens as name:role:token,..."})
+    service_token: str = field(
+        default="", metadata={"help": "token this process presents to other services"}
+    )
+    embedder: str = field(default="minilm", metadata={"help": "minilm | hashing"})
+    metrics_port: int = field(default=-1, metadata={"help": "Prometheus port; -1 disables"})
+    log_level: str = field(default="INFO", metadata={"help": "DEBUG, INFO, WARNING, ERROR"})
+    log_json: bool = field(default=True, metadata={"help": "JSON log lines"})
+    grace_seconds: float = field(default=10.0, metadata={"help": "drain time on shutdown"})
+    max_workers: int = field(default=32, metadata={"help": "gRPC handler threads"})
+    pool_max_size: int = field(default=16, metadata={"help": "database connections per service"})
+    index_staleness_seconds: float = field(
+        default=5.0, metadata={"help": "resident index lag before Recall falls back"}
+    )
+    index_shadow_mode: bool = field(
+        default=False, metadata={"help": "serve the fallback, compare the resident index"}
+    )
+    index_persist: bool = field(default=True, metadata={"help": "persist index snapshots"})
+    embed_batch_size: int = field(default=32, metadata={"help": "episodes per embedding batch"})
+    extractor_addr: str = field(default="", metadata={"help": "ExtractorService host:port"})
+    downstream_timeout_ms: int = field(
+        default=2000, metadata={"help": "gateway deadline per downstream call"}
+    )
+    workers_enabled: bool = field(
+        default=True, metadata={"help": "run background workers (embedding, capture, review)"}
+    )
+
+    @classmethod
+    def load(
+        cls, overrides: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None
+    ) -> Settings:
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw: Any = None
+            if overrides and overrides.get(f.name) is not None:
+                raw = overrides[f.name]
+            elif f"ENGRAM_{f.name.upper()}" in env:
+                raw = env[f"ENGRAM_{f.name.upper()}"]
+            if raw is not None:
+                values[f.name] = _coerce(f.name, f.type, raw)
+        return cls(**values)
+
+    def with_(self, **changes: Any) -> Settings:
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def data_path(self) -> Path:
+        return Path(self.data_dir).expanduser().resolve()
+
+    def listen_is_loopback(self) -> bool:
+        host = self.listen.rsplit(":", 1)[0].strip("[]")
+        if host in ("localhost", ""):
+            return host == "localhost"
+        try:
+            return ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            return False
+
+
+def _coerce(name: str, type_name: Any, raw: Any) -> Any:
+    type_str = str(type_name)
+    try:
+        if type_str == "bool":
+            if isinstance(raw, bool):
+                return raw
+            lowered = str(raw).strip().lower()
+            if lowered in ("1", "true", "yes", "on"):
+                return True
+            if lowered in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(raw)
+        if type_str == "int":
+            return int(raw)
+        if type_str == "float":
+            return float(raw)
+    except ValueError:
+        raise InvalidArgument(name, f"cannot parse {raw!r} as {type_str}") from None
+    return str(raw)

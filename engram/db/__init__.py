@@ -1,0 +1,5 @@
+"""PostgreSQL access: pool, embedded server, migrations, named queries, error translation."""
+
+from engram.db.pool import Database
+
+__all__ = ["Database"]

@@ -1,0 +1,1 @@
+"""JournalService: the canonical append-only journal, episodes, run memory, receipts, feed."""

@@ -1,0 +1,423 @@
+"""The canonical journal: turn commits, typed events, session reads,
+quarantine and the audited purge. Domain code: no gRPC here."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from psycopg.types.json import Jsonb
+
+from engram.auth import current_actor
+from engram.db import Database
+from engram.db.errors import translating
+from engram.errors import FailedPrecondition, IllegalTransition, InvalidArgument, NotFound, TransitionDetail
+from memory_service.store import (
+    CONSTRAINT_ERRORS,
+    Q,
+    ChangeRow,
+    Conn,
+    append_changes,
+    fingerprint,
+    idempotent_lookup,
+    idempotent_store,
+    lock_key,
+    sha256_hex,
+)
+
+TURN_EVENT = "conversation.turn.completed"
+RUN_EVENT = "run.completed"
+RESERVED_EVENT_TYPES = frozenset({TURN_EVENT, RUN_EVENT})
+EVENT_TYPE_PATTERN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$")
+MAX_TURN_TEXT = 32_768
+MAX_PAYLOAD_BYTES = 64 * 1024
+MAX_REASON = 1000
+
+# A repetition loop: one line (or sentence) making up most of a long text.
+LOOP_MIN_REPEATS = 8
+LOOP_MIN_SHARE = 0.5
+
+
+def canonical_content(user_text: str, assistant_text: str) -> str:
+    return f"User: {user_text}\nAssistant: {assistant_text}"
+
+
+def is_repetition_loop(text: str) -> bool:
+    """True when one line or sentence repeats LOOP_MIN_REPEATS+ times and
+    makes up at least half of the text's units (a degenerate generation)."""
+    for units in (
+        [line.strip() for line in text.splitlines() if line.strip()],
+        [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()],
+    ):
+        if len(units) < LOOP_MIN_REPEATS:
+            continue
+        unit, count = Counter(units).most_common(1)[0]
+        if count >= LOOP_MIN_REPEATS and count / len(units) >= LOOP_MIN_SHARE and len(unit) > 1:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class TurnCommand:
+    subject: str
+    workspace: str
+    session_id: str
+    user_text: str
+    assistant_text: str
+    request_id: UUID
+    expected_content_sha256: str
+    learning_eligible: bool
+    run_id: str
+    occurred_at: datetime | None
+
+
+@dataclass(frozen=True)
+class EventCommand:
+    event_type: str
+    subject: str
+    workspace: str
+    session_id: str
+    payload: dict[str, Any]
+    provenance: str
+    request_id: UUID
+    occurred_at: datetime | None
+
+
+class Journal:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # -- CommitTurn ---------------------------------------------------------
+
+    def commit_turn(self, cmd: TurnCommand) -> dict[str, Any]:
+        """Returns the receipt as a dict (with "replayed")."""
+        for name, text in (("user_text", cmd.user_text), ("assistant_text", cmd.assistant_text)):
+            if is_repetition_loop(text):
+                raise InvalidArgument(name, "looks like a repetition loop (one line repeated)",
+                                      reason="REPETITION_LOOP")
+        content = canonical_content(cmd.user_text, cmd.assistant_text)
+        content_sha = sha256_hex(content)
+        if cmd.expected_content_sha256 and cmd.expected_content_sha256.lower() != content_sha:
+            raise FailedPrecondition(
+                "expected_content_sha256 does not match the canonical content",
+                reason="CONTENT_HASH_MISMATCH",
+                metadata={"actual_sha256": content_sha},
+            )
+        request_sha = fingerprint(
+            {k: v for k, v in cmd.__dict__.items() if k not in ("request_id", "expected_content_sha256")}
+        )
+        operation = "commit_turn"
+        with self.db.connection() as conn:
+            replay = idempotent_lookup(conn, operation, cmd.request_id, request_sha)
+        if replay is not None:
+            return {**replay, "replayed": True}
+        with self.db.transaction() as conn, translating(CONSTRAINT_ERRORS):
+            # Check, lock, check again: a concurrent duplicate waits here and
+            # then finds the first commit's receipt.
+            lock_key(conn, f"{operation}:{cmd.request_id}")
+            replay = idempotent_lookup(conn, operation, cmd.request_id, request_sha)
+            if replay is not None:
+                return {**replay, "replayed": True}
+            receipt = self._write_turn(conn, cmd, content, content_sha)
+            idempotent_store(conn, operation, cmd.request_id, request_sha, receipt, cmd.subject)
+        return {**receipt, "replayed": False}
+
+    def _write_turn(
+        self, conn: Conn, cmd: TurnCommand, content: str, content_sha: str
+    ) -> dict[str, Any]:
+        user_sha = sha256_hex(cmd.user_text)
+        assistant_sha = sha256_hex(cmd.assistant_text)
+        payload = {
+            "user_text": cmd.user_text,
+            "assistant_text": cmd.assistant_text,
+            "canonical_content": content,
+            "user_sha256": user_sha,
+            "assistant_sha256": assistant_sha,
+            "learning_eligible": cmd.learning_eligible,
+            "run_id": cmd.run_id,
+            # The event is authoritative about the speech act, not about the
+            # propositions inside the generated answer.
+            "field_provenance": {
+                "user_text": "user_input",
+                "assistant_text": "generated_output_unverified",
+            },
+        }
+        event = conn.execute(
+            Q["insert_event"],
+            {
+                "event_type": TURN_EVENT,
+                "subject": cmd.subject,
+                "workspace": cmd.workspace,
+                "session_id": cmd.session_id,
+                "payload": Jsonb(payload),
+                "provenance": "generated_output_unverified",
+                "request_id": cmd.request_id,
+                "content_sha256": content_sha,
+                "occurred_at": cmd.occurred_at,
+            },
+        ).fetchone()
+        assert event is not None
+        changes = [
+            ChangeRow("event_appended", cmd.subject, cmd.workspace, cmd.session_id, "event",
+                      str(event["event_id"]), TURN_EVENT, int(event["event_id"]))
+        ]
+        episode_id, occurrences = "", 0
+        if cmd.learning_eligible:
+            episode = conn.execute(
+                Q["upsert_episode"],
+                {
+                    "subject": cmd.subject,
+                    "workspace": cmd.workspace,
+                    "content_sha256": content_sha,
+                    "session_id": cmd.session_id,
+                    "user_text": cmd.user_text,
+                    "assistant_text": cmd.assistant_text,
+                    "occurred_at": event["occurred_at"],
+                    "event_id": event["event_id"],
+                },
+            ).fetchone()
+            assert episode is not None
+            episode_id, occurrences = str(episode["episode_id"]), int(episode["occurrence_count"])
+            changes.append(
+                ChangeRow("episode_upserted", cmd.subject, cmd.workspace, cmd.session_id,
+                          "episode", episode_id, TURN_EVENT, int(event["event_id"]))
+            )
+        append_changes(conn, changes)
+        return {
+            "event_id": int(event["event_id"]),
+            "episode_id": episode_id,
+            "user_sha256": user_sha,
+            "assistant_sha256": assistant_sha,
+            "content_sha256": content_sha,
+            "occurrence_count": occurrences,
+            "committed_at": event["recorded_at"].isoformat(),
+            "request_id": str(cmd.request_id),
+        }
+
+    # -- AppendEvent --------------------------------------------------------
+
+    def append_event(self, cmd: EventCommand) -> tuple[dict[str, Any], bool]:
+        if not EVENT_TYPE_PATTERN.match(cmd.event_type):
+            raise InvalidArgument(
+                "event_type", "must be dotted lowercase segments, e.g. tool.call.completed"
+            )
+        if cmd.event_type in RESERVED_EVENT_TYPES:
+            raise InvalidArgument(
+                "event_type", f"{cmd.event_type} is reserved; use CommitTurn or CompleteRun",
+                reason="RESERVED_EVENT_TYPE",
+            )
+        encoded = json.dumps(cmd.payload, sort_keys=True, separators=(",", ":"))
+        if len(encoded.encode()) > MAX_PAYLOAD_BYTES:
+            raise InvalidArgument("payload", f"is larger than {MAX_PAYLOAD_BYTES} bytes")
+        request_sha = fingerprint({k: v for k, v in cmd.__dict__.items() if k != "request_id"})
+        operation = "append_event"
+        with self.db.transaction() as conn, translating(CONSTRAINT_ERRORS):
+            lock_key(conn, f"{operation}:{cmd.request_id}")
+            replay = idempotent_lookup(conn, operation, cmd.request_id, request_sha)
+            if replay is not None:
+                return replay, True
+            event = self.insert_event(conn, cmd, sha256_hex(encoded))
+            idempotent_store(conn, operation, cmd.request_id, request_sha, event, cmd.subject)
+        return event, False
+
+    def insert_event(self, conn: Conn, cmd: EventCommand, content_sha: str) -> dict[str, Any]:
+        """Insert an event and announce it on the feed (inside the caller's transaction)."""
+        row = conn.execute(
+            Q["insert_event"],
+            {
+                "event_type": cmd.event_type,
+                "subject": cmd.subject,
+                "workspace": cmd.workspace,
+                "session_id": cmd.session_id,
+                "payload": Jsonb(cmd.payload),
+                "provenance": cmd.provenance,
+                "request_id": cmd.request_id,
+                "content_sha256": content_sha,
+                "occurred_at": cmd.occurred_at,
+            },
+        ).fetchone()
+        assert row is not None
+        event_id = int(row["event_id"])
+        append_changes(
+            conn,
+            [ChangeRow("event_appended", cmd.subject, cmd.workspace, cmd.session_id, "event",
+                       str(event_id), cmd.event_type, event_id)],
+        )
+        return {
+            "event_id": event_id,
+            "event_type": cmd.event_type,
+            "subject": cmd.subject,
+            "workspace": cmd.workspace,
+            "session_id": cmd.session_id,
+            "payload": cmd.payload,
+            "provenance": cmd.provenance,
+            "request_id": str(cmd.request_id),
+            "occurred_at": row["occurred_at"].isoformat(),
+            "recorded_at": row["recorded_at"].isoformat(),
+            "content_sha256": content_sha,
+        }
+
+    # -- ReadSessionJournal -------------------------------------------------
+
+    def read_session(
+        self,
+        subject: str,
+        workspace: str,
+        session_id: str,
+        after_event_id: int,
+        limit: int,
+        event_types: list[str],
+    ) -> tuple[list[dict[str, Any]], int, int]:
+        """(rows, matched_before_limit, watermark) from one consistent snapshot."""
+        params = {
+            "subject": subject,
+            "workspace": workspace,
+            "session_id": session_id,
+            "after": after_event_id,
+            "limit": limit,
+            "types": event_types,
+        }
+        with self.db.connection() as conn, conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            rows = conn.execute(Q["session_events_page"], params).fetchall()
+            count = conn.execute(Q["session_events_count"], params).fetchone()
+            watermark = conn.execute(Q["feed_watermark"]).fetchone()
+        assert count is not None and watermark is not None
+        return rows, int(count["n"]), int(watermark["last_cursor"])
+
+    # -- Quarantine / Restore -----------------------------------------------
+
+    def set_quarantine(
+        self, record_kind: str, record_id: str, reason: str, request_id: UUID | None,
+        *, quarantine: bool,
+    ) -> tuple[dict[str, Any], int]:
+        action = "quarantine" if quarantine else "restore"
+        with self.db.transaction() as conn, translating(CONSTRAINT_ERRORS):
+            owner = self._record_owner(conn, record_kind, record_id)
+            lock_key(conn, f"quarantine:{record_kind}:{record_id}")
+            current = conn.execute(
+                Q["quarantine_state"], {"record_kind": record_kind, "record_id": record_id}
+            ).fetchone()
+            is_quarantined = current is not None
+            if is_quarantined == quarantine:
+                state = "quarantined" if is_quarantined else "visible"
+                raise IllegalTransition(
+                    TransitionDetail(
+                        entity=record_kind, entity_id=record_id, current_state=state,
+                        requested_state="quarantined" if quarantine else "visible",
+                        allowed_states=("visible",) if is_quarantined else ("quarantined",),
+                    ),
+                    reason="ALREADY_QUARANTINED" if quarantine else "NOT_QUARANTINED",
+                )
+            entry = conn.execute(
+                Q["insert_quarantine_entry"],
+                {"record_kind": record_kind, "record_id": record_id, "action": action,
+                 "reason": reason, "actor": current_actor(), "subject": owner["subject"],
+                 "workspace": owner["workspace"], "request_id": request_id},
+            ).fetchone()
+            assert entry is not None
+            if quarantine:
+                conn.execute(Q["mark_quarantined"], {"record_kind": record_kind,
+                             "record_id": record_id, "entry_id": entry["entry_id"],
+                             "since": entry["recorded_at"]})
+            else:
+                conn.execute(Q["unmark_quarantined"], {"record_kind": record_kind,
+                             "record_id": record_id})
+            (cursor,) = append_changes(
+                conn,
+                [ChangeRow("record_quarantined" if quarantine else "record_restored",
+                           owner["subject"], owner["workspace"], "", record_kind, record_id)],
+            )
+        return {
+            "entry_id": int(entry["entry_id"]),
+            "record_kind": record_kind,
+            "record_id": record_id,
+            "action": action,
+            "reason": reason,
+            "actor": current_actor(),
+            "recorded_at": entry["recorded_at"],
+            "subject": owner["subject"],
+            "workspace": owner["workspace"],
+        }, cursor
+
+    def _record_owner(self, conn: Conn, record_kind: str, record_id: str) -> dict[str, Any]:
+        query = {
+            "episode": "record_owner_episode",
+            "event": "record_owner_event",
+            "run_record": "record_owner_run",
+        }[record_kind]
+        if record_kind == "episode":
+            _require_uuid("record_id", record_id)
+        if record_kind == "event" and not record_id.isdigit():
+            raise InvalidArgument("record_id", "an event id is a positive integer")
+        row = conn.execute(Q[query], {"id": record_id}).fetchone()
+        if row is None:
+            raise NotFound(f"no {record_kind} {record_id}")
+        return row
+
+    def list_quarantine(
+        self, active_only: bool, before_entry_id: int, limit: int
+    ) -> list[dict[str, Any]]:
+        with self.db.connection() as conn:
+            return conn.execute(
+                Q["quarantine_page"],
+                {"active_only": active_only, "before": before_entry_id, "limit": limit},
+            ).fetchall()
+
+    # -- Purge ----------------------------------------------------------------
+
+    def purge(self, subject: str, workspace: str, reason: str, request_id: UUID | None
+              ) -> dict[str, Any]:
+        params = {"subject": subject, "workspace": workspace}
+        with self.db.transaction() as conn:
+            lock_key(conn, f"purge:{subject}")
+            counts = conn.execute(Q["purge_counts"], params).fetchone()
+            assert counts is not None
+            extra = self._purge_extra_counts(conn, params)
+            all_counts = {**{k: int(v) for k, v in counts.items()}, **extra}
+            purge = conn.execute(
+                Q["insert_purge"],
+                {**params, "reason": reason, "actor": current_actor(), "request_id": request_id,
+                 "counts": Jsonb(all_counts)},
+            ).fetchone()
+            assert purge is not None
+            # The ledger entry exists first; only now may append-only rows go.
+            conn.execute(Q["enable_audited_purge"])
+            for statement in self.purge_statements():
+                conn.execute(Q[statement], params)
+            (cursor,) = append_changes(conn, [ChangeRow("subject_purged", subject, workspace)])
+        return {"purge_id": int(purge["purge_id"]), "change_cursor": cursor, **all_counts}
+
+    def _purge_extra_counts(self, conn: Conn, params: dict[str, Any]) -> dict[str, int]:
+        """Counts of rows other planes keep for the subject (run records)."""
+        row = conn.execute(Q["purge_run_record_count"], params).fetchone()
+        return {"run_records": int(row["n"]) if row else 0}
+
+    @staticmethod
+    def purge_statements() -> tuple[str, ...]:
+        return ("purge_events", "purge_episodes", "purge_receipts", "purge_run_records",
+                "purge_idempotency")
+
+    # -- Status ---------------------------------------------------------------
+
+    def status_counts(self) -> tuple[dict[str, int], dict[str, int]]:
+        with self.db.connection() as conn:
+            counts = conn.execute(Q["status_counts"]).fetchone()
+            counters = conn.execute(Q["counters_all"]).fetchall()
+        assert counts is not None
+        return (
+            {k: int(v) for k, v in counts.items()},
+            {str(r["name"]): int(r["value"]) for r in counters},
+        )
+
+
+def _require_uuid(field: str, value: str) -> None:
+    try:
+        UUID(value)
+    except ValueError:
+        raise InvalidArgument(field, "an episode id is a UUID") from None

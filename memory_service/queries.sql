@@ -1,0 +1,186 @@
+-- Named queries of the journal service (see engram.db.queries).
+
+-- name: idempotency_get
+SELECT request_sha256, response
+FROM journal.idempotency
+WHERE operation = %(operation)s AND request_id = %(request_id)s;
+
+-- name: idempotency_put
+INSERT INTO journal.idempotency (operation, request_id, request_sha256, response, subject)
+VALUES (%(operation)s, %(request_id)s, %(request_sha256)s, %(response)s, %(subject)s);
+
+-- name: advisory_lock
+SELECT pg_advisory_xact_lock(hashtextextended(%(key)s, 0));
+
+-- name: insert_event
+INSERT INTO journal.events
+    (event_type, subject, workspace, session_id, payload, provenance, request_id,
+     content_sha256, occurred_at)
+VALUES (%(event_type)s, %(subject)s, %(workspace)s, %(session_id)s, %(payload)s, %(provenance)s,
+        %(request_id)s, %(content_sha256)s, coalesce(%(occurred_at)s, now()))
+RETURNING event_id, recorded_at, occurred_at;
+
+-- name: upsert_episode
+INSERT INTO journal.episodes AS e
+    (subject, workspace, content_sha256, session_id, session_ids, user_text, assistant_text,
+     first_seen_at, last_seen_at, first_event_id, last_event_id)
+VALUES (%(subject)s, %(workspace)s, %(content_sha256)s, %(session_id)s, ARRAY[%(session_id)s],
+        %(user_text)s, %(assistant_text)s, %(occurred_at)s, %(occurred_at)s, %(event_id)s,
+        %(event_id)s)
+ON CONFLICT ON CONSTRAINT episodes_content_key DO UPDATE SET
+    occurrence_count = e.occurrence_count + 1,
+    last_seen_at = greatest(e.last_seen_at, excluded.last_seen_at),
+    session_id = excluded.session_id,
+    session_ids = CASE WHEN excluded.session_id = ANY (e.session_ids) THEN e.session_ids
+                       ELSE e.session_ids || excluded.session_id END,
+    last_event_id = excluded.last_event_id
+RETURNING episode_id, occurrence_count;
+
+-- name: advance_feed_clock
+UPDATE journal.feed_clock SET last_cursor = last_cursor + %(n)s RETURNING last_cursor;
+
+-- name: insert_change
+INSERT INTO journal.changes
+    (cursor, kind, subject, workspace, session_id, record_kind, record_id, event_type, event_id)
+VALUES (%(cursor)s, %(kind)s, %(subject)s, %(workspace)s, %(session_id)s, %(record_kind)s,
+        %(record_id)s, %(event_type)s, %(event_id)s);
+
+-- name: notify_changes
+SELECT pg_notify('engram_changes', %(cursor)s::text);
+
+-- name: feed_watermark
+SELECT last_cursor FROM journal.feed_clock;
+
+-- name: changes_after
+SELECT c.cursor, c.kind, c.subject, c.workspace, c.session_id, c.record_kind, c.record_id,
+       c.event_type, c.event_id, c.committed_at
+FROM journal.changes c
+WHERE c.cursor > %(after)s
+  AND (cardinality(%(kinds)s::text[]) = 0 OR c.kind = ANY (%(kinds)s::text[]))
+ORDER BY c.cursor
+LIMIT %(limit)s;
+
+-- name: episodes_by_id
+SELECT e.episode_id, e.subject, e.workspace, e.session_id, e.session_ids, e.user_text,
+       e.assistant_text, e.content_sha256, e.occurrence_count, e.first_seen_at, e.last_seen_at,
+       CASE WHEN %(include_embeddings)s THEN e.embedding END AS embedding, e.embedding_model
+FROM journal.episodes e
+WHERE e.episode_id = ANY (%(ids)s::uuid[])
+  AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
+                  WHERE q.record_kind = 'episode' AND q.record_id = e.episode_id::text);
+
+-- name: session_events_page
+SELECT ev.event_id, ev.event_type, ev.subject, ev.workspace, ev.session_id, ev.payload,
+       ev.provenance, ev.request_id, ev.occurred_at, ev.recorded_at, ev.content_sha256
+FROM journal.events ev
+WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
+  AND ev.session_id = %(session_id)s AND ev.event_id > %(after)s
+  AND (cardinality(%(types)s::text[]) = 0 OR ev.event_type = ANY (%(types)s::text[]))
+  AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
+                  WHERE q.record_kind = 'event' AND q.record_id = ev.event_id::text)
+ORDER BY ev.event_id
+LIMIT %(limit)s;
+
+-- name: session_events_count
+-- A separate count: matched_before_limit never comes from the rows returned.
+SELECT count(*) AS n
+FROM journal.events ev
+WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
+  AND ev.session_id = %(session_id)s AND ev.event_id > %(after)s
+  AND (cardinality(%(types)s::text[]) = 0 OR ev.event_type = ANY (%(types)s::text[]))
+  AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
+                  WHERE q.record_kind = 'event' AND q.record_id = ev.event_id::text);
+
+-- name: record_owner_episode
+SELECT subject, workspace FROM journal.episodes WHERE episode_id = %(id)s::uuid;
+
+-- name: record_owner_event
+SELECT subject, workspace FROM journal.events WHERE event_id = %(id)s::bigint;
+
+-- name: quarantine_state
+SELECT entry_id FROM journal.quarantined
+WHERE record_kind = %(record_kind)s AND record_id = %(record_id)s
+FOR UPDATE;
+
+-- name: insert_quarantine_entry
+INSERT INTO journal.quarantine_ledger
+    (record_kind, record_id, action, reason, actor, subject, workspace, request_id)
+VALUES (%(record_kind)s, %(record_id)s, %(action)s, %(reason)s, %(actor)s, %(subject)s,
+        %(workspace)s, %(request_id)s)
+RETURNING entry_id, recorded_at;
+
+-- name: mark_quarantined
+INSERT INTO journal.quarantined (record_kind, record_id, entry_id, since)
+VALUES (%(record_kind)s, %(record_id)s, %(entry_id)s, %(since)s);
+
+-- name: unmark_quarantined
+DELETE FROM journal.quarantined WHERE record_kind = %(record_kind)s AND record_id = %(record_id)s;
+
+-- name: quarantine_page
+SELECT l.entry_id, l.record_kind, l.record_id, l.action, l.reason, l.actor, l.recorded_at,
+       l.subject, l.workspace
+FROM journal.quarantine_ledger l
+WHERE l.entry_id < %(before)s
+  AND (NOT %(active_only)s OR EXISTS (SELECT 1 FROM journal.quarantined q
+                                      WHERE q.entry_id = l.entry_id))
+ORDER BY l.entry_id DESC
+LIMIT %(limit)s;
+
+-- name: purge_counts
+SELECT
+  (SELECT count(*) FROM journal.events WHERE subject = %(subject)s
+      AND (%(workspace)s = '' OR workspace = %(workspace)s)) AS events,
+  (SELECT count(*) FROM journal.episodes WHERE subject = %(subject)s
+      AND (%(workspace)s = '' OR workspace = %(workspace)s)) AS episodes,
+  (SELECT count(*) FROM journal.receipts WHERE subject = %(subject)s
+      AND (%(workspace)s = '' OR workspace = %(workspace)s)) AS receipts;
+
+-- name: insert_purge
+INSERT INTO journal.purge_ledger (subject, workspace, reason, actor, request_id, counts)
+VALUES (%(subject)s, %(workspace)s, %(reason)s, %(actor)s, %(request_id)s, %(counts)s)
+RETURNING purge_id;
+
+-- name: enable_audited_purge
+SELECT set_config('engram.audited_purge', 'on', true);
+
+-- name: purge_events
+DELETE FROM journal.events WHERE subject = %(subject)s
+    AND (%(workspace)s = '' OR workspace = %(workspace)s);
+
+-- name: purge_episodes
+DELETE FROM journal.episodes WHERE subject = %(subject)s
+    AND (%(workspace)s = '' OR workspace = %(workspace)s);
+
+-- name: purge_receipts
+DELETE FROM journal.receipts WHERE subject = %(subject)s
+    AND (%(workspace)s = '' OR workspace = %(workspace)s);
+
+-- name: purge_idempotency
+DELETE FROM journal.idempotency WHERE subject = %(subject)s;
+
+-- name: status_counts
+SELECT
+  (SELECT count(*) FROM journal.events) AS events,
+  (SELECT count(*) FROM journal.episodes) AS episodes,
+  (SELECT count(*) FROM journal.episodes WHERE embedding IS NOT NULL) AS episodes_embedded,
+  (SELECT count(*) FROM journal.episodes WHERE embedding IS NULL) AS episodes_pending,
+  (SELECT count(*) FROM journal.quarantined) AS quarantined,
+  (SELECT last_cursor FROM journal.feed_clock) AS watermark;
+
+-- name: counters_all
+SELECT name, value FROM journal.counters;
+
+-- name: counter_add
+INSERT INTO journal.counters (name, value) VALUES (%(name)s, %(amount)s)
+ON CONFLICT (name) DO UPDATE SET value = journal.counters.value + excluded.value;
+
+-- name: record_owner_run
+SELECT subject, workspace FROM journal.run_records WHERE run_id = %(id)s;
+
+-- name: purge_run_record_count
+SELECT count(*) AS n FROM journal.run_records WHERE subject = %(subject)s
+    AND (%(workspace)s = '' OR workspace = %(workspace)s);
+
+-- name: purge_run_records
+DELETE FROM journal.run_records WHERE subject = %(subject)s
+    AND (%(workspace)s = '' OR workspace = %(workspace)s);

@@ -1,0 +1,136 @@
+"""Shared fixtures: a real PostgreSQL with pgvector (the embedded one unless
+ENGRAM_TEST_DATABASE_URL names another), a template database migrated once
+per session and cloned per test, and in-process gRPC suites on port 0."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import grpc
+import psycopg
+import pytest
+from psycopg import sql
+
+from engram.config import Settings
+from engram.db import Database, migrations
+from engram.db.embedded import start_embedded
+from engram.server import Suite, start_suite
+
+ROOT = Path(__file__).resolve().parent.parent
+# Components that own a schema, in dependency order.
+MIGRATION_DIRS = [
+    (name, ROOT / package / "migrations")
+    for name, package in (("journal", "memory_service"), ("learning", "learning_service"))
+    if (ROOT / package / "migrations").is_dir()
+]
+
+
+def _with_database(url: str, dbname: str) -> str:
+    info = psycopg.conninfo.conninfo_to_dict(url)
+    info["dbname"] = dbname
+    return psycopg.conninfo.make_conninfo(**info)
+
+
+@pytest.fixture(scope="session")
+def pg_server_url() -> Iterator[str]:
+    external = os.environ.get("ENGRAM_TEST_DATABASE_URL")
+    if external:
+        yield external
+        return
+    # Outside /root: as root the embedded server runs as another user.
+    data_dir = Path(tempfile.mkdtemp(prefix="engram-test-pg-", dir="/tmp"))
+    server = start_embedded(data_dir)
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def template_database(pg_server_url: str) -> str:
+    name = f"engram_template_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url = _with_database(pg_server_url, name)
+    for component, directory in MIGRATION_DIRS:
+        migrations.apply(url, component, directory)
+    return name
+
+
+@pytest.fixture
+def database_url(pg_server_url: str, template_database: str) -> Iterator[str]:
+    """A fresh database cloned from the migrated template."""
+    name = f"engram_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+                sql.Identifier(name), sql.Identifier(template_database)
+            )
+        )
+    try:
+        yield _with_database(pg_server_url, name)
+    finally:
+        with psycopg.connect(pg_server_url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                sql.Identifier(name)))
+
+
+@pytest.fixture
+def db(database_url: str) -> Iterator[Database]:
+    database = Database(database_url, max_size=8).open()
+    try:
+        yield database
+    finally:
+        database.close()
+
+
+SuiteFactory = Callable[..., Suite]
+
+
+@pytest.fixture
+def start_services(database_url: str, tmp_path: Path) -> Iterator[SuiteFactory]:
+    """Start engram services in-process on 127.0.0.1:0 against the test database."""
+    started: list[Suite] = []
+
+    def factory(services: Sequence[str] = ("journal",), **overrides: object) -> Suite:
+        settings = Settings.load(
+            {
+                "listen": "127.0.0.1:0",
+                "database_url": database_url,
+                "data_dir": str(tmp_path / "data"),
+                "embedder": "hashing",
+                "grace_seconds": 1.0,
+                "max_workers": 32,
+                "pool_max_size": 8,
+                "metrics_port": -1,
+                **overrides,
+            },
+            env={},
+        )
+        suite = start_suite(settings, services)
+        started.append(suite)
+        return suite
+
+    yield factory
+    for suite in reversed(started):
+        suite.stop(grace=0.5)
+
+
+@pytest.fixture
+def channel_to() -> Iterator[Callable[..., grpc.Channel]]:
+    channels: list[grpc.Channel] = []
+
+    def open_(suite: Suite, token: str = "") -> grpc.Channel:
+        from engram.channels import open_channel
+
+        channel = open_channel(suite.address, token)
+        channels.append(channel)
+        return channel
+
+    yield open_
+    for channel in channels:
+        channel.close()
