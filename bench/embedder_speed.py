@@ -4,6 +4,8 @@ Run: .venv/bin/python bench/embedder_speed.py [--runs 3] [--singles 50]
 
 Prints, for MiniLMEmbedder and HashingEmbedder: sentences/s embedding a batch of 64, and
 the p50 latency of embed_one(). Each figure is the median over --runs runs.
+Compare with ``OPENBLAS_NUM_THREADS=1`` (see docs/embedder.md: multi-threaded BLAS collapses
+when another process competes for the cores).
 """
 
 from __future__ import annotations
@@ -75,7 +77,8 @@ def main() -> None:
 
     # Other work on a 2-core box halves the MiniLM figures; print load so runs can be judged.
     load1 = os.getloadavg()[0]
-    print(f"cpus={os.cpu_count()} python={sys.version.split()[0]} loadavg1={load1:.2f}")
+    blas = os.environ.get("OPENBLAS_NUM_THREADS", "unset (OpenBLAS uses all cores)")
+    print(f"cpus={os.cpu_count()} loadavg1={load1:.2f} OPENBLAS_NUM_THREADS={blas}")
     batch = sentences(64, seed=0)
     singles = sentences(args.singles, seed=1)
 

@@ -7,32 +7,50 @@ from pathlib import Path
 from engram.db import Database
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
 from engram.server import BuildContext, ServiceBinding
+from memory_service import receipt_rpcs, run_memory_rpcs, search_rpcs
 from memory_service.feed import FeedNotifier
 from memory_service.journal import Journal
+from memory_service.planes import Lifecycle, PlaneContext
+from memory_service.receipt_rpcs import ReceiptRpcs
+from memory_service.run_memory_rpcs import RunMemoryRpcs
+from memory_service.search_rpcs import SearchRpcs
 from memory_service.servicer import METHOD_ROLES, SERVICE, FoundationRpcs
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
-class JournalServicer(FoundationRpcs):
-    """Every JournalService RPC; each plane contributes a mixin."""
+class JournalServicer(RunMemoryRpcs, SearchRpcs, ReceiptRpcs, FoundationRpcs):
+    """Every JournalService RPC; each plane contributes a mixin. Mixins read
+    self.plane (PlaneContext) and chain extend_status() through super()."""
+
+    def __init__(self, plane: PlaneContext) -> None:
+        FoundationRpcs.__init__(self, plane.db, plane.journal, plane.notifier)
+        self.plane = plane
 
 
 def build(ctx: BuildContext) -> ServiceBinding:
     db = Database(ctx.database_url, max_size=ctx.settings.pool_max_size, name="journal").open()
     notifier = FeedNotifier(ctx.database_url)
-    servicer = JournalServicer(db, Journal(db), notifier)
+    plane = PlaneContext(ctx=ctx, db=db, journal=Journal(db), notifier=notifier)
+    lifecycle = Lifecycle(start=[notifier.start], stop=[notifier.stop])
+    for module in (run_memory_rpcs, search_rpcs, receipt_rpcs):
+        module.attach(plane, lifecycle)
+    lifecycle.stop.append(db.close)
+
+    def start() -> None:
+        for hook in lifecycle.start:
+            hook()
 
     def stop() -> None:
-        notifier.stop()
-        db.close()
+        for hook in lifecycle.stop:
+            hook()
 
     return ServiceBinding(
         name="journal",
         service_full_name=SERVICE,
-        servicer=servicer,
+        servicer=JournalServicer(plane),
         add_to_server=pb_grpc.add_JournalServiceServicer_to_server,  # type: ignore[arg-type]
         method_roles=METHOD_ROLES,
-        start=notifier.start,
+        start=start,
         stop=stop,
     )

@@ -5,6 +5,8 @@ per session and cloned per test, and in-process gRPC suites on port 0."""
 from __future__ import annotations
 
 import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy is imported
 import tempfile
 import uuid
 from collections.abc import Callable, Iterator, Sequence

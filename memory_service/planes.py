@@ -1,0 +1,28 @@
+"""How a plane of JournalService plugs into the process: each plane module
+defines an RPC mixin and, when it runs background work, an attach() that
+returns start/stop hooks. component.py composes them; planes never import
+each other."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engram.db import Database
+from engram.server import BuildContext
+from memory_service.feed import FeedNotifier
+from memory_service.journal import Journal
+
+
+@dataclass
+class PlaneContext:
+    ctx: BuildContext
+    db: Database
+    journal: Journal
+    notifier: FeedNotifier
+
+
+@dataclass
+class Lifecycle:
+    start: list[Callable[[], None]] = field(default_factory=list)
+    stop: list[Callable[[], None]] = field(default_factory=list)
