@@ -65,6 +65,7 @@ __all__ = [
     "classify",
     "looks_like_secret",
     "scrub",
+    "scrub_secrets",
 ]
 
 # --- markers ----------------------------------------------------------------
@@ -419,6 +420,19 @@ def _run(text: str, rules: Sequence[_Rule]) -> tuple[str, Counter[str]]:
 def scrub(text: str) -> ScrubResult:
     """Replace secrets, then PII, with typed markers; idempotent."""
     out, counts = _run(text, _ALL_RULES)
+    return ScrubResult(
+        text=out,
+        redactions=sum(counts.values()),
+        by_kind=MappingProxyType(dict(counts)),
+    )
+
+
+def scrub_secrets(text: str) -> ScrubResult:
+    """Replace only secrets (credentials, tokens, keys) with markers; PII stays.
+
+    For stores whose policy turned PII redaction off: credentials are still
+    never kept."""
+    out, counts = _run(text, _SECRET_RULES)
     return ScrubResult(
         text=out,
         redactions=sum(counts.values()),

@@ -136,3 +136,13 @@ def channel_to() -> Iterator[Callable[..., grpc.Channel]]:
     yield open_
     for channel in channels:
         channel.close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark tests by directory so `-m "not integration"` etc. work."""
+    for item in items:
+        parts = Path(str(item.fspath)).parts
+        if "integration" in parts:
+            item.add_marker(pytest.mark.integration)
+        elif "e2e" in parts:
+            item.add_marker(pytest.mark.e2e)

@@ -193,3 +193,5 @@ CREATE TRIGGER receipts_no_truncate BEFORE TRUNCATE ON journal.receipts
     FOR EACH STATEMENT EXECUTE FUNCTION journal.forbid_truncate();
 CREATE TRIGGER idempotency_append_only BEFORE UPDATE OR DELETE ON journal.idempotency
     FOR EACH ROW EXECUTE FUNCTION journal.forbid_mutation();
+CREATE TRIGGER idempotency_no_truncate BEFORE TRUNCATE ON journal.idempotency
+    FOR EACH STATEMENT EXECUTE FUNCTION journal.forbid_truncate();

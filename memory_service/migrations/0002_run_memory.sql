@@ -29,6 +29,11 @@ CREATE INDEX run_records_expiry_idx ON journal.run_records (expires_at);
 CREATE INDEX run_records_scopes_idx ON journal.run_records USING gin (scope_keys);
 CREATE INDEX run_records_tsv_idx ON journal.run_records USING gin (search_tsv);
 
+-- One run.completed event per run: CompleteRun finds a replay through it, and
+-- a run can never be recorded twice, even by racing callers.
+CREATE UNIQUE INDEX events_run_completed_key ON journal.events ((payload ->> 'run_id'))
+    WHERE event_type = 'run.completed';
+
 CREATE TABLE journal.run_memory_policy (
     singleton                boolean     PRIMARY KEY DEFAULT true CHECK (singleton),
     enabled                  boolean     NOT NULL DEFAULT true,
@@ -45,7 +50,8 @@ INSERT INTO journal.run_memory_policy (singleton) VALUES (true);
 
 CREATE TABLE journal.maintenance_reports (
     report_id         bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    trigger           text        NOT NULL,
+    trigger           text        NOT NULL
+        CHECK (trigger IN ('boot', 'policy_change', 'read_expiry')),
     ran_at            timestamptz NOT NULL DEFAULT now(),
     ok                boolean     NOT NULL,
     expired_removed   bigint      NOT NULL DEFAULT 0,

@@ -1,0 +1,1067 @@
+"""Post-generation truthfulness gate: classify absence claims about memory in a draft.
+
+Product rule: *no negative or exhaustive claim leaves the system without positive evidence
+of coverage*. Before an LLM answer is released the gateway finds the absence claims the
+draft asserts about memory and checks each one against the turn's ``AbsenceState``:
+
+* corpus-wide negatives ("you never told me X", "I have no record of X", "we haven't
+  discussed X", "there's nothing in my memory about X", "I don't remember you ever saying
+  X", "this is the first time you've mentioned X") are licensed ONLY by
+  ``ABSENCE_STATE_ABSENT_AUTHORITATIVE``;
+* query-scoped negatives ("I couldn't find X", "my search returned nothing", "I found no
+  mention of X in our past conversations", "no results came up for X") are licensed by
+  ``ABSENT_AUTHORITATIVE`` or ``ABSENT_IN_SCOPE``;
+* every other state (NOT_ABSENT, COVERAGE_UNKNOWN, UNAVAILABLE, FAILED, NOT_SEARCHED,
+  COVERAGE_DISAGREEMENT, UNSPECIFIED, or an unknown value) licenses neither.
+
+The module is pure (no I/O, no globals mutated), deterministic and rule based: a handful of
+precompiled regular expressions over a masked copy of the text. A paragraph takes well
+under a millisecond.
+
+Pipeline
+--------
+1. **Masking** (offsets preserved, every masked character becomes ``_``, newlines kept):
+   fenced code blocks (````` and ``~~~``), inline code (backticks), markdown block quotes
+   (lines starting with ``>``), double quotes ("..." and curly), and single quotes ('...',
+   curly) only when they are clearly quotation: the opening mark follows a non-word
+   character and the closing mark is not followed by a letter, so ``don't`` / ``I've`` /
+   ``users'`` are apostrophes. Remaining curly apostrophes are normalised to ``'``.
+   Quoted material and code are therefore never split, matched or hedged; a quotation is
+   an opaque noun inside its clause (``I have no record of "Falcon"`` is still a claim).
+2. **Sentences**: split on ``. ! ? …`` followed by whitespace (common abbreviations are
+   skipped) and on line breaks; blank lines separate paragraphs.
+3. **Segments and clauses**: a sentence is cut into *segments* on ``; : , ( ) —`` and on
+   ``but / though / although / however / whereas / because / since``; a segment is cut into
+   *clauses* on bare ``and / or / nor`` and before a conditional marker.
+4. **Non-assertions** are dropped before matching:
+
+   * questions: a clause ending in ``?``, a segment opening with an auxiliary or wh-word in
+     a sentence that ends in ``?``, or every clause of a sentence closed by a tag question
+     (", did you?", ", right?"). ``I have no record of that, could you remind me?`` still
+     asserts its first clause;
+   * conditionals: everything from ``if / unless / whether / in case / provided that /
+     assuming / suppose / as long as`` (or a segment-initial ``should I``) to the end of the
+     segment;
+   * reported speech: inside a segment, anything after a reporting frame such as "you
+     said", "she told me (that)", "you mentioned that", "according to you" is the
+     speaker's content, not a memory claim ("you said you never liked coffee").
+
+5. **Rules**: each remaining clause is matched against corpus-wide and query-scoped rules
+   (``AbsenceClaim.pattern`` names the rule). Existence rules that describe the store
+   ("there's nothing in my memory about X") give way to a search-framed rule in the same
+   clause ("I found nothing in my memory about X" is query-scoped only). A clause yields at
+   most one claim per scope.
+
+Hedging policy (decided here, asserted by the tests)
+---------------------------------------------------
+A claim is released (not a claim) when the qualifier withdraws it:
+
+* **strong hedges in the same sentence** release every claim of that sentence.
+  Certainty qualifiers: "can't be sure/certain", "not sure/certain", "unsure", "can't
+  say for sure / whether", "can't confirm / verify / rule out", "don't know for sure", "it's
+  possible", "possibly", "maybe", "perhaps", "I could be wrong", "doesn't mean", "I won't
+  say". Coverage qualifiers: "incomplete", "not exhaustive", "non-exhaustive", "partial",
+  "not complete / comprehensive / full", "may / might / could have missed", "may / might
+  not (have|be|include ...)", "there may be more", "unavailable", "timed out", "the search
+  failed", "couldn't reach / access / search", "haven't searched / checked", "disagreed",
+  "conflicting".
+* **coverage qualifiers also reach the neighbouring sentences** of the same paragraph:
+  "I couldn't find it. My search isn't exhaustive, though." is released. Certainty
+  qualifiers do not travel across sentences.
+* **weak hedges do NOT license**: "as far as I can tell", "I think", "I believe", "I don't
+  think", "it seems", "apparently", "probably", "to my knowledge", "as far as I know", "from
+  what I can see", "I'm fairly / pretty sure". "As far as I can tell, you never told me" is
+  an unlicensed corpus-wide claim: it still tells the user the memory is empty.
+* A negated qualifier is not a hedge: "after an exhaustive search, I found no record" and
+  "my records are complete" do not release anything.
+
+Evidence-based output: :func:`repair_directive` builds a state-specific instruction for one
+regeneration, and :func:`fallback_text` builds a deterministic truthful reply whose own
+absence claims (if any) are licensed by the state it was built from.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from engram.common.v1 import common_pb2
+
+__all__ = [
+    "AbsenceClaim",
+    "ClaimScope",
+    "Clause",
+    "GateResult",
+    "evaluate",
+    "fallback_text",
+    "find_absence_claims",
+    "is_licensed",
+    "repair_directive",
+    "split_clauses",
+]
+
+_S = common_pb2.AbsenceState
+_UNSPECIFIED = _S.Value("ABSENCE_STATE_UNSPECIFIED")
+_NOT_ABSENT = _S.Value("ABSENCE_STATE_NOT_ABSENT")
+_ABSENT_IN_SCOPE = _S.Value("ABSENCE_STATE_ABSENT_IN_SCOPE")
+_ABSENT_AUTHORITATIVE = _S.Value("ABSENCE_STATE_ABSENT_AUTHORITATIVE")
+_COVERAGE_UNKNOWN = _S.Value("ABSENCE_STATE_COVERAGE_UNKNOWN")
+_UNAVAILABLE = _S.Value("ABSENCE_STATE_UNAVAILABLE")
+_FAILED = _S.Value("ABSENCE_STATE_FAILED")
+_NOT_SEARCHED = _S.Value("ABSENCE_STATE_NOT_SEARCHED")
+_DISAGREEMENT = _S.Value("ABSENCE_STATE_COVERAGE_DISAGREEMENT")
+
+
+# --------------------------------------------------------------------------------------
+# Public types
+# --------------------------------------------------------------------------------------
+
+
+class ClaimScope(enum.Enum):
+    """How much of memory an absence claim speaks for."""
+
+    CORPUS_WIDE = "corpus_wide"
+    QUERY_SCOPED = "query_scoped"
+
+
+@dataclass(frozen=True)
+class Clause:
+    """An asserted clause; ``text == original[start:end]``."""
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class AbsenceClaim:
+    """One absence claim: the clause asserting it, its scope and the rule that matched.
+
+    ``topic`` is a best-effort extract of what the claim is about (``"your sister"``), used
+    by :func:`repair_directive`; it does not take part in equality.
+    """
+
+    clause: Clause
+    scope: ClaimScope
+    pattern: str
+    topic: str | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class GateResult:
+    """Outcome of :func:`evaluate`: all claims found and the unlicensed ones."""
+
+    violations: tuple[AbsenceClaim, ...]
+    claims: tuple[AbsenceClaim, ...]
+
+    @property
+    def passed(self) -> bool:
+        return not self.violations
+
+
+# --------------------------------------------------------------------------------------
+# Masking
+# --------------------------------------------------------------------------------------
+
+_MASK = "_"
+_MAX_QUOTE = 400
+
+_FENCE_RX = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
+_INLINE_CODE_RX = re.compile(r"(`+)[^\n]+?\1")
+_BLOCKQUOTE_RX = re.compile(r"^[ \t]*>[^\n]*", re.M)
+_DQUOTE_RX = re.compile(r'"[^"\n]{1,400}"')
+_CURLY_DQUOTE_RX = re.compile("\u201c[^\u201c\u201d]{0,400}\u201d")
+_CURLY_SQUOTE_RX = re.compile("\u2018(?:[^\u2019\n]|\u2019(?=[A-Za-z]))*\u2019(?![A-Za-z])")
+_SQUOTE_RX = re.compile(r"(?<![\w'])'(?=[^\s'])(?:[^'\n]|'(?=\w))*?(?<=[^\s'])'(?!\w)")
+_NORMALISE = str.maketrans(
+    {"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u02bc": "'"}
+)
+
+
+def _apply(chars: list[str], start: int, end: int) -> None:
+    for i in range(start, end):
+        if chars[i] != "\n":
+            chars[i] = _MASK
+
+
+def _mask(text: str) -> str:
+    """Same-length copy of ``text`` with code and quotations replaced by ``_``."""
+    chars = list(text)
+    for rx in (_FENCE_RX, _INLINE_CODE_RX, _BLOCKQUOTE_RX):
+        current = "".join(chars)
+        for m in rx.finditer(current):
+            _apply(chars, m.start(), m.end())
+    for rx in (_DQUOTE_RX, _CURLY_DQUOTE_RX, _CURLY_SQUOTE_RX, _SQUOTE_RX):
+        current = "".join(chars)
+        pos = 0
+        while True:
+            m = rx.search(current, pos)
+            if m is None:
+                break
+            if m.end() - m.start() > _MAX_QUOTE + 2:
+                pos = m.start() + 1
+                continue
+            _apply(chars, m.start(), m.end())
+            pos = m.end()
+    return "".join(chars).translate(_NORMALISE)
+
+
+# --------------------------------------------------------------------------------------
+# Sentences, segments, clauses
+# --------------------------------------------------------------------------------------
+
+_ABBREVIATIONS = frozenset(
+    {"e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "st", "approx", "cf", "al", "no"}
+)
+_SENT_BOUNDARY_RX = re.compile(r"[.!?\u2026]+(?=\s)")
+_SEGMENT_RX = re.compile(
+    r"[;:,()\[\]]|\s[-\u2013\u2014]+\s|[\u2013\u2014]|\.{3}|\u2026"
+    r"|(?<!nothing\s)(?<!anything\s)(?<!\ball\s)\bbut\b"
+    r"|\b(?:though|although|however|whereas|because|since)\b",
+    re.I,
+)
+_CLAUSE_SPLIT_RX = re.compile(r"\b(?:and|or|nor)\b", re.I)
+_CONDITIONAL_RX = re.compile(
+    r"\b(?:if|unless|whether|in\s+case|provided\s+that|assuming|supposing|suppose"
+    r"|as\s+long\s+as)\b",
+    re.I,
+)
+_SEGMENT_CONDITIONAL_RX = re.compile(r"(?:should|were|had)\s+(?:I|you|we)\b", re.I)
+_LEADING_RX = re.compile(
+    r"(?:[\s\-*\u2022>#_\"']+|\d+[.)]\s+"
+    r"|(?:and|or|nor|but|yet|so|then|also|though|although|however|whereas|because|since"
+    r"|plus)\b)+",
+    re.I,
+)
+_TRAILING_RX = re.compile(r"[\s.,;:!?\u2026\-\u2013\u2014_\"')\]]+$")
+_HAS_WORD_RX = re.compile(r"[A-Za-z0-9]")
+_QUESTION_START_RX = re.compile(
+    r"(?:did|do|does|have|has|had|is|are|was|were|am|can|could|would|will|should|shall"
+    r"|may|might|must|what|who|whom|whose|when|where|why|how|which|isn't|aren't|wasn't"
+    r"|weren't|didn't|don't|doesn't|haven't|hasn't|hadn't|can't|couldn't|wouldn't|won't"
+    r"|shouldn't)\b",
+    re.I,
+)
+_TAG_RX = re.compile(
+    r"(?:(?:did|do|does|have|has|had|is|was|are|were|can|could|would|will|should)(?:n't)?"
+    r"\s+(?:you|we|i|it|they|he|she)(?:\s+not)?|right|correct|true|no|yes|eh|huh|ok|okay"
+    r"|yeah|or\s+not|is\s+that\s+(?:right|correct|true|so)|am\s+i\s+right)",
+    re.I,
+)
+_REPORT_FRAME_RX = re.compile(
+    r"(?:\b(?i:you|he|she|they|someone|somebody|people|(?:your|my|his|her|their|the)\s+\w+)"
+    r"|\b[A-Z][a-z]+)"
+    r"(?i:(?:'ve|'d|\s+have|\s+had)?(?:\s+\w+ly)?\s+"
+    r"(?:said|told\s+(?:me|us|you|him|her|them)|mentioned|wrote|explained|noted|claimed"
+    r"|insisted|admitted|stated|replied|answered|added|complained|joked|reported|confirmed"
+    r"|says|tells\s+(?:me|us)|thinks|thought|believes|believed|felt|assumed|suspected"
+    r"|figured|swore|promised)"
+    r"(?:\s+(?:to\s+me|earlier|before|once|yesterday|previously|last\s+\w+|this\s+\w+))*"
+    r"(?:\s+that)?)\b"
+    r"|\b(?i:according\s+to\s+(?:you|him|her|them|\w+))\b",
+)
+
+
+@dataclass(frozen=True)
+class _ClauseInfo:
+    start: int
+    end: int
+    question: bool
+    conditional: bool
+    frame_end: int | None  # reported speech: matches starting at/after this are content
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    start: int
+    end: int
+    paragraph: int
+    clauses: tuple[_ClauseInfo, ...]
+
+
+def _trim(masked: str, start: int, end: int) -> tuple[int, int]:
+    piece = masked[start:end]
+    m = _LEADING_RX.match(piece)
+    lead = m.end() if m else 0
+    t = _TRAILING_RX.search(piece, lead)
+    tail = t.start() if t else len(piece)
+    if tail <= lead:
+        return start, start
+    return start + lead, start + tail
+
+
+def _sentence_spans(masked: str) -> list[tuple[int, int, int]]:
+    spans: list[tuple[int, int, int]] = []
+    paragraph = 0
+    pos = 0
+    for line in masked.split("\n"):
+        line_start = pos
+        pos += len(line) + 1
+        if not line.strip():
+            paragraph += 1
+            continue
+        cur = 0
+        for m in _SENT_BOUNDARY_RX.finditer(line):
+            word = re.search(r"([A-Za-z.]+)$", line[cur : m.start()])
+            if m.group() == "." and word and word.group(1).lower().strip(".") in _ABBREVIATIONS:
+                continue
+            spans.append((line_start + cur, line_start + m.end(), paragraph))
+            cur = m.end()
+        if line[cur:].strip():
+            spans.append((line_start + cur, line_start + len(line), paragraph))
+    return spans
+
+
+def _analyse_sentence(masked: str, s_start: int, s_end: int, paragraph: int) -> _Sentence:
+    sentence = masked[s_start:s_end]
+    is_question = sentence.rstrip(" \t_\"')]").endswith("?")
+    # segments on strong boundaries
+    cuts = [0]
+    for m in _SEGMENT_RX.finditer(sentence):
+        cuts.extend((m.start(), m.end()))
+    cuts.append(len(sentence))
+    segments = [(cuts[i], cuts[i + 1]) for i in range(0, len(cuts), 2)]
+    segments = [(a, b) for a, b in segments if _HAS_WORD_RX.search(sentence[a:b])]
+
+    tag_question = False
+    if is_question and len(segments) > 1:
+        a, b = _trim(sentence, *segments[-1])
+        last = sentence[a:b]
+        tag_question = bool(_TAG_RX.fullmatch(last)) and len(last.split()) <= 4
+
+    clauses: list[_ClauseInfo] = []
+    for index, (a, b) in enumerate(segments):
+        seg_text = sentence[a:b]
+        ta, _ = _trim(sentence, a, b)
+        seg_head = sentence[ta:b]
+        seg_question = is_question and (
+            tag_question
+            or index == len(segments) - 1
+            or bool(_QUESTION_START_RX.match(seg_head))
+        )
+        seg_conditional = not is_question and bool(_SEGMENT_CONDITIONAL_RX.match(seg_head))
+        frame_ends = [a + m.end() for m in _REPORT_FRAME_RX.finditer(seg_text)]
+        frame_end = s_start + min(frame_ends) if frame_ends else None
+        # clause cut points: bare conjunctions and conditional markers
+        points = sorted(
+            {m.start() for m in _CLAUSE_SPLIT_RX.finditer(seg_text)}
+            | {m.start() for m in _CONDITIONAL_RX.finditer(seg_text)}
+        )
+        conditional_from = next(
+            (a + m.start() for m in _CONDITIONAL_RX.finditer(seg_text)), None
+        )
+        bounds = [a, *(a + p for p in points), b]
+        for c0, c1 in zip(bounds, bounds[1:], strict=False):
+            t0, t1 = _trim(sentence, c0, c1)
+            if t1 <= t0 or not _HAS_WORD_RX.search(sentence[t0:t1]):
+                continue
+            conditional = seg_conditional or (
+                conditional_from is not None and c0 >= conditional_from
+            )
+            clause_question = seg_question or sentence[c0:c1].rstrip().endswith("?")
+            clauses.append(
+                _ClauseInfo(
+                    start=s_start + t0,
+                    end=s_start + t1,
+                    question=clause_question,
+                    conditional=conditional,
+                    frame_end=frame_end,
+                )
+            )
+    return _Sentence(s_start, s_end, paragraph, tuple(clauses))
+
+
+def _analyse(masked: str) -> list[_Sentence]:
+    return [_analyse_sentence(masked, a, b, p) for a, b, p in _sentence_spans(masked)]
+
+
+# --------------------------------------------------------------------------------------
+# Rules
+# --------------------------------------------------------------------------------------
+
+_ADVS = r"(?:\s+(?:ever|once|yet|even|already|\w+ly)){0,3}"
+_TELL_PAST = (
+    r"(?:told|mentioned|said|shared|brought\s+(?:it\s+|this\s+|that\s+|them\s+)?up"
+    r"|talked\s+(?:to\s+me\s+)?about|spoken?\s+(?:to\s+me\s+)?(?:about|of)|discussed|raised"
+    r"|referred\s+to|informed\s+(?:me|us)|let\s+me\s+know|gave\s+me|given\s+me|described"
+    r"|specified|revealed|wr(?:o|i)te?n?\s+(?:to\s+me\s+)?about|asked\s+(?:me\s+)?about"
+    r"|noted|filled\s+me\s+in|clarified|indicated)"
+)
+_TELL_BASE = (
+    r"(?:tell|mention|say|share|bring\s+(?:it\s+|this\s+|that\s+|them\s+)?up"
+    r"|talk\s+(?:to\s+me\s+)?about|speak\s+(?:to\s+me\s+)?(?:about|of)|discuss|raise"
+    r"|refer\s+to|inform\s+(?:me|us)|let\s+me\s+know|give\s+me|describe|specify|reveal"
+    r"|write\s+(?:to\s+me\s+)?about|ask\s+(?:me\s+)?about|note|fill\s+me\s+in|clarify"
+    r"|indicate)"
+)
+_WE_VERB = (
+    r"(?:discussed|discuss|talked|talk|spoken|spoke|speak|covered|cover|gone\s+over"
+    r"|went\s+over|go\s+over|touched\s+(?:on|upon)|touch\s+(?:on|upon)|chatted|chat"
+    r"|mentioned|mention|brought\s+(?:it\s+|this\s+|that\s+)?up"
+    r"|bring\s+(?:it\s+|this\s+|that\s+)?up|had\s+(?:a|any)\s+(?:conversation|discussion|chat)"
+    r"|have\s+(?:a|any)\s+(?:conversation|discussion|chat)|addressed|address|exchanged)"
+)
+_MEM_LOCUS = (
+    r"\b(?:in|from|within|across|among|on|throughout)\s+(?:(?:my|our|any\s+of\s+(?:my|our))"
+    r"\s+(?:[\w-]+\s+){0,2}?(?:memory|memories|records?|notes|history|conversations?|chats?"
+    r"|discussions?|sessions?|logs?|files?|exchanges|messages|transcripts?|threads?)"
+    r"|the\s+(?:memory|memory\s+store|conversation\s+history|chat\s+history))\b"
+    r"|\bon\s+(?:file|record)\b|\bin\s+memory\b|\bbetween\s+us\b"
+    r"|\bof\s+(?:you|us|we)\s+(?:ever\s+)?(?:mentioning|saying|telling|discussing|talking"
+    r"|bringing|sharing|raising)\b"
+    r"|\b(?:you(?:'?ve|\s+have)?|we(?:'?ve|\s+have)?)\s+(?:ever\s+)?(?:told|mentioned|said"
+    r"|shared|discussed|talked|brought)\b"
+)
+_RECORD_NOUN = (
+    r"(?:records?|recollections?|notes?|mentions?|traces?|entr(?:y|ies)|logs?"
+    r"|(?:memory|memories|history)(?=\s+(?:of|about|regarding|on|that|showing|indicating"
+    r"|concerning)\b)"
+    r"|(?:information|info|details?|data)(?=\s+(?:about|on|regarding|concerning|of|for)"
+    r"\s+(?:you\b|your\b|you're|us\b|our\b)|\s+(?:stored|saved|on\s+file|in\s+(?:my\s+)?memory)))"
+)
+_RECORD_ADJ = r"(?:(?:prior|previous|earlier|past|stored|saved|existing|such|single|specific)\s+)?"
+_MEM_OBJ = (
+    r"(?:any(?:thing)?\b(?!\s+(?:wrong|incorrect|unusual|off|strange|odd|problematic"
+    r"|bugs?|errors?|issues?|problems?|reason|harm|difference|mistakes?|point)\b)"
+    r"|a\s+(?:single\s+)?(?:match|record|note|mention|trace|reference|result|hit|entry"
+    r"|thing)\b|(?:mentions?|records?|notes?|results?|matches|hits|traces?|entries"
+    r"|references?)\b|(?:it|that|this|them|those)\s+(?:in|among|anywhere|listed|yet"
+    r"|so\s+far|mentioned|stored|saved)\b|(?:your|her|his|their)\s+(?:[\w'-]+\s+){0,2}?"
+    r"(?:in|among|anywhere|listed)\b)"
+)
+_FIND_EXCLUDE = (
+    r"(?!\s+(?:(?:a|an|the|any|anything|one|some)\s+)?(?:single\s+)?(?:bugs?|errors?"
+    r"|mistakes?|typos?|issues?|problems?|flaws?|solutions?|answers?|ways?|reasons?|words?"
+    r"|faults?|wrong|closed[- ]form|formula|proof|counterexamples?)\b)"
+)
+_FOUND_V = (
+    r"(?:found|find|turned\s+up|came\s+up\s+with|got|get|retrieved|located|surfaced|saw|see"
+    r"|pulled\s+up|dug\s+up|came\s+across)"
+)
+_FOUND_OBJ = (
+    r"(?:nothing|none|zilch|zero\s+\w+"
+    r"|not\s+(?:a\s+)?(?:single\s+)?(?:thing|trace|mention|record|match|result|note|word)"
+    r"|no\s+(?:[\w-]+\s+)?(?:mentions?|records?|results?|match(?:es)?|hits?|traces?|notes?"
+    r"|entr(?:y|ies)|references?|information|info|sign|memories|conversations|messages"
+    r"|data|details))\b"
+)
+_SEARCH_SUBJ = (
+    r"(?:\b(?:my|the|this|a|our|memory|last|latest|first|quick|initial)\s+"
+    r"(?:(?!(?:your|his|her|their)\b)[\w'-]+\s+){0,2}?(?:search(?:es)?|look-?ups?|retrievals?)"
+    r"|\bmy\s+(?:memory\s+)?quer(?:y|ies)|\bmemory\s+quer(?:y|ies)|\bsearching|\blooking)\b"
+)
+
+
+@dataclass(frozen=True)
+class _Rule:
+    name: str
+    scope: ClaimScope
+    rx: re.Pattern[str]
+    anchored: bool = False  # must match at the clause start
+    needs_after: re.Pattern[str] | None = None  # must occur in the clause after the match
+    existence: bool = False  # describes the store; yields to a search-framed rule
+    topic_before: bool = False  # the topic is the clause text before the match
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+_CW = ClaimScope.CORPUS_WIDE
+_QS = ClaimScope.QUERY_SCOPED
+
+_RULES: tuple[_Rule, ...] = (
+    # ---- corpus-wide -----------------------------------------------------------------
+    _Rule(
+        "you-never-told",
+        _CW,
+        _rx(
+            rf"\byou(?:'?ve|'d|\s+have|\s+had)?(?:\s+\w+ly)?\s+never{_ADVS}\s+"
+            rf"(?:{_TELL_PAST}|{_TELL_BASE})\b"
+        ),
+    ),
+    _Rule(
+        "you-did-not-tell",
+        _CW,
+        _rx(
+            r"\byou(?:\s+did(?:n'?t|\s+not)|\s+have(?:n'?t|\s+not)|\s+had(?:n'?t|\s+not)"
+            rf"|'?ve\s+not|'d\s+not){_ADVS}\s+(?:{_TELL_PAST}|{_TELL_BASE})\b"
+        ),
+    ),
+    _Rule(
+        "not-once-have-you",
+        _CW,
+        _rx(
+            r"\bnot\s+(?:once|one\s+time|ever)\s+(?:have|did|had)\s+you\s+(?:ever\s+)?"
+            rf"(?:{_TELL_PAST}|{_TELL_BASE})\b"
+        ),
+    ),
+    _Rule(
+        "you-told-me-nothing",
+        _CW,
+        _rx(
+            r"\bnothing\s+(?:that\s+)?you(?:'?ve|\s+have)?\s+(?:ever\s+)?(?:told|said|shared"
+            r"|mentioned|written|given)\b|\byou(?:'?ve|\s+have)?\s+(?:told|said|shared"
+            r"|mentioned|given)\s+(?:me\s+|us\s+)?(?:absolutely\s+)?nothing\b"
+        ),
+    ),
+    _Rule(
+        "never-told-elliptical",
+        _CW,
+        _rx(
+            r"(?:have\s+)?(?:never|have(?:n'?t|\s+not)|did(?:n'?t|\s+not))"
+            r"(?:\s+(?:ever|once|yet|\w+ly))*\s+(?:told\s+(?:me|us)|mentioned"
+            r"|brought\s+(?:it\s+|this\s+|that\s+)?up|talked\s+about|discussed"
+            r"|said\s+(?:anything|a\s+word)|shared\s+(?:anything|it|that|this))\b"
+        ),
+        anchored=True,
+    ),
+    _Rule(
+        "we-never-discussed",
+        _CW,
+        _rx(
+            rf"\bwe(?:'?ve|'d|\s+have|\s+had)?\s+(?:never|not){_ADVS}\s+{_WE_VERB}\b"
+            r"|\bwe\s+(?:have(?:n'?t|\s+not)|had(?:n'?t|\s+not)|did(?:n'?t|\s+not))"
+            rf"{_ADVS}\s+{_WE_VERB}\b"
+        ),
+    ),
+    _Rule(
+        "i-dont-think-you-told",
+        _CW,
+        _rx(
+            r"\bI\s+do(?:n'?t|\s+not)\s+(?:think|believe|recall\s+that|remember\s+that)\s+"
+            r"(?:that\s+)?(?:you|we)(?:'?ve|'d|\s+have|\s+had|\s+ever|\s+did)?"
+            rf"(?:\s+(?:ever|actually|really|yet|already))*\s+(?:{_TELL_PAST}|{_WE_VERB})\b"
+        ),
+    ),
+    _Rule(
+        "no-record",
+        _CW,
+        _rx(
+            r"\bI(?:'?ve|\s+have|\s+had|'?ve\s+got|\s+have\s+got)?\s+(?:no|zero)\s+"
+            rf"{_RECORD_ADJ}{_RECORD_NOUN}"
+            r"|\bI\s+(?:do(?:n'?t|\s+not)|did(?:n'?t|\s+not))\s+(?:\w+ly\s+)?have\s+"
+            rf"(?:(?:any|a|an)\s+)?{_RECORD_ADJ}{_RECORD_NOUN}"
+            r"|\bI\s+have(?:n'?t|\s+not)\s+(?:got\s+)?(?:any|a)\s+"
+            rf"{_RECORD_ADJ}{_RECORD_NOUN}"
+        ),
+    ),
+    _Rule(
+        "nothing-stored",
+        _CW,
+        _rx(
+            r"\bI(?:'?ve|\s+have)?(?:\s+got)?\s+nothing\s+(?:stored|saved|recorded|noted"
+            r"|on\s+(?:file|record)|in\s+(?:my\s+)?(?:memory|notes|records))"
+            r"|\bI\s+do(?:n'?t|\s+not)\s+have\s+anything\s+(?:\w+\s+)?(?:stored|saved|recorded"
+            r"|noted|on\s+(?:file|record|that|this|it|you|your)|in\s+(?:my\s+)?(?:memory|notes"
+            r"|records)|about|regarding|concerning)\b"
+            r"|\bI\s+(?:have(?:n'?t|\s+not)|'?ve\s+not|did(?:n'?t|\s+not)|never)\s+"
+            r"(?:stored|saved|recorded|noted|kept|store|save|record|note|keep)\s+"
+            r"(?:anything|any)\b"
+        ),
+    ),
+    _Rule(
+        "not-on-file",
+        _CW,
+        _rx(
+            r"\bI\s+do(?:n'?t|\s+not)\s+have\s+(?:your|her|his|their)\s+(?:[\w'-]+\s+){0,3}?"
+            r"(?:on\s+(?:file|record)|saved|stored|recorded|noted|in\s+(?:my\s+)?(?:memory"
+            r"|notes|records))"
+        ),
+    ),
+    _Rule(
+        "not-in-memory",
+        _CW,
+        _rx(
+            r"(?:\b(?:is|are|was|were)(?:n'?t|\s+not|\s+never)|'s\s+(?:not|never)"
+            r"|'re\s+(?:not|never))\s+(?:\w+ly\s+)?(?:stored\s+|saved\s+|recorded\s+|kept\s+"
+            r"|mentioned\s+)?(?:in|on|among)\s+(?:(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:memory"
+            r"|memories|records?|notes|files?|history|conversations?|chats?)|file|record)\b"
+        ),
+        existence=True,
+        topic_before=True,
+    ),
+    _Rule(
+        "there-is-nothing-in-memory",
+        _CW,
+        _rx(
+            r"\bthere(?:'s|\s+is|\s+are|\s+was|\s+were|'re|s)\s+(?:no|nothing"
+            r"|not\s+(?:a\s+(?:single\s+)?\w+|any(?:thing)?)|zero)\b"
+        ),
+        needs_after=_rx(_MEM_LOCUS),
+        existence=True,
+    ),
+    _Rule(
+        "memory-holds-nothing",
+        _CW,
+        _rx(
+            r"\b(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:memory|memories|records|notes|history"
+            r"|conversations|chats|messages|files)\s+(?:(?:has|have|had|contains?|contained"
+            r"|holds?|held|shows?|showed|includes?|included|mentions?|mentioned)\s+"
+            r"(?:nothing|no\b|zero\b|not\s+(?:a\s+)?(?:single\s+)?(?:thing|word|mention|record))"
+            r"|(?:does|do|did)(?:n'?t|\s+not)\s+(?:\w+ly\s+)?(?:contain|have|hold|show|include"
+            r"|mention|say|cover|reference|record)\b)"
+        ),
+        existence=True,
+    ),
+    _Rule(
+        "none-of-our-conversations",
+        _CW,
+        _rx(
+            r"\bnone\s+of\s+(?:our|my|your|the)\s+(?:[\w-]+\s+){0,2}?(?:conversations|chats"
+            r"|messages|notes|records|memories|sessions|discussions|exchanges)\s+(?:\w+ly\s+)?"
+            r"(?:mentions?|mentioned|includes?|included|covers?|covered|refers?|referred|says?"
+            r"|said|talks?|talked|contains?|contained|touch(?:es|ed)?)\b"
+        ),
+        existence=True,
+    ),
+    _Rule(
+        "no-prior-conversation",
+        _CW,
+        _rx(
+            r"\bno\s+(?:prior|previous|earlier|past)\s+(?:conversations?|discussions?"
+            r"|mentions?|records?|chats?|notes?|sessions?|exchanges?)\b"
+        ),
+        existence=True,
+    ),
+    _Rule(
+        "dont-remember-you-saying",
+        _CW,
+        _rx(
+            r"\bI\s+(?:do(?:n'?t|\s+not)|ca(?:n'?t|nnot|n\s+not)|could(?:n'?t|\s+not))\s+"
+            r"(?:\w+ly\s+)?(?:remember|recall|recollect)"
+            r"(?=\s+(?:(?:ever|any|that|this|such|the)\s+)?(?:you\b|us\b|we\b|our\b|your\b"
+            r"|anyone\b|any\b|ever\b|having\b|hearing\b|being\s+told\b|anything\s+about\b"
+            r"|a\s+(?:conversation|discussion|mention|time)\b|(?:conversation|discussion|chat"
+            r"|mention|exchange|talk|topic)\b))"
+        ),
+    ),
+    _Rule(
+        "first-time-you-mentioned",
+        _CW,
+        _rx(
+            r"\b(?:this|that|it)(?:'s|\s+is|\s+was|\s+must\s+be|\s+seems\s+to\s+be)\s+"
+            r"(?:the\s+|my\s+)?first\s+(?:time\s+(?:that\s+)?(?:you(?:'?ve|\s+have)?"
+            r"|we(?:'?ve|\s+have)?|I(?:'?ve|\s+have|'m|\s+am)?)\s+(?:ever\s+)?"
+            rf"(?:{_TELL_PAST}|{_WE_VERB}|heard|hearing|asked)"
+            r"|I(?:'?ve|\s+have|'m|\s+am)\s+(?:ever\s+)?(?:heard|hearing)|mention)\b"
+        ),
+    ),
+    _Rule(
+        "never-heard-you-mention",
+        _CW,
+        _rx(
+            r"\bI(?:'?ve|\s+have)?\s+(?:never|not)\s+(?:\w+ly\s+)?(?:heard|seen)\s+you\s+"
+            rf"(?:{_TELL_BASE}|talk|bring)\b"
+            rf"|\bI\s+have(?:n'?t|\s+not){_ADVS}\s+(?:heard|seen)\s+you\s+(?:{_TELL_BASE})\b"
+            r"|\bI(?:'?ve|\s+have)?\s+never\s+been\s+told\b|\bI\s+have(?:n'?t|\s+not)\s+been"
+            r"\s+told\b|\bI\s+was(?:n'?t|\s+not|\s+never)\s+told\b"
+        ),
+    ),
+    _Rule(
+        "never-came-up",
+        _CW,
+        _rx(
+            r"(?:\bha(?:s|ve)(?:n'?t|\s+not|\s+never)|'s\s+(?:never|not)|'ve\s+never|\bnever"
+            r"|\bdid(?:n'?t|\s+not))\s+(?:(?:\w+ly|ever|yet)\s+)*(?:(?:come|came)\s+up"
+            r"|been\s+(?:mentioned|discussed|brought\s+up|raised|shared))\b"
+        ),
+        needs_after=_rx(
+            r"\b(?:before|previously|so\s+far|until\s+now|yet|between\s+us|with\s+me|to\s+me"
+            r"|by\s+you|in\s+(?:our|my|any\s+of\s+our)\s+\w+|in\s+conversation)\b"
+        ),
+    ),
+    # ---- query-scoped ------------------------------------------------------------------
+    _Rule(
+        "could-not-find",
+        _QS,
+        _rx(
+            r"\b(?:I|we)(?:\s+could(?:n'?t|\s+not)|\s+can(?:'?t|not|\s+not)|\s+still\s+can(?:'?t"
+            r"|not)|\s+(?:was|were)(?:n'?t|\s+not)\s+able\s+to|\s+(?:was|am|were)\s+unable\s+to"
+            r"|'?m\s+unable\s+to|\s+am\s+not\s+able\s+to|'?m\s+not\s+able\s+to|\s+failed\s+to"
+            r"|\s+have(?:n'?t|\s+not)\s+been\s+able\s+to|'?ve\s+not\s+been\s+able\s+to)"
+            r"\s+(?:\w+ly\s+)?(?:(?:find|locate|retrieve|turn\s+up|come\s+across|spot|surface"
+            rf"|dig\s+up|pull\s+up|track\s+down|unearth|recover){_FIND_EXCLUDE}"
+            r"|see\s+(?:any(?:thing)?\b|a\s+(?:single\s+)?(?:record|note|mention|trace|reference"
+            r"|match)|mentions?|records?|notes?|(?:it|that|this|them)\s+(?:in|among|anywhere))"
+            rf"{_FIND_EXCLUDE})"
+        ),
+    ),
+    _Rule(
+        "did-not-find",
+        _QS,
+        _rx(
+            r"\b(?:I|we)(?:\s+did(?:n'?t|\s+not)|\s+have(?:n'?t|\s+not)|'?ve\s+not"
+            r"|\s+do(?:n'?t|\s+not))(?:\s+(?:yet|ever|\w+ly))*\s+(?:find|found|locate|located"
+            r"|retrieve|retrieved|turn\s+up|turned\s+up|see|seen|come\s+across|came\s+across"
+            rf"|surface|surfaced|spot|spotted|get|got|pull\s+up|pulled\s+up)\s+{_MEM_OBJ}"
+        ),
+    ),
+    _Rule(
+        "found-nothing",
+        _QS,
+        _rx(rf"\b(?:I|we)(?:'?ve|\s+have|\s+had)?(?:\s+\w+ly)?\s+{_FOUND_V}\s+{_FOUND_OBJ}"),
+    ),
+    _Rule(
+        "found-nothing-elliptical",
+        _QS,
+        _rx(rf"(?:\w+ly\s+)?{_FOUND_V}\s+{_FOUND_OBJ}"),
+        anchored=True,
+    ),
+    _Rule(
+        "search-returned-nothing",
+        _QS,
+        _rx(
+            rf"{_SEARCH_SUBJ}(?:\s+\S+){{0,8}}?\s+(?:"
+            r"(?:returned|turned\s+up|found|yielded|produced|surfaced|gave(?:\s+me)?|showed"
+            r"|brought\s+back|pulled\s+up|came\s+back\s+with|came\s+up\s+with|has\s+returned|got"
+            r"|matched)\s+(?:nothing|none|zero\b|0\b|no\b|not\s+(?:a\s+)?(?:single\s+)?(?:thing"
+            r"|result|match|hit|record)|an?\s+empty|empty)"
+            r"|(?:did(?:n'?t|\s+not)|has(?:n'?t|\s+not)|have(?:n'?t|\s+not)|failed\s+to)\s+"
+            r"(?:\w+ly\s+)?(?:return|find|turn\s+up|surface|show|produce|yield|bring\s+up"
+            r"|bring\s+back|pull\s+up|come\s+up\s+with|match|get)\s+(?:any(?:thing)?"
+            r"|a\s+(?:single\s+)?\w+)\b"
+            r"|(?:came|come|was|were|is|turned\s+out|ended\s+up)\s+(?:back\s+|up\s+)?(?:empty"
+            r"|blank|dry|empty-handed)\b)"
+        ),
+    ),
+    _Rule(
+        "came-up-empty",
+        _QS,
+        _rx(
+            r"\b(?:I|we)(?:'?ve|\s+have)?\s+(?:came|come)\s+up\s+(?:empty|empty-handed|dry"
+            r"|short|with\s+nothing|blank)|\bI\s+drew\s+a\s+blank\b"
+        ),
+    ),
+    _Rule(
+        "no-results",
+        _QS,
+        _rx(
+            r"\bno\s+(?:[\w-]+\s+)?(?:results?|match(?:es)?|hits?|entries|records?|mentions?)"
+            r"\s+(?:\w+ly\s+)?(?:came\s+up|come\s+up|were\s+found|was\s+found|turned\s+up"
+            r"|showed\s+up|were\s+returned|was\s+returned|came\s+back|matched|surfaced"
+            r"|appeared|popped\s+up|for\b)"
+            r"|\b(?:zero|0)\s+(?:results?|matches|hits?|entries|records?)\b"
+            r"|\bthere\s+(?:were|was|are|is|'s)\s+no\s+(?:[\w-]+\s+)?(?:results?|match(?:es)?"
+            r"|hits?)\b"
+        ),
+    ),
+    _Rule(
+        "no-results-fragment",
+        _QS,
+        _rx(r"no\s+(?:[\w-]+\s+)?(?:results?|match(?:es)?|hits?)\s*$"),
+        anchored=True,
+    ),
+    _Rule(
+        "nothing-came-up",
+        _QS,
+        _rx(
+            r"\bnothing\s+(?:[\w-]+\s+)?(?:came\s+up|come\s+up|turned\s+up|showed\s+up|matched"
+            r"|was\s+found|was\s+returned|surfaced|came\s+back|popped\s+up"
+            r"|has\s+(?:come|turned|shown)\s+up)\b"
+        ),
+    ),
+)
+
+# Cheap pre-filter: a clause without any of these cannot match a rule.
+_TRIGGER_RX = re.compile(
+    r"\b(?:no|not|never|nothing|none|zero|0|empty|blank|first|unable|failed|cannot)\b|n'?t\b",
+    re.I,
+)
+
+# ---- hedges ---------------------------------------------------------------------------
+_NEG = r"(?:\bnot|n'?t)"
+_CERTAINTY_HEDGE_RX = _rx(
+    r"\bca(?:n'?t|nnot|n\s+not)\s+be\s+(?:\S+\s+)?(?:sure|certain|positive|confident)\b"
+    r"|\b(?:could|would)(?:n'?t|\s+not)\s+be\s+(?:\S+\s+)?(?:sure|certain)\b"
+    r"|\bnot\s+(?:\S+\s+)?(?:sure|certain|positive)\b|\b(?:unsure|uncertain)\b"
+    r"|\bca(?:n'?t|nnot|n\s+not)\s+(?:say|tell|know)(?:\s+(?:for\s+(?:sure|certain)"
+    r"|definitively|conclusively|with\s+(?:any\s+)?(?:certainty|confidence)|whether|if|yet"
+    r"|(?:that\s+)?(?:you|we)\s+(?:never|did(?:n'?t|\s+not)|have(?:n'?t|\s+not)))\b"
+    r"|\s*(?:[.,;!]|$))"
+    r"|\b(?:ca(?:n'?t|nnot|n\s+not)|could(?:n'?t|\s+not)|unable\s+to|not\s+able\s+to)\s+"
+    r"(?:\w+ly\s+)?(?:confirm|verify|rule\s+out|guarantee|exclude)\b"
+    r"|\bdo(?:n'?t|\s+not)\s+know\s+for\s+(?:sure|certain)\b"
+    r"|\b(?:it|that)(?:'s|\s+is)\s+(?:\w+\s+)?(?:possible|conceivable)\b"
+    r"|\b(?:possibly|maybe|perhaps)\b|\b(?:could|might|may)\s+be\s+(?:wrong|mistaken)\b"
+    r"|\bnot\s+(?:\w+\s+)?(?:conclusive|definitive)\b|\binconclusive\b"
+    r"|\b(?:wo(?:n'?t|\s+not)|would(?:n'?t|\s+not))\s+(?:say|claim)\b"
+)
+_COVERAGE_HEDGE_RX = _rx(
+    r"\bincomplete\b|\bnon-?exhaustive\b|\bpartial(?:ly)?\b|\bpartly\b"
+    rf"|{_NEG}\s+(?:(?:be|been|have|having|an?|the|fully|entirely|necessarily|very|quite"
+    r"|truly|really)\s+){0,3}(?:complete|exhaustive|comprehensive|thorough|full|conclusive)\b"
+    r"|\b(?:may|might|could)\s+(?:well\s+|still\s+|also\s+)?(?:have\s+)?(?:missed|miss"
+    r"|overlooked|overlook|forgotten)\b"
+    r"|\b(?:may|might)\s+(?:well\s+|still\s+|also\s+)?not\s+(?:have|be|include|cover"
+    r"|capture|show|reflect|contain|find|surface|see)\b"
+    r"|\b(?:may|might|could)\s+(?:still\s+)?(?:be|exist)\s+(?:more|other|elsewhere|somewhere"
+    r"|something|records|notes)\b"
+    r"|\bthere\s+(?:may|might|could)\s+(?:still\s+|well\s+)?be\s+(?:more|other|something"
+    r"|records?|notes?|mentions?|matches)\b"
+    r"|\bdoes(?:n'?t|\s+not)\s+(?:necessarily\s+)?mean\b"
+    r"|\bis(?:n'?t|\s+not)\s+(?:necessarily\s+)?(?:proof|evidence)\b"
+    r"|\b(?:unavailable|unreachable|offline|timed\s+out|timing\s+out)\b"
+    r"|\b(?:search|lookup|retrieval|memory|query|service|source)\s+(?:[\w-]+\s+){0,3}?failed\b"
+    r"(?!\s+to\s+(?:return|find|turn|surface|show|produce|yield|match|bring|get))"
+    r"|\b(?:could(?:n'?t|\s+not)|ca(?:n'?t|nnot)|was(?:n'?t|\s+not)\s+able\s+to|unable\s+to"
+    r"|failed\s+to)\s+(?:\w+ly\s+)?(?:reach|access|search|connect|load|check|query)\b"
+    r"|\b(?:did(?:n'?t|\s+not)|have(?:n'?t|\s+not)|has(?:n'?t|\s+not)|'?ve\s+not)\s+"
+    r"(?:\w+ly\s+|yet\s+)?(?:searched|search|checked|check|looked|look)\b"
+    r"|\bnot\s+(?:been\s+|yet\s+)?searched\b"
+    r"|\b(?:disagreed|disagree|disagreement|conflicting|inconsistent)\b"
+)
+
+
+def _first_hit(rule: _Rule, clause: str, offset: int, frame_end: int | None) -> re.Match[str] | None:
+    if rule.anchored:
+        m = rule.rx.match(clause)
+        candidates: Iterable[re.Match[str]] = (m,) if m else ()
+    else:
+        candidates = rule.rx.finditer(clause)
+    for m in candidates:
+        if frame_end is not None and offset + m.start() >= frame_end:
+            continue  # reported speech: the user's (or a third party's) words
+        if rule.needs_after is not None and not rule.needs_after.search(clause, m.end()):
+            continue
+        return m
+    return None
+
+
+# ---- topics ---------------------------------------------------------------------------
+
+_TOPIC_LEAD_RX = re.compile(
+    r"^(?:\s|,)*(?:(?:about|of|on|regarding|concerning|for|re|that|any|anything|mention|mentions"
+    r"|record|records|ever|in\s+(?:my|our)\s+\w+(?:\s+\w+)?|you\s+(?:ever\s+)?(?:saying|telling"
+    r"\s+me|mentioning|discussing|bringing\s+up|talking\s+about|sharing)|us\s+(?:ever\s+)?"
+    r"(?:discussing|talking\s+about))\b\s*)*",
+    re.I,
+)
+_TOPIC_TAIL_RX = re.compile(
+    r"(?:\s+(?:before|previously|earlier|either|too|at\s+all|yet|so\s+far|though|now"
+    r"|with\s+me|to\s+me|in\s+(?:our|my)\s+(?:[\w-]+\s+)?\w+|anywhere))+\s*$",
+    re.I,
+)
+_EMPTY_TOPICS = frozenset({"", "it", "that", "this", "them", "those", "anything", "any", "me"})
+
+
+def _topic(text: str, clause_start: int, clause_end: int, m_start: int, m_end: int, before: bool) -> str | None:
+    raw = text[clause_start:m_start] if before else text[m_end:clause_end]
+    raw = " ".join(raw.split())
+    if not before:
+        lead = _TOPIC_LEAD_RX.match(raw)
+        raw = raw[lead.end() :] if lead else raw
+    raw = _TOPIC_TAIL_RX.sub("", raw).strip(" ,.;:!?")
+    if raw.lower() in _EMPTY_TOPICS:
+        return None
+    return raw[:80]
+
+
+# --------------------------------------------------------------------------------------
+# Public functions
+# --------------------------------------------------------------------------------------
+
+
+def split_clauses(text: str) -> list[Clause]:
+    """Asserted clauses of ``text`` in order, with offsets into the original text.
+
+    Quoted text and code are masked out: they never start, end or split a clause and a
+    clause made only of them is dropped (a quotation inside a clause stays in its
+    ``text``). Questions and conditional clauses are not asserted and are omitted.
+    """
+    masked = _mask(text)
+    return [
+        Clause(text[c.start : c.end], c.start, c.end)
+        for s in _analyse(masked)
+        for c in s.clauses
+        if not c.question and not c.conditional
+    ]
+
+
+def find_absence_claims(text: str) -> list[AbsenceClaim]:
+    """Absence claims about memory asserted by ``text`` (hedged ones are released)."""
+    if not text or not text.strip():
+        return []
+    masked = _mask(text)
+    sentences = _analyse(masked)
+    coverage = [bool(_COVERAGE_HEDGE_RX.search(masked, s.start, s.end)) for s in sentences]
+    out: list[AbsenceClaim] = []
+    for i, sentence in enumerate(sentences):
+        found: list[AbsenceClaim] = []
+        for c in sentence.clauses:
+            if c.question or c.conditional:
+                continue
+            body = masked[c.start : c.end]
+            if not _TRIGGER_RX.search(body):
+                continue
+            hits: dict[ClaimScope, tuple[_Rule, re.Match[str]]] = {}
+            for rule in _RULES:
+                if rule.scope in hits:
+                    continue
+                m = _first_hit(rule, body, c.start, c.frame_end)
+                if m is not None:
+                    hits[rule.scope] = (rule, m)
+            if _CW in hits and _QS in hits and hits[_CW][0].existence:
+                del hits[_CW]  # "I found nothing in my memory" is search-framed
+            clause = Clause(text[c.start : c.end], c.start, c.end)
+            for scope in (_CW, _QS):
+                if scope in hits:
+                    rule, m = hits[scope]
+                    topic = _topic(
+                        text, c.start, c.end, c.start + m.start(), c.start + m.end(),
+                        rule.topic_before,
+                    )
+                    found.append(AbsenceClaim(clause, scope, rule.name, topic))
+        if not found:
+            continue
+        if _CERTAINTY_HEDGE_RX.search(masked, sentence.start, sentence.end):
+            continue
+        neighbours = [
+            j
+            for j in (i - 1, i, i + 1)
+            if 0 <= j < len(sentences) and sentences[j].paragraph == sentence.paragraph
+        ]
+        if any(coverage[j] for j in neighbours):
+            continue
+        out.extend(found)
+    return out
+
+
+def is_licensed(scope: ClaimScope, state: int) -> bool:
+    """Whether ``state`` (a ``common_pb2.AbsenceState`` value) licenses a claim of ``scope``."""
+    if scope is ClaimScope.CORPUS_WIDE:
+        return state == _ABSENT_AUTHORITATIVE
+    return state in (_ABSENT_AUTHORITATIVE, _ABSENT_IN_SCOPE)
+
+
+def evaluate(text: str, state: int) -> GateResult:
+    """Find the absence claims in ``text``; those not licensed by ``state`` are violations."""
+    claims = tuple(find_absence_claims(text))
+    violations = tuple(c for c in claims if not is_licensed(c.scope, state))
+    return GateResult(violations=violations, claims=claims)
+
+
+def _one_line(summary: str) -> str:
+    flat = " ".join(summary.split())
+    flat = re.sub(r"[.!?]+(?=\s|$)", ";", flat)
+    return flat.strip(" ;")
+
+
+_REASONS: dict[int, tuple[str, str]] = {
+    _NOT_ABSENT: (
+        "but memory actually holds matching records for this turn{ev}",
+        "Do not claim absence; answer from the matching records and say what they contain.",
+    ),
+    _ABSENT_IN_SCOPE: (
+        "but the evidence only shows that the search performed for this turn came back "
+        "empty{ev}; it does not cover all of memory",
+        "Do not claim the user never mentioned it; say only that it was not found in the "
+        "search performed, and say what was searched.",
+    ),
+    _COVERAGE_UNKNOWN: (
+        "but the memory search for this turn was ranked and not exhaustive (coverage "
+        "unknown){ev}",
+        "Do not claim absence; say what was searched and that the search may have missed "
+        "matching records.",
+    ),
+    _UNAVAILABLE: (
+        "but memory was unavailable for this turn, so nothing could be searched{ev}",
+        "Do not claim absence; say that memory could not be reached, and offer to check "
+        "again or ask the user.",
+    ),
+    _FAILED: (
+        "but the memory search for this turn failed or its coverage could not be "
+        "validated{ev}",
+        "Do not claim absence; say that the search failed, so you cannot tell either way.",
+    ),
+    _NOT_SEARCHED: (
+        "but memory was not searched for this turn{ev}",
+        "Do not claim absence; say that you have not checked memory for this, or ask the "
+        "user.",
+    ),
+    _DISAGREEMENT: (
+        "but the memory sources disagreed about whether matching records exist{ev}",
+        "Do not claim absence; say that the sources gave conflicting results and that you "
+        "cannot confirm either way.",
+    ),
+    _ABSENT_AUTHORITATIVE: (
+        "and a complete, independently verified search of memory found nothing{ev}",
+        "The absence claim is licensed; keep it, but do not go beyond what was searched.",
+    ),
+}
+_DEFAULT_REASON = (
+    "but no evidence about memory coverage is available for this turn{ev}",
+    "Do not claim absence; say that you cannot confirm either way.",
+)
+
+
+def repair_directive(
+    violations: Sequence[AbsenceClaim], state: int, evidence_summary: str
+) -> str:
+    """Evidence-specific instruction for one regeneration of a draft that failed the gate.
+
+    Returns ``""`` when there is nothing to repair.
+    """
+    if not violations:
+        return ""
+    topic = next((v.topic for v in violations if v.topic), None) or "it"
+    if any(v.scope is ClaimScope.CORPUS_WIDE for v in violations):
+        what = f"the user never mentioned {topic}"
+    else:
+        what = f"nothing about {topic} was found"
+    quoted = "; ".join(f'"{v.clause.text}"' for v in violations[:3])
+    ev = _one_line(evidence_summary)
+    reason, instruction = _REASONS.get(state, _DEFAULT_REASON)
+    reason = reason.format(ev=f" ({ev})" if ev else "")
+    return (
+        f"Your draft claims {what} ({quoted}), {reason}. {instruction} "
+        "Keep the rest of the answer unchanged."
+    )
+
+
+def fallback_text(state: int, evidence_summary: str, topic: str | None) -> str:
+    """Deterministic truthful reply built from the evidence state alone.
+
+    Any absence claim in the returned text is licensed by ``state`` itself.
+    """
+    t = " ".join(topic.split()) if topic and topic.strip() else "that"
+    summary = _one_line(evidence_summary)
+    ev = f" ({summary})" if summary else ""
+    if state == _ABSENT_AUTHORITATIVE:
+        return (
+            f"I have no record of you mentioning {t}: a complete, verified search of my "
+            f"memory found nothing{ev}."
+        )
+    if state == _ABSENT_IN_SCOPE:
+        return (
+            f"I couldn't find {t} in the memory search I ran for this turn{ev}; that search "
+            "does not cover all of my memory, so I can't say whether you mentioned it "
+            "elsewhere."
+        )
+    if state == _NOT_ABSENT:
+        return f"My memory does hold records that match {t}{ev}, so I'll answer from those."
+    if state == _COVERAGE_UNKNOWN:
+        return (
+            f"I can't confirm whether you mentioned {t}: my memory search was not "
+            f"exhaustive{ev}."
+        )
+    if state == _UNAVAILABLE:
+        return f"I can't check whether you mentioned {t}: my memory was unavailable{ev}."
+    if state == _FAILED:
+        return f"I can't tell whether you mentioned {t}: my memory search failed{ev}."
+    if state == _NOT_SEARCHED:
+        return (
+            f"I haven't searched my memory for {t} on this turn{ev}, so I can't say whether "
+            "you mentioned it."
+        )
+    if state == _DISAGREEMENT:
+        return (
+            f"I can't confirm whether you mentioned {t}: my memory sources gave conflicting "
+            f"answers{ev}."
+        )
+    return (
+        f"I can't confirm whether you mentioned {t}: the coverage of my memory search is "
+        f"unknown{ev}."
+    )

@@ -1,0 +1,144 @@
+"""What the index is fed: episode records and the operations a change-feed
+batch turns into. Strings that repeat across episodes (subject, workspace,
+session ids) are interned to int32 so per-episode metadata stays numeric."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from retrieval_service.text import term_counts
+
+FloatVector = npt.NDArray[np.float32]
+_MASK64 = (1 << 64) - 1
+
+
+class Interner:
+    """Append-only string <-> int32 table shared by every snapshot.
+
+    Only the applier thread interns; readers only look up. Ids never change
+    and the value list grows before the dict learns a new id, so a reader
+    that finds an id can always resolve it.
+    """
+
+    def __init__(self, values: list[str] | None = None) -> None:
+        self._values: list[str] = list(values or [])
+        self._ids: dict[str, int] = {v: i for i, v in enumerate(self._values)}
+        self._lock = threading.Lock()
+
+    def intern(self, value: str) -> int:
+        found = self._ids.get(value)
+        if found is not None:
+            return found
+        with self._lock:
+            found = self._ids.get(value)
+            if found is None:
+                found = len(self._values)
+                self._values.append(value)
+                self._ids[value] = found
+        return found
+
+    def lookup(self, value: str) -> int:
+        """The id of `value`, or -1 when no episode ever carried it."""
+        return self._ids.get(value, -1)
+
+    def value(self, ident: int) -> str:
+        return self._values[ident]
+
+    def values(self) -> list[str]:
+        return list(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def approx_bytes(self) -> int:
+        # str object + dict slot + list slot, roughly.
+        return sum(49 + len(v) + 24 for v in self._values)
+
+
+def split_key(episode_id: str) -> tuple[int, int]:
+    """A UUID as (high 64 bits, low 64 bits)."""
+    value = uuid.UUID(episode_id).int
+    return value >> 64, value & _MASK64
+
+
+def join_key(hi: int, lo: int) -> str:
+    return str(uuid.UUID(int=(int(hi) << 64) | int(lo)))
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeRecord:
+    """One episode as the index holds it (no text: bodies are re-read from
+    the journal for the hits actually returned)."""
+
+    key_hi: int
+    key_lo: int
+    subject: int
+    workspace: int
+    session: int
+    sessions: tuple[int, ...]
+    last_seen_us: int
+    vector: FloatVector | None
+    terms: Counter[str]
+
+    @property
+    def episode_id(self) -> str:
+        return join_key(self.key_hi, self.key_lo)
+
+
+def make_record(
+    interner: Interner,
+    *,
+    episode_id: str,
+    subject: str,
+    workspace: str,
+    session_id: str,
+    session_ids: list[str],
+    last_seen_us: int,
+    user_text: str,
+    assistant_text: str,
+    vector: FloatVector | None,
+) -> EpisodeRecord:
+    hi, lo = split_key(episode_id)
+    sessions = tuple(interner.intern(s) for s in (session_ids or [session_id]))
+    return EpisodeRecord(
+        key_hi=hi,
+        key_lo=lo,
+        subject=interner.intern(subject),
+        workspace=interner.intern(workspace),
+        session=interner.intern(session_id),
+        sessions=sessions,
+        last_seen_us=last_seen_us,
+        vector=vector,
+        terms=term_counts(user_text, assistant_text),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Upsert:
+    cursor: int
+    record: EpisodeRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Remove:
+    cursor: int
+    key_hi: int
+    key_lo: int
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveScope:
+    """Every episode of a subject (one workspace, or all when workspace is -1)."""
+
+    cursor: int
+    subject: int
+    workspace: int
+
+
+Op = Upsert | Remove | RemoveScope
