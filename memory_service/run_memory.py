@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import pairwise
 from typing import Any
 
 from engram.errors import InvalidArgument
@@ -339,11 +340,13 @@ _CJK = re.compile(
     r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f]"
 )
 _MARKER_RE = re.compile("|".join(re.escape(m) for m in sorted(MARKERS)))
-STOPWORDS = frozenset(
-    "a an and are as at be but by did do does for from had has have how i if in into is it "
-    "its me my no not of on or our so than that the their then there these this to was we "
-    "were what when where which who why will with you your".split()
-)
+STOPWORDS = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "but", "by", "did", "do", "does", "for",
+    "from", "had", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me",
+    "my", "no", "not", "of", "on", "or", "our", "so", "than", "that", "the", "their", "then",
+    "there", "these", "this", "to", "was", "we", "were", "what", "when", "where", "which",
+    "who", "why", "will", "with", "you", "your",
+})
 
 
 def _stem(word: str) -> str:
@@ -362,7 +365,7 @@ def terms(text: str) -> set[str]:
     for word in _WORD.findall(_MARKER_RE.sub(" ", text).casefold()):
         if _CJK.search(word):
             chars = [c for c in word if _CJK.match(c)]
-            found.update(a + b for a, b in zip(chars, chars[1:], strict=False))
+            found.update(a + b for a, b in pairwise(chars))
             if len(chars) == 1:
                 found.add(chars[0])
             rest = _CJK.sub(" ", word).split()

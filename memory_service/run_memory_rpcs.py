@@ -212,7 +212,11 @@ class RunMemoryRpcs(pb_grpc.JournalServiceServicer):
 
 def attach(plane: PlaneContext, lifecycle: Lifecycle) -> None:
     store = RunMemoryStore(plane.db, plane.journal)
-    lifecycle.start.append(lambda: store.repair("boot"))
+
+    def boot_repair() -> None:
+        store.repair("boot")
+
+    lifecycle.start.append(boot_repair)
 
 
 # ------------------------------------------------------------------ conversion

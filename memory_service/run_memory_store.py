@@ -69,7 +69,7 @@ ERRORS = {
 }
 
 
-class PruningFailed(Exception):
+class PruningFailedError(Exception):
     """A pruning statement failed; the surrounding transaction rolls back."""
 
 
@@ -171,7 +171,7 @@ class RunMemoryStore:
                     idempotent_store(conn, operation, request_id, request_sha,
                                      {"policy": policy_to_dict(stored), "maintenance": report},
                                      "")
-        except PruningFailed as exc:
+        except PruningFailedError as exc:
             self._write_failure("policy_change", str(exc))
             raise Internal(
                 f"pruning under the new policy failed, the policy change was rolled back: {exc}",
@@ -213,8 +213,9 @@ class RunMemoryStore:
                                        recorded=policy.enabled)
             record = None
             if policy.enabled:
-                record = self._insert_record(conn, run, body, request_sha, event["event_id"],
-                                             policy.retention_seconds)
+                record = self._insert_record(conn, run, body, request_sha,
+                                             event_id=int(event["event_id"]),
+                                             retention_seconds=policy.retention_seconds)
         count_plane_event(PLANE, "redacted", body.redaction_count)
         count_plane_event(PLANE, "pruned", pruned.total)
         count_plane_event(PLANE, "recorded" if record else "not_recorded")
@@ -276,7 +277,7 @@ class RunMemoryStore:
         return self.journal.insert_event(conn, command, sha256_hex(encoded))
 
     @staticmethod
-    def _insert_record(conn: Conn, run: RunInput, body: RecordBody, request_sha: str,
+    def _insert_record(conn: Conn, run: RunInput, body: RecordBody, request_sha: str, *,
                        event_id: int, retention_seconds: int) -> dict[str, Any]:
         row = conn.execute(RQ["insert_run_record"], {
             "run_id": run.run_id,
@@ -333,7 +334,7 @@ class RunMemoryStore:
                 if len(found) > MAX_WARNINGS:
                     counts.warnings.append(f"... and {len(found) - MAX_WARNINGS} more orphans")
         except psycopg.Error as exc:
-            raise PruningFailed(str(exc).strip() or type(exc).__name__) from exc
+            raise PruningFailedError(str(exc).strip() or type(exc).__name__) from exc
         return counts
 
     @staticmethod
@@ -376,11 +377,11 @@ class RunMemoryStore:
                                          orphans=True)
                 report = self._write_report(conn, trigger, counts)
                 add_counter(conn, COUNTER_PRUNED, counts.total)
-        except Exception as exc:  # noqa: BLE001 - reported, never fatal
+        except Exception as exc:  # reported, never fatal
             log.exception("run-memory %s repair failed", trigger)
             try:
                 return self._write_failure(trigger, str(exc).strip() or type(exc).__name__)
-            except Exception:  # noqa: BLE001 - the database itself is unreachable
+            except Exception:  # the database itself is unreachable
                 log.exception("could not record the failed %s repair", trigger)
                 return {"trigger": trigger, "ok": False, "error": str(exc)}
         count_plane_event(PLANE, "pruned", counts.total)
@@ -435,7 +436,7 @@ class RunMemoryStore:
         }
         with self.db.connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            count = conn.execute(RQ["search_count"], params).fetchone()
+            count: dict[str, Any] | None = conn.execute(RQ["search_count"], params).fetchone()
             rows: list[dict[str, Any]] = conn.execute(RQ["search_page"], params).fetchall()
         assert count is not None
         if words and not count["usable"]:
@@ -451,8 +452,8 @@ class RunMemoryStore:
 
     def status(self) -> tuple[int, dict[str, int], dict[str, Any] | None]:
         with self.db.connection() as conn:
-            row = conn.execute(RQ["status"]).fetchone()
-            report = conn.execute(RQ["last_report"]).fetchone()
+            row: dict[str, Any] | None = conn.execute(RQ["status"]).fetchone()
+            report: dict[str, Any] | None = conn.execute(RQ["last_report"]).fetchone()
         assert row is not None
         counters = {str(k): int(v) for k, v in dict(row["counters"]).items()}
         return int(row["records_stored"]), counters, _report_dict(report) if report else None

@@ -93,8 +93,9 @@ def test_sigterm_drains_and_exits_cleanly(database_url, tmp_path: Path):
         assert process.stderr is not None
         while time.monotonic() < deadline and port is None:
             line = process.stderr.readline()
-            if "serving journal on" in line:
-                port = int(line.rsplit(":", 1)[1])
+            match = re.search(r"serving journal on [0-9.]+:([0-9]+)", line)
+            if match:
+                port = int(match.group(1))
         assert port, "server did not report its port"
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
             stub = pb_grpc.JournalServiceStub(channel)
