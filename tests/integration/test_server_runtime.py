@@ -106,3 +106,5 @@ def test_sigterm_drains_and_exits_cleanly(database_url, tmp_path: Path):
         if process.poll() is None:
             process.kill()
             process.wait()
+        if process.stderr is not None:
+            process.stderr.close()
