@@ -72,7 +72,9 @@ class TokenAuthenticator:
         self._by_digest: dict[bytes, Principal] = {}
         for entry in entries:
             if len(entry.token) < 16:
-                raise InvalidArgument("tokens", f"token for {entry.name!r} is shorter than 16 chars")
+                raise InvalidArgument(
+                    "tokens", f"token for {entry.name!r} is shorter than 16 chars"
+                )
             self._by_digest[_digest(entry.token)] = Principal(entry.name, entry.role)
 
     @property
@@ -107,9 +109,11 @@ def parse_token_spec(spec: str) -> list[TokenEntry]:
     """Parse "name:role:token,name:role:token"."""
     entries: list[TokenEntry] = []
     for item in filter(None, (part.strip() for part in spec.split(","))):
-        name, role, token = (item.split(":", 2) + ["", ""])[:3]
+        name, role, token = [*item.split(":", 2), "", ""][:3]
         if not name or not token:
-            raise InvalidArgument("ENGRAM_TOKENS", f"entry {name or item[:8]!r} is not name:role:token")
+            raise InvalidArgument(
+                "ENGRAM_TOKENS", f"entry {name or item[:8]!r} is not name:role:token"
+            )
         entries.append(TokenEntry(name, Role.parse(role), token))
     return entries
 
@@ -125,5 +129,7 @@ def load_token_file(path: Path) -> list[TokenEntry]:
     for i, item in enumerate(data):
         if not isinstance(item, dict) or not {"name", "role", "token"} <= item.keys():
             raise InvalidArgument("tokens_file", f"entry {i} needs name, role and token")
-        entries.append(TokenEntry(str(item["name"]), Role.parse(str(item["role"])), str(item["token"])))
+        entries.append(
+            TokenEntry(str(item["name"]), Role.parse(str(item["role"])), str(item["token"]))
+        )
     return entries

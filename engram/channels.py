@@ -14,16 +14,27 @@ DEFAULT_CHANNEL_OPTIONS = (
 )
 
 
-class _AuthInterceptor(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):
+class _AuthInterceptor(
+    grpc.UnaryUnaryClientInterceptor,  # type: ignore[type-arg]
+    grpc.UnaryStreamClientInterceptor,  # type: ignore[type-arg]
+):
     def __init__(self, token: str) -> None:
         self._header = ("authorization", f"Bearer {token}")
 
     def _with_token(self, details: Any) -> Any:
         metadata = list(details.metadata or ())
         metadata.append(self._header)
-        return details._replace(metadata=metadata) if hasattr(details, "_replace") else _Details(
-            details.method, details.timeout, metadata, details.credentials,
-            getattr(details, "wait_for_ready", None), getattr(details, "compression", None)
+        return (
+            details._replace(metadata=metadata)
+            if hasattr(details, "_replace")
+            else _Details(
+                details.method,
+                details.timeout,
+                metadata,
+                details.credentials,
+                getattr(details, "wait_for_ready", None),
+                getattr(details, "compression", None),
+            )
         )
 
     def intercept_unary_unary(

@@ -3,6 +3,7 @@ the single table that maps domain exceptions to gRPC status codes."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 import uuid
@@ -94,21 +95,18 @@ def _rich_status(exc: BaseException, request_id: str) -> grpc.Status:
             )
         )
         details.append(extra)
-    status = status_pb2.Status(
-        code=getattr(code_pb2, code.name), message=message, details=details
-    )
+    status = status_pb2.Status(code=getattr(code_pb2, code.name), message=message, details=details)
     return rpc_status.to_status(status)
 
 
 def _reset(tokens: list[Any]) -> None:
     for token in reversed(tokens):
-        try:
+        # A stream may finish in another context; nothing to restore then.
+        with contextlib.suppress(ValueError):
             token.var.reset(token)
-        except ValueError:  # a stream finished in another context
-            pass
 
 
-class EngramServerInterceptor(grpc.ServerInterceptor):
+class EngramServerInterceptor(grpc.ServerInterceptor):  # type: ignore[type-arg]
     def __init__(
         self,
         authenticator: TokenAuthenticator,
@@ -122,9 +120,9 @@ class EngramServerInterceptor(grpc.ServerInterceptor):
 
     def intercept_service(
         self,
-        continuation: Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler | None],
+        continuation: Callable[[grpc.HandlerCallDetails], Any],
         handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler | None:
+    ) -> Any:
         handler = continuation(handler_call_details)
         if handler is None:
             return None
@@ -148,10 +146,14 @@ class EngramServerInterceptor(grpc.ServerInterceptor):
         return handler
 
     def _begin(
-        self, method: str, metadata: Mapping[str, Any], required: Role, context: grpc.ServicerContext
+        self,
+        method: str,
+        metadata: Mapping[str, Any],
+        required: Role,
+        context: grpc.ServicerContext,
     ) -> tuple[str, list[Any]]:
         request_id = str(metadata.get(REQUEST_ID_HEADER) or uuid.uuid4())
-        tokens = [request_id_var.set(request_id), method_var.set(method)]
+        tokens: list[Any] = [request_id_var.set(request_id), method_var.set(method)]
         context.set_trailing_metadata(((REQUEST_ID_HEADER, request_id),))
         principal: Principal = self._auth.authenticate(metadata.get("authorization"))
         tokens.append(principal_var.set(principal))
@@ -185,7 +187,7 @@ class EngramServerInterceptor(grpc.ServerInterceptor):
                 response = behavior(request, context)
                 RPC_REQUESTS.labels(method=method, code="OK").inc()
                 return response
-            except Exception as exc:  # noqa: BLE001 - mapped to a status below
+            except Exception as exc:
                 self._fail(exc, method, request_id, context)
                 return None  # unreachable: abort raises
             finally:
@@ -211,7 +213,7 @@ class EngramServerInterceptor(grpc.ServerInterceptor):
                 request_id, tokens = self._begin(method, metadata, required, context)
                 yield from behavior(request, context)
                 RPC_REQUESTS.labels(method=method, code="OK").inc()
-            except Exception as exc:  # noqa: BLE001 - mapped to a status below
+            except Exception as exc:
                 self._fail(exc, method, request_id, context)
             finally:
                 RPC_LATENCY.labels(method=method).observe(time.perf_counter() - started)

@@ -116,8 +116,10 @@ class EngramServer:
 
     def start(self) -> None:
         names = [b.service_full_name for b in self.bindings]
-        names += [health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-                  reflection.SERVICE_NAME]
+        names += [
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+            reflection.SERVICE_NAME,
+        ]
         reflection.enable_server_reflection(names, self.server)
         self.server.start()
         for binding in self.bindings:
@@ -133,11 +135,13 @@ class EngramServer:
         for binding in reversed(self.bindings):
             try:
                 binding.stop()
-            except Exception:  # noqa: BLE001 - keep stopping the rest
+            except Exception:
                 log.exception("stopping %s failed", binding.name)
 
 
-def create_server(settings: Settings, authenticator: TokenAuthenticator | None = None) -> EngramServer:
+def create_server(
+    settings: Settings, authenticator: TokenAuthenticator | None = None
+) -> EngramServer:
     """The server factory; tokens come from settings unless given."""
     return EngramServer(settings, authenticator or build_authenticator(settings))
 

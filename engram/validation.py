@@ -45,8 +45,10 @@ def require_request_id(field: str, value: str, *, required: bool = True) -> uuid
 
 def require_text(field: str, value: str, *, max_chars: int, min_chars: int = 1) -> str:
     if len(value) < min_chars:
-        raise InvalidArgument(field, "must not be empty" if min_chars == 1 else
-                              f"must have at least {min_chars} chars")
+        raise InvalidArgument(
+            field,
+            "must not be empty" if min_chars == 1 else f"must have at least {min_chars} chars",
+        )
     if len(value) > max_chars:
         raise InvalidArgument(field, f"is {len(value)} chars; the limit is {max_chars}")
     if "\x00" in value:

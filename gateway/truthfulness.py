@@ -396,6 +396,11 @@ _TELL_BASE = (
     r"|write\s+(?:to\s+me\s+)?about|ask\s+(?:me\s+)?about|note|fill\s+me\s+in|clarify"
     r"|indicate)"
 )
+_GET_AROUND = (
+    r"(?:(?:got|gotten|get)\s+(?:a)?round\s+to|bothered\s+to|bother\s+to|happened\s+to"
+    r"|thought\s+to|cared\s+to)\s+(?:telling|mentioning|sharing|saying|bringing\s+up"
+    r"|talking\s+about|tell|mention|share|say|bring\s+up|talk\s+about)"
+)
 _WE_VERB = (
     r"(?:discussed|discuss|talked|talk|spoken|spoke|speak|covered|cover|gone\s+over"
     r"|went\s+over|go\s+over|touched\s+(?:on|upon)|touch\s+(?:on|upon)|chatted|chat"
@@ -446,11 +451,37 @@ _FOUND_OBJ = (
     r"|no\s+(?:[\w-]+\s+)?(?:mentions?|records?|results?|match(?:es)?|hits?|traces?|notes?"
     r"|entr(?:y|ies)|references?|information|info|sign|memories|conversations|messages"
     r"|data|details))\b"
+    r"(?!\s+(?:wrong|incorrect|unusual|odd|strange|amiss|off|problematic|concerning"
+    r"|suspicious|of\s+concern|to\s+(?:add|fix|change|correct|worry)))"
 )
 _SEARCH_SUBJ = (
     r"(?:\b(?:my|the|this|a|our|memory|last|latest|first|quick|initial)\s+"
     r"(?:(?!(?:your|his|her|their)\b)[\w'-]+\s+){0,2}?(?:search(?:es)?|look-?ups?|retrievals?)"
     r"|\bmy\s+(?:memory\s+)?quer(?:y|ies)|\bmemory\s+quer(?:y|ies)|\bsearching|\blooking)\b"
+)
+
+
+_CANT_AUX = (
+    r"(?:could(?:n'?t|\s+not)|can(?:'?t|not|\s+not)|still\s+can(?:'?t|not)"
+    r"|(?:was|were)(?:n'?t|\s+not)\s+able\s+to|(?:was|am|were)\s+unable\s+to"
+    r"|am\s+not\s+able\s+to|failed\s+to|have(?:n'?t|\s+not)\s+been\s+able\s+to)"
+)
+_CANT_SUBJ_AUX = (
+    rf"(?:\s+{_CANT_AUX}|'?m\s+(?:unable|not\s+able)\s+to|'?re\s+(?:unable|not\s+able)\s+to"
+    r"|'?ve\s+not\s+been\s+able\s+to)"
+)
+_CANT_TAIL = (
+    r"\s+(?:\w+ly\s+)?(?:(?:find|locate|retrieve|turn\s+up|come\s+across|spot|surface"
+    rf"|dig\s+up|pull\s+up|track\s+down|unearth|recover){_FIND_EXCLUDE}"
+    r"|see\s+(?:any(?:thing)?\b|a\s+(?:single\s+)?(?:record|note|mention|trace|reference"
+    r"|match)|mentions?|records?|notes?|(?:it|that|this|them)\s+(?:in|among|anywhere))"
+    rf"{_FIND_EXCLUDE})"
+)
+_DIDNT_AUX = r"(?:did(?:n'?t|\s+not)|have(?:n'?t|\s+not)|'?ve\s+not|do(?:n'?t|\s+not))"
+_DIDNT_TAIL = (
+    r"(?:\s+(?:yet|ever|\w+ly))*\s+(?:find|found|locate|located|retrieve|retrieved"
+    r"|turn\s+up|turned\s+up|see|seen|come\s+across|came\s+across|surface|surfaced|spot"
+    rf"|spotted|get|got|pull\s+up|pulled\s+up)\s+{_MEM_OBJ}"
 )
 
 
@@ -479,7 +510,7 @@ _RULES: tuple[_Rule, ...] = (
         _CW,
         _rx(
             rf"\byou(?:'?ve|'d|\s+have|\s+had)?(?:\s+\w+ly)?\s+never{_ADVS}\s+"
-            rf"(?:{_TELL_PAST}|{_TELL_BASE})\b"
+            rf"(?:{_GET_AROUND}|{_TELL_PAST}|{_TELL_BASE})\b"
         ),
     ),
     _Rule(
@@ -487,7 +518,7 @@ _RULES: tuple[_Rule, ...] = (
         _CW,
         _rx(
             r"\byou(?:\s+did(?:n'?t|\s+not)|\s+have(?:n'?t|\s+not)|\s+had(?:n'?t|\s+not)"
-            rf"|'?ve\s+not|'d\s+not){_ADVS}\s+(?:{_TELL_PAST}|{_TELL_BASE})\b"
+            rf"|'?ve\s+not|'d\s+not){_ADVS}\s+(?:{_GET_AROUND}|{_TELL_PAST}|{_TELL_BASE})\b"
         ),
     ),
     _Rule(
@@ -499,11 +530,29 @@ _RULES: tuple[_Rule, ...] = (
         ),
     ),
     _Rule(
+        "inverted-never-have-you",
+        _CW,
+        _rx(
+            r"\b(?:nowhere|at\s+no\s+(?:point|time)|never|not\s+once|not\s+ever)\b[^.;?!]{0,60}?"
+            r"\b(?:have|did|had)\s+(?:you|we)\s+(?:ever\s+)?"
+            rf"(?:{_TELL_PAST}|{_TELL_BASE}|{_WE_VERB})\b"
+        ),
+    ),
+    _Rule(
+        "not-aware-of-you-mentioning",
+        _CW,
+        _rx(
+            r"\bI(?:'?m|\s+am)\s+not\s+aware\s+of\s+(?:you|us|we|any)\b"
+            r"|\bI\s+(?:have(?:n'?t|\s+not)|'?ve\s+not)\s+(?:got\s+)?(?:any\s+)?"
+            r"(?:idea|knowledge)\s+of\s+you\s+(?:ever\s+)?(?:mentioning|telling|saying)\b"
+        ),
+    ),
+    _Rule(
         "you-told-me-nothing",
         _CW,
         _rx(
-            r"\bnothing\s+(?:that\s+)?you(?:'?ve|\s+have)?\s+(?:ever\s+)?(?:told|said|shared"
-            r"|mentioned|written|given)\b|\byou(?:'?ve|\s+have)?\s+(?:told|said|shared"
+            r"\bnothing\s+(?:that\s+)?you(?:'?ve|\s+have)?\s+(?:ever\s+)?(?:told|shared"
+            r"|mentioned|given|(?:said|written)(?=\s+(?:about|regarding|on|to\s+me)\b))\b|\byou(?:'?ve|\s+have)?\s+(?:told|said|shared"
             r"|mentioned|given)\s+(?:me\s+|us\s+)?(?:absolutely\s+)?nothing\b"
         ),
     ),
@@ -554,6 +603,8 @@ _RULES: tuple[_Rule, ...] = (
         _rx(
             r"\bI(?:'?ve|\s+have)?(?:\s+got)?\s+nothing\s+(?:stored|saved|recorded|noted"
             r"|on\s+(?:file|record)|in\s+(?:my\s+)?(?:memory|notes|records))"
+            r"|\bI(?:'?ve|\s+have)\s+(?:got\s+)?nothing\s+(?:on|about|regarding|concerning)\s+"
+            r"(?:you\b|your\b|that\b|this\b|it\b|them\b|him\b|her\b)"
             r"|\bI\s+do(?:n'?t|\s+not)\s+have\s+anything\s+(?:\w+\s+)?(?:stored|saved|recorded"
             r"|noted|on\s+(?:file|record|that|this|it|you|your)|in\s+(?:my\s+)?(?:memory|notes"
             r"|records)|about|regarding|concerning)\b"
@@ -601,8 +652,10 @@ _RULES: tuple[_Rule, ...] = (
             r"|conversations|chats|messages|files)\s+(?:(?:has|have|had|contains?|contained"
             r"|holds?|held|shows?|showed|includes?|included|mentions?|mentioned)\s+"
             r"(?:nothing|no\b|zero\b|not\s+(?:a\s+)?(?:single\s+)?(?:thing|word|mention|record))"
-            r"|(?:does|do|did)(?:n'?t|\s+not)\s+(?:\w+ly\s+)?(?:contain|have|hold|show|include"
-            r"|mention|say|cover|reference|record)\b)"
+            r"|(?:(?:does|do|did|have|has)(?:n'?t|\s+not)|(?:have\s+|has\s+)?never)\s+"
+            r"(?:\w+ly\s+)?(?:contain|have|hold|show|include|mention|say|cover|reference|record"
+            r"|touch(?:ed)?\s+(?:on|upon)|mentioned|covered|included|contained|referred\s+to"
+            r"|discussed|talked\s+about|come\s+up|came\s+up)\b)"
         ),
         existence=True,
     ),
@@ -674,35 +727,17 @@ _RULES: tuple[_Rule, ...] = (
         ),
     ),
     # ---- query-scoped ------------------------------------------------------------------
-    _Rule(
-        "could-not-find",
-        _QS,
-        _rx(
-            r"\b(?:I|we)(?:\s+could(?:n'?t|\s+not)|\s+can(?:'?t|not|\s+not)|\s+still\s+can(?:'?t"
-            r"|not)|\s+(?:was|were)(?:n'?t|\s+not)\s+able\s+to|\s+(?:was|am|were)\s+unable\s+to"
-            r"|'?m\s+unable\s+to|\s+am\s+not\s+able\s+to|'?m\s+not\s+able\s+to|\s+failed\s+to"
-            r"|\s+have(?:n'?t|\s+not)\s+been\s+able\s+to|'?ve\s+not\s+been\s+able\s+to)"
-            r"\s+(?:\w+ly\s+)?(?:(?:find|locate|retrieve|turn\s+up|come\s+across|spot|surface"
-            rf"|dig\s+up|pull\s+up|track\s+down|unearth|recover){_FIND_EXCLUDE}"
-            r"|see\s+(?:any(?:thing)?\b|a\s+(?:single\s+)?(?:record|note|mention|trace|reference"
-            r"|match)|mentions?|records?|notes?|(?:it|that|this|them)\s+(?:in|among|anywhere))"
-            rf"{_FIND_EXCLUDE})"
-        ),
-    ),
-    _Rule(
-        "did-not-find",
-        _QS,
-        _rx(
-            r"\b(?:I|we)(?:\s+did(?:n'?t|\s+not)|\s+have(?:n'?t|\s+not)|'?ve\s+not"
-            r"|\s+do(?:n'?t|\s+not))(?:\s+(?:yet|ever|\w+ly))*\s+(?:find|found|locate|located"
-            r"|retrieve|retrieved|turn\s+up|turned\s+up|see|seen|come\s+across|came\s+across"
-            rf"|surface|surfaced|spot|spotted|get|got|pull\s+up|pulled\s+up)\s+{_MEM_OBJ}"
-        ),
-    ),
+    _Rule("could-not-find", _QS, _rx(rf"\b(?:I|we){_CANT_SUBJ_AUX}{_CANT_TAIL}")),
+    _Rule("could-not-find-elliptical", _QS, _rx(rf"{_CANT_AUX}{_CANT_TAIL}"), anchored=True),
+    _Rule("did-not-find", _QS, _rx(rf"\b(?:I|we)\s*{_DIDNT_AUX}{_DIDNT_TAIL}")),
+    _Rule("did-not-find-elliptical", _QS, _rx(rf"{_DIDNT_AUX}{_DIDNT_TAIL}"), anchored=True),
     _Rule(
         "found-nothing",
         _QS,
-        _rx(rf"\b(?:I|we)(?:'?ve|\s+have|\s+had)?(?:\s+\w+ly)?\s+{_FOUND_V}\s+{_FOUND_OBJ}"),
+        _rx(
+            r"\b(?:I|we)(?:(?:'?ve|\s+have|\s+had)(?!\s+got\b))?(?:\s+\w+ly)?\s+"
+            rf"{_FOUND_V}\s+{_FOUND_OBJ}"
+        ),
     ),
     _Rule(
         "found-nothing-elliptical",
@@ -739,7 +774,8 @@ _RULES: tuple[_Rule, ...] = (
         "no-results",
         _QS,
         _rx(
-            r"\bno\s+(?:[\w-]+\s+)?(?:results?|match(?:es)?|hits?|entries|records?|mentions?)"
+            r"\bno\s+(?:[\w-]+\s+)?(?:results?|match(?:es)?|hits?|entries|records?|mentions?"
+            r"|memories|notes|conversations|messages)"
             r"\s+(?:\w+ly\s+)?(?:came\s+up|come\s+up|were\s+found|was\s+found|turned\s+up"
             r"|showed\s+up|were\s+returned|was\s+returned|came\s+back|matched|surfaced"
             r"|appeared|popped\s+up|for\b)"
@@ -765,9 +801,19 @@ _RULES: tuple[_Rule, ...] = (
     ),
 )
 
+# "Searched everything I have: nothing." - an empty verdict right after a search clause.
+_EMPTY_VERDICT_RX = _rx(
+    r"(?:nothing|none|zero|zilch|empty|no\s+(?:results?|matches|hits|luck))"
+    r"(?:\s+(?:at\s+all|whatsoever|relevant|useful|came\s+up|turned\s+up))?"
+)
+_SEARCH_VERB_RX = _rx(
+    r"\b(?:search(?:ed|ing)?|looked|checked|lookup|look-up|queried|scanned|went\s+through)\b"
+)
+
 # Cheap pre-filter: a clause without any of these cannot match a rule.
 _TRIGGER_RX = re.compile(
-    r"\b(?:no|not|never|nothing|none|zero|0|empty|blank|first|unable|failed|cannot)\b|n'?t\b",
+    r"\b(?:no|not|never|nowhere|nothing|none|zero|0|empty|blank|first|unable|failed|cannot)\b"
+    r"|n'?t\b",
     re.I,
 )
 
@@ -802,6 +848,7 @@ _COVERAGE_HEDGE_RX = _rx(
     r"|\bthere\s+(?:may|might|could)\s+(?:still\s+|well\s+)?be\s+(?:more|other|something"
     r"|records?|notes?|mentions?|matches)\b"
     r"|\bdoes(?:n'?t|\s+not)\s+(?:necessarily\s+)?mean\b"
+    r"|\b(?:is|was)(?:n'?t|\s+not)\s+to\s+say\b"
     r"|\bis(?:n'?t|\s+not)\s+(?:necessarily\s+)?(?:proof|evidence)\b"
     r"|\b(?:unavailable|unreachable|offline|timed\s+out|timing\s+out)\b"
     r"|\b(?:search|lookup|retrieval|memory|query|service|source)\s+(?:[\w-]+\s+){0,3}?failed\b"
@@ -890,10 +937,18 @@ def find_absence_claims(text: str) -> list[AbsenceClaim]:
     out: list[AbsenceClaim] = []
     for i, sentence in enumerate(sentences):
         found: list[AbsenceClaim] = []
+        previous = ""
         for c in sentence.clauses:
             if c.question or c.conditional:
+                previous = ""
                 continue
             body = masked[c.start : c.end]
+            after_search = bool(_SEARCH_VERB_RX.search(previous))
+            previous = body
+            if after_search and _EMPTY_VERDICT_RX.fullmatch(body) and c.frame_end is None:
+                clause = Clause(text[c.start : c.end], c.start, c.end)
+                found.append(AbsenceClaim(clause, _QS, "search-then-nothing", None))
+                continue
             if not _TRIGGER_RX.search(body):
                 continue
             hits: dict[ClaimScope, tuple[_Rule, re.Match[str]]] = {}

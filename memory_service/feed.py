@@ -74,20 +74,21 @@ class FeedNotifier:
                 if self._stop.wait(1.0):
                     return
                 log.warning("feed listener reconnecting")
-            except Exception:  # noqa: BLE001 - the poll fallback keeps followers alive
+            except Exception:
                 log.exception("feed listener failed")
                 if self._stop.wait(1.0):
                     return
 
 
-
-def read_changes(db: Database, after: int, kinds: list[str], limit: int = PAGE
-                 ) -> tuple[list[dict[str, Any]], int]:
+def read_changes(
+    db: Database, after: int, kinds: list[str], limit: int = PAGE
+) -> tuple[list[dict[str, Any]], int]:
     """(changes after `after` in cursor order, watermark) from one snapshot."""
     with db.connection() as conn, conn.transaction():
         conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        rows = conn.execute(Q["changes_after"], {"after": after, "kinds": kinds, "limit": limit}
-                            ).fetchall()
+        rows = conn.execute(
+            Q["changes_after"], {"after": after, "kinds": kinds, "limit": limit}
+        ).fetchall()
         watermark = conn.execute(Q["feed_watermark"]).fetchone()
     assert watermark is not None
     return rows, int(watermark["last_cursor"])

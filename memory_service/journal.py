@@ -16,12 +16,18 @@ from psycopg.types.json import Jsonb
 from engram.auth import current_actor
 from engram.db import Database
 from engram.db.errors import translating
-from engram.errors import FailedPrecondition, IllegalTransition, InvalidArgument, NotFound, TransitionDetail
+from engram.errors import (
+    FailedPrecondition,
+    IllegalTransition,
+    InvalidArgument,
+    NotFound,
+    TransitionDetail,
+)
 from memory_service.store import (
     CONSTRAINT_ERRORS,
-    Q,
     ChangeRow,
     Conn,
+    Q,
     append_changes,
     fingerprint,
     idempotent_lookup,
@@ -98,8 +104,11 @@ class Journal:
         """Returns the receipt as a dict (with "replayed")."""
         for name, text in (("user_text", cmd.user_text), ("assistant_text", cmd.assistant_text)):
             if is_repetition_loop(text):
-                raise InvalidArgument(name, "looks like a repetition loop (one line repeated)",
-                                      reason="REPETITION_LOOP")
+                raise InvalidArgument(
+                    name,
+                    "looks like a repetition loop (one line repeated)",
+                    reason="REPETITION_LOOP",
+                )
         content = canonical_content(cmd.user_text, cmd.assistant_text)
         content_sha = sha256_hex(content)
         if cmd.expected_content_sha256 and cmd.expected_content_sha256.lower() != content_sha:
@@ -109,7 +118,11 @@ class Journal:
                 metadata={"actual_sha256": content_sha},
             )
         request_sha = fingerprint(
-            {k: v for k, v in cmd.__dict__.items() if k not in ("request_id", "expected_content_sha256")}
+            {
+                k: v
+                for k, v in cmd.__dict__.items()
+                if k not in ("request_id", "expected_content_sha256")
+            }
         )
         operation = "commit_turn"
         with self.db.connection() as conn:
@@ -163,8 +176,16 @@ class Journal:
         ).fetchone()
         assert event is not None
         changes = [
-            ChangeRow("event_appended", cmd.subject, cmd.workspace, cmd.session_id, "event",
-                      str(event["event_id"]), TURN_EVENT, int(event["event_id"]))
+            ChangeRow(
+                "event_appended",
+                cmd.subject,
+                cmd.workspace,
+                cmd.session_id,
+                "event",
+                str(event["event_id"]),
+                TURN_EVENT,
+                int(event["event_id"]),
+            )
         ]
         episode_id, occurrences = "", 0
         if cmd.learning_eligible:
@@ -184,8 +205,16 @@ class Journal:
             assert episode is not None
             episode_id, occurrences = str(episode["episode_id"]), int(episode["occurrence_count"])
             changes.append(
-                ChangeRow("episode_upserted", cmd.subject, cmd.workspace, cmd.session_id,
-                          "episode", episode_id, TURN_EVENT, int(event["event_id"]))
+                ChangeRow(
+                    "episode_upserted",
+                    cmd.subject,
+                    cmd.workspace,
+                    cmd.session_id,
+                    "episode",
+                    episode_id,
+                    TURN_EVENT,
+                    int(event["event_id"]),
+                )
             )
         append_changes(conn, changes)
         return {
@@ -208,7 +237,8 @@ class Journal:
             )
         if cmd.event_type in RESERVED_EVENT_TYPES:
             raise InvalidArgument(
-                "event_type", f"{cmd.event_type} is reserved; use CommitTurn or CompleteRun",
+                "event_type",
+                f"{cmd.event_type} is reserved; use CommitTurn or CompleteRun",
                 reason="RESERVED_EVENT_TYPE",
             )
         encoded = json.dumps(cmd.payload, sort_keys=True, separators=(",", ":"))
@@ -245,8 +275,18 @@ class Journal:
         event_id = int(row["event_id"])
         append_changes(
             conn,
-            [ChangeRow("event_appended", cmd.subject, cmd.workspace, cmd.session_id, "event",
-                       str(event_id), cmd.event_type, event_id)],
+            [
+                ChangeRow(
+                    "event_appended",
+                    cmd.subject,
+                    cmd.workspace,
+                    cmd.session_id,
+                    "event",
+                    str(event_id),
+                    cmd.event_type,
+                    event_id,
+                )
+            ],
         )
         return {
             "event_id": event_id,
@@ -293,8 +333,13 @@ class Journal:
     # -- Quarantine / Restore -----------------------------------------------
 
     def set_quarantine(
-        self, record_kind: str, record_id: str, reason: str, request_id: UUID | None,
-        *, quarantine: bool,
+        self,
+        record_kind: str,
+        record_id: str,
+        reason: str,
+        request_id: UUID | None,
+        *,
+        quarantine: bool,
     ) -> tuple[dict[str, Any], int]:
         action = "quarantine" if quarantine else "restore"
         with self.db.transaction() as conn, translating(CONSTRAINT_ERRORS):
@@ -308,7 +353,9 @@ class Journal:
                 state = "quarantined" if is_quarantined else "visible"
                 raise IllegalTransition(
                     TransitionDetail(
-                        entity=record_kind, entity_id=record_id, current_state=state,
+                        entity=record_kind,
+                        entity_id=record_id,
+                        current_state=state,
                         requested_state="quarantined" if quarantine else "visible",
                         allowed_states=("visible",) if is_quarantined else ("quarantined",),
                     ),
@@ -316,22 +363,44 @@ class Journal:
                 )
             entry = conn.execute(
                 Q["insert_quarantine_entry"],
-                {"record_kind": record_kind, "record_id": record_id, "action": action,
-                 "reason": reason, "actor": current_actor(), "subject": owner["subject"],
-                 "workspace": owner["workspace"], "request_id": request_id},
+                {
+                    "record_kind": record_kind,
+                    "record_id": record_id,
+                    "action": action,
+                    "reason": reason,
+                    "actor": current_actor(),
+                    "subject": owner["subject"],
+                    "workspace": owner["workspace"],
+                    "request_id": request_id,
+                },
             ).fetchone()
             assert entry is not None
             if quarantine:
-                conn.execute(Q["mark_quarantined"], {"record_kind": record_kind,
-                             "record_id": record_id, "entry_id": entry["entry_id"],
-                             "since": entry["recorded_at"]})
+                conn.execute(
+                    Q["mark_quarantined"],
+                    {
+                        "record_kind": record_kind,
+                        "record_id": record_id,
+                        "entry_id": entry["entry_id"],
+                        "since": entry["recorded_at"],
+                    },
+                )
             else:
-                conn.execute(Q["unmark_quarantined"], {"record_kind": record_kind,
-                             "record_id": record_id})
+                conn.execute(
+                    Q["unmark_quarantined"], {"record_kind": record_kind, "record_id": record_id}
+                )
             (cursor,) = append_changes(
                 conn,
-                [ChangeRow("record_quarantined" if quarantine else "record_restored",
-                           owner["subject"], owner["workspace"], "", record_kind, record_id)],
+                [
+                    ChangeRow(
+                        "record_quarantined" if quarantine else "record_restored",
+                        owner["subject"],
+                        owner["workspace"],
+                        "",
+                        record_kind,
+                        record_id,
+                    )
+                ],
             )
         return {
             "entry_id": int(entry["entry_id"]),
@@ -371,8 +440,9 @@ class Journal:
 
     # -- Purge ----------------------------------------------------------------
 
-    def purge(self, subject: str, workspace: str, reason: str, request_id: UUID | None
-              ) -> dict[str, Any]:
+    def purge(
+        self, subject: str, workspace: str, reason: str, request_id: UUID | None
+    ) -> dict[str, Any]:
         params = {"subject": subject, "workspace": workspace}
         with self.db.transaction() as conn:
             lock_key(conn, f"purge:{subject}")
@@ -382,8 +452,13 @@ class Journal:
             all_counts = {**{k: int(v) for k, v in counts.items()}, **extra}
             purge = conn.execute(
                 Q["insert_purge"],
-                {**params, "reason": reason, "actor": current_actor(), "request_id": request_id,
-                 "counts": Jsonb(all_counts)},
+                {
+                    **params,
+                    "reason": reason,
+                    "actor": current_actor(),
+                    "request_id": request_id,
+                    "counts": Jsonb(all_counts),
+                },
             ).fetchone()
             assert purge is not None
             # The ledger entry exists first; only now may append-only rows go.
@@ -400,8 +475,13 @@ class Journal:
 
     @staticmethod
     def purge_statements() -> tuple[str, ...]:
-        return ("purge_events", "purge_episodes", "purge_receipts", "purge_run_records",
-                "purge_idempotency")
+        return (
+            "purge_events",
+            "purge_episodes",
+            "purge_receipts",
+            "purge_run_records",
+            "purge_idempotency",
+        )
 
     # -- Status ---------------------------------------------------------------
 

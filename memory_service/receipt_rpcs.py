@@ -65,8 +65,14 @@ def _sha256(field: str, value: str) -> str:
 class ReceiptRpcs(pb_grpc.JournalServiceServicer):
     plane: PlaneContext
 
-    def _idempotent(self, operation: str, request_id: UUID | None, fields: dict[str, Any],
-                    subject: str, write: Any) -> dict[str, Any]:
+    def _idempotent(
+        self,
+        operation: str,
+        request_id: UUID | None,
+        fields: dict[str, Any],
+        subject: str,
+        write: Any,
+    ) -> dict[str, Any]:
         with self.plane.db.transaction() as conn, translating(CONSTRAINT_ERRORS):
             if request_id is not None:
                 lock_key(conn, f"{operation}:{request_id}")
@@ -78,8 +84,9 @@ class ReceiptRpcs(pb_grpc.JournalServiceServicer):
                 idempotent_store(conn, operation, request_id, fingerprint(fields), result, subject)
         return result
 
-    def RecordRetrievalAudit(self, request: pb.RecordRetrievalAuditRequest,
-                             context: grpc.ServicerContext) -> pb.RecordRetrievalAuditResponse:
+    def RecordRetrievalAudit(
+        self, request: pb.RecordRetrievalAuditRequest, context: grpc.ServicerContext
+    ) -> pb.RecordRetrievalAuditResponse:
         context_id = require_text("context_id", request.context_id, max_chars=128)
         subject = require_id("subject", request.subject)
         workspace = workspace_or_default("workspace", request.workspace)
@@ -93,34 +100,55 @@ class ReceiptRpcs(pb_grpc.JournalServiceServicer):
             decision = DECISIONS.get(entry.decision)
             if decision is None:
                 raise InvalidArgument(f"entries[{i}].decision", "must be set")
-            rows.append({
-                "section": _section(f"entries[{i}].section", entry.section),
-                "record_ids": [require_text(f"entries[{i}].record_id", entry.record_id,
-                                            max_chars=128)],
-                "detail": {"decision": decision, "score": entry.score, "rank": entry.rank,
-                           "record_kind": entry.record_kind},
-            })
+            rows.append(
+                {
+                    "section": _section(f"entries[{i}].section", entry.section),
+                    "record_ids": [
+                        require_text(f"entries[{i}].record_id", entry.record_id, max_chars=128)
+                    ],
+                    "detail": {
+                        "decision": decision,
+                        "score": entry.score,
+                        "rank": entry.rank,
+                        "record_kind": entry.record_kind,
+                    },
+                }
+            )
         request_id = require_request_id("request_id", request.request_id, required=False)
 
         def write(conn: Conn) -> dict[str, Any]:
             ids = []
             for row in rows:
-                inserted = conn.execute(RQ["insert_receipt"], {
-                    "receipt_type": "retrieval_audit", "context_id": context_id,
-                    "subject": subject, "workspace": workspace, "session_id": session_id,
-                    "section": row["section"], "record_ids": row["record_ids"],
-                    "block_sha256": "", "detail": Jsonb(row["detail"]),
-                }).fetchone()
+                inserted = conn.execute(
+                    RQ["insert_receipt"],
+                    {
+                        "receipt_type": "retrieval_audit",
+                        "context_id": context_id,
+                        "subject": subject,
+                        "workspace": workspace,
+                        "session_id": session_id,
+                        "section": row["section"],
+                        "record_ids": row["record_ids"],
+                        "block_sha256": "",
+                        "detail": Jsonb(row["detail"]),
+                    },
+                ).fetchone()
                 assert inserted is not None
                 ids.append(int(inserted["receipt_id"]))
             return {"receipt_ids": ids}
 
-        result = self._idempotent("record_retrieval_audit", request_id,
-                                  {"context_id": context_id, "rows": rows}, subject, write)
+        result = self._idempotent(
+            "record_retrieval_audit",
+            request_id,
+            {"context_id": context_id, "rows": rows},
+            subject,
+            write,
+        )
         return pb.RecordRetrievalAuditResponse(receipt_ids=result["receipt_ids"])
 
-    def RecordContextInjection(self, request: pb.RecordContextInjectionRequest,
-                               context: grpc.ServicerContext) -> pb.RecordContextInjectionResponse:
+    def RecordContextInjection(
+        self, request: pb.RecordContextInjectionRequest, context: grpc.ServicerContext
+    ) -> pb.RecordContextInjectionResponse:
         context_id = require_text("context_id", request.context_id, max_chars=128)
         subject = require_id("subject", request.subject)
         workspace = workspace_or_default("workspace", request.workspace)
@@ -131,52 +159,84 @@ class ReceiptRpcs(pb_grpc.JournalServiceServicer):
             raise InvalidArgument("injected_count", "counts must not be negative")
         record_ids = [require_text("record_ids", r, max_chars=128) for r in request.record_ids]
         request_id = require_request_id("request_id", request.request_id, required=False)
-        fields = {"context_id": context_id, "section": section, "block": block_sha,
-                  "ids": record_ids, "n": request.injected_count, "o": request.omitted_count}
+        fields = {
+            "context_id": context_id,
+            "section": section,
+            "block": block_sha,
+            "ids": record_ids,
+            "n": request.injected_count,
+            "o": request.omitted_count,
+        }
 
         def write(conn: Conn) -> dict[str, Any]:
-            inserted = conn.execute(RQ["insert_receipt"], {
-                "receipt_type": "context_injection", "context_id": context_id,
-                "subject": subject, "workspace": workspace, "session_id": session_id,
-                "section": section, "record_ids": record_ids, "block_sha256": block_sha,
-                "detail": Jsonb({"injected_count": request.injected_count,
-                                 "omitted_count": request.omitted_count}),
-            }).fetchone()
+            inserted = conn.execute(
+                RQ["insert_receipt"],
+                {
+                    "receipt_type": "context_injection",
+                    "context_id": context_id,
+                    "subject": subject,
+                    "workspace": workspace,
+                    "session_id": session_id,
+                    "section": section,
+                    "record_ids": record_ids,
+                    "block_sha256": block_sha,
+                    "detail": Jsonb(
+                        {
+                            "injected_count": request.injected_count,
+                            "omitted_count": request.omitted_count,
+                        }
+                    ),
+                },
+            ).fetchone()
             assert inserted is not None
             if section == "recovered_memory":
                 # Injections count only once packing kept them at the boundary.
                 add_counter(conn, "run_memory.injected_total", request.injected_count)
-                add_counter(conn, "run_memory.prompt_limit_omitted_total",
-                            request.omitted_count)
+                add_counter(conn, "run_memory.prompt_limit_omitted_total", request.omitted_count)
             elif section == "learned_context":
-                add_counter(conn, "session_memory.prompt_limit_omitted_total",
-                            request.omitted_count)
-            return {"receipt_id": int(inserted["receipt_id"]),
-                    "recorded_at": inserted["recorded_at"].isoformat()}
+                add_counter(
+                    conn, "session_memory.prompt_limit_omitted_total", request.omitted_count
+                )
+            return {
+                "receipt_id": int(inserted["receipt_id"]),
+                "recorded_at": inserted["recorded_at"].isoformat(),
+            }
 
         result = self._idempotent("record_context_injection", request_id, fields, subject, write)
         return pb.RecordContextInjectionResponse(
             receipt_id=result["receipt_id"], recorded_at=to_timestamp(result["recorded_at"])
         )
 
-    def ListReceipts(self, request: pb.ListReceiptsRequest, context: grpc.ServicerContext
-                     ) -> pb.ListReceiptsResponse:
+    def ListReceipts(
+        self, request: pb.ListReceiptsRequest, context: grpc.ServicerContext
+    ) -> pb.ListReceiptsResponse:
         context_id = require_text("context_id", request.context_id, max_chars=128)
         limit = page_size("page_size", request.page_size, default=100, maximum=1000)
         query = {"context_id": context_id}
         after = int(decode(request.page_token, query).get("after", 0))
         with self.plane.db.connection() as conn:
-            rows = conn.execute(RQ["receipts_page"], {"context_id": context_id, "after": after,
-                                                      "limit": limit + 1}).fetchall()
-        token = encode(query, {"after": int(rows[limit - 1]["receipt_id"])}) \
-            if len(rows) > limit else ""
+            rows = conn.execute(
+                RQ["receipts_page"], {"context_id": context_id, "after": after, "limit": limit + 1}
+            ).fetchall()
+        token = (
+            encode(query, {"after": int(rows[limit - 1]["receipt_id"])})
+            if len(rows) > limit
+            else ""
+        )
         return pb.ListReceiptsResponse(
-            receipts=[pb.Receipt(
-                receipt_id=int(r["receipt_id"]), receipt_type=str(r["receipt_type"]),
-                context_id=str(r["context_id"]), section=str(r["section"]),
-                record_ids=list(r["record_ids"]), block_sha256=str(r["block_sha256"]),
-                detail=convert.struct(r["detail"]), recorded_at=to_timestamp(r["recorded_at"]),
-            ) for r in rows[:limit]],
+            receipts=[
+                pb.Receipt(
+                    receipt_id=int(r["receipt_id"]),
+                    receipt_type=str(r["receipt_type"]),
+                    context_id=str(r["context_id"]),
+                    section=str(r["section"]),
+                    record_ids=list(r["record_ids"]),
+                    block_sha256=str(r["block_sha256"]),
+                    detail=convert.struct(r["detail"]),
+                    recorded_at=to_timestamp(r["recorded_at"]),
+                )
+                for r in rows[:limit]
+            ],
             next_page_token=token,
         )
 

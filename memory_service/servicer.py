@@ -70,21 +70,24 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
         self.journal = journal
         self.notifier = notifier
 
-    def CommitTurn(self, request: pb.CommitTurnRequest, context: grpc.ServicerContext
-                   ) -> pb.CommitTurnResponse:
+    def CommitTurn(
+        self, request: pb.CommitTurnRequest, context: grpc.ServicerContext
+    ) -> pb.CommitTurnResponse:
         request_id = require_request_id("request_id", request.request_id)
         assert request_id is not None
         expected = request.expected_content_sha256
-        if expected and (len(expected) != 64 or any(c not in "0123456789abcdefABCDEF"
-                                                     for c in expected)):
+        if expected and (
+            len(expected) != 64 or any(c not in "0123456789abcdefABCDEF" for c in expected)
+        ):
             raise InvalidArgument("expected_content_sha256", "must be 64 hex characters")
         command = TurnCommand(
             subject=require_id("subject", request.subject),
             workspace=workspace_or_default("workspace", request.workspace),
             session_id=require_id("session_id", request.session_id),
             user_text=require_text("user_text", request.user_text, max_chars=MAX_TURN_TEXT),
-            assistant_text=require_text("assistant_text", request.assistant_text,
-                                        max_chars=MAX_TURN_TEXT),
+            assistant_text=require_text(
+                "assistant_text", request.assistant_text, max_chars=MAX_TURN_TEXT
+            ),
             request_id=request_id,
             expected_content_sha256=expected,
             learning_eligible=request.learning_eligible,
@@ -93,8 +96,9 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
         )
         return pb.CommitTurnResponse(receipt=convert.receipt(self.journal.commit_turn(command)))
 
-    def AppendEvent(self, request: pb.AppendEventRequest, context: grpc.ServicerContext
-                    ) -> pb.AppendEventResponse:
+    def AppendEvent(
+        self, request: pb.AppendEventRequest, context: grpc.ServicerContext
+    ) -> pb.AppendEventResponse:
         request_id = require_request_id("request_id", request.request_id)
         assert request_id is not None
         provenance = convert.PROVENANCE_FROM_PB.get(request.provenance)
@@ -113,15 +117,20 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
         event, replayed = self.journal.append_event(command)
         return pb.AppendEventResponse(event=convert.event(event), replayed=replayed)
 
-    def ReadSessionJournal(self, request: pb.ReadSessionJournalRequest,
-                           context: grpc.ServicerContext) -> pb.ReadSessionJournalResponse:
+    def ReadSessionJournal(
+        self, request: pb.ReadSessionJournalRequest, context: grpc.ServicerContext
+    ) -> pb.ReadSessionJournalResponse:
         subject = require_id("subject", request.subject)
         workspace = workspace_or_default("workspace", request.workspace)
         session_id = require_id("session_id", request.session_id)
         limit = page_size("page_size", request.page_size, default=100, maximum=1000)
         types = sorted(set(request.event_types))
-        query = {"subject": subject, "workspace": workspace, "session_id": session_id,
-                 "event_types": types}
+        query = {
+            "subject": subject,
+            "workspace": workspace,
+            "session_id": session_id,
+            "event_types": types,
+        }
         after = int(decode(request.page_token, query).get("after", 0))
         rows, matched, watermark = self.journal.read_session(
             subject, workspace, session_id, after, limit, types
@@ -151,32 +160,47 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
             coverage=coverage,
         )
 
-    def StreamChanges(self, request: pb.StreamChangesRequest, context: grpc.ServicerContext
-                      ) -> Iterator[pb.StreamChangesResponse]:
+    def StreamChanges(
+        self, request: pb.StreamChangesRequest, context: grpc.ServicerContext
+    ) -> Iterator[pb.StreamChangesResponse]:
         if request.after_cursor < 0:
             raise InvalidArgument("after_cursor", "must not be negative")
-        kinds = sorted(convert.CHANGE_KIND_FROM_PB[k] for k in request.kinds
-                       if k in convert.CHANGE_KIND_FROM_PB)
+        kinds = sorted(
+            convert.CHANGE_KIND_FROM_PB[k]
+            for k in request.kinds
+            if k in convert.CHANGE_KIND_FROM_PB
+        )
         if len(kinds) != len(set(request.kinds)):
             raise InvalidArgument("kinds", "contains an unknown change kind")
         mark = feed.watermark(self.db)
         if request.after_cursor > mark:
             raise OutOfRange(f"after_cursor {request.after_cursor} is beyond the watermark {mark}")
         for rows, watermark in feed.follow(
-            self.db, self.notifier, request.after_cursor, kinds,
-            keep_following=request.follow, is_active=context.is_active,
+            self.db,
+            self.notifier,
+            request.after_cursor,
+            kinds,
+            keep_following=request.follow,
+            is_active=context.is_active,
         ):
             yield pb.StreamChangesResponse(
                 changes=self._with_episodes(rows, request.include_embeddings),
                 watermark=watermark,
             )
 
-    def _with_episodes(self, rows: list[dict[str, Any]], include_embeddings: bool
-                       ) -> list[pb.Change]:
+    def _with_episodes(
+        self, rows: list[dict[str, Any]], include_embeddings: bool
+    ) -> list[pb.Change]:
         # The feed reflects current state: a quarantined or purged episode is
         # announced without its body, so followers drop it.
-        ids = sorted({str(r["record_id"]) for r in rows if r["record_kind"] == "episode"
-                      and r["kind"] in ("episode_upserted", "episode_embedded", "record_restored")})
+        ids = sorted(
+            {
+                str(r["record_id"])
+                for r in rows
+                if r["record_kind"] == "episode"
+                and r["kind"] in ("episode_upserted", "episode_embedded", "record_restored")
+            }
+        )
         episodes: dict[str, dict[str, Any]] = {}
         if ids:
             with self.db.connection() as conn:
@@ -184,21 +208,28 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
                     Q["episodes_by_id"], {"ids": ids, "include_embeddings": include_embeddings}
                 ).fetchall():
                     episodes[str(row["episode_id"])] = row
-        return [convert.change(r, episodes.get(str(r["record_id"]))
-                               if r["record_kind"] == "episode" else None) for r in rows]
+        return [
+            convert.change(
+                r, episodes.get(str(r["record_id"])) if r["record_kind"] == "episode" else None
+            )
+            for r in rows
+        ]
 
-    def Quarantine(self, request: pb.QuarantineRequest, context: grpc.ServicerContext
-                   ) -> pb.QuarantineResponse:
+    def Quarantine(
+        self, request: pb.QuarantineRequest, context: grpc.ServicerContext
+    ) -> pb.QuarantineResponse:
         entry, cursor = self._set_quarantine(request, quarantine=True)
         return pb.QuarantineResponse(entry=convert.quarantine_entry(entry), change_cursor=cursor)
 
-    def Restore(self, request: pb.RestoreRequest, context: grpc.ServicerContext
-                ) -> pb.RestoreResponse:
+    def Restore(
+        self, request: pb.RestoreRequest, context: grpc.ServicerContext
+    ) -> pb.RestoreResponse:
         entry, cursor = self._set_quarantine(request, quarantine=False)
         return pb.RestoreResponse(entry=convert.quarantine_entry(entry), change_cursor=cursor)
 
-    def _set_quarantine(self, request: pb.QuarantineRequest | pb.RestoreRequest,
-                        *, quarantine: bool) -> tuple[dict[str, Any], int]:
+    def _set_quarantine(
+        self, request: pb.QuarantineRequest | pb.RestoreRequest, *, quarantine: bool
+    ) -> tuple[dict[str, Any], int]:
         record_kind = convert.RECORD_KIND_FROM_PB.get(request.record_kind)
         if record_kind is None:
             raise InvalidArgument("record_kind", "must be episode, event or run_record")
@@ -210,20 +241,21 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
             quarantine=quarantine,
         )
 
-    def ListQuarantine(self, request: pb.ListQuarantineRequest, context: grpc.ServicerContext
-                       ) -> pb.ListQuarantineResponse:
+    def ListQuarantine(
+        self, request: pb.ListQuarantineRequest, context: grpc.ServicerContext
+    ) -> pb.ListQuarantineResponse:
         limit = page_size("page_size", request.page_size, default=50, maximum=500)
         query = {"active_only": request.active_only}
         before = int(decode(request.page_token, query).get("before", 2**62))
         rows = self.journal.list_quarantine(request.active_only, before, limit + 1)
-        token = encode(query, {"before": int(rows[limit - 1]["entry_id"])}) \
-            if len(rows) > limit else ""
+        token = (
+            encode(query, {"before": int(rows[limit - 1]["entry_id"])}) if len(rows) > limit else ""
+        )
         return pb.ListQuarantineResponse(
             entries=[convert.quarantine_entry(r) for r in rows[:limit]], next_page_token=token
         )
 
-    def Purge(self, request: pb.PurgeRequest, context: grpc.ServicerContext
-              ) -> pb.PurgeResponse:
+    def Purge(self, request: pb.PurgeRequest, context: grpc.ServicerContext) -> pb.PurgeResponse:
         result = self.journal.purge(
             require_id("subject", request.subject),
             optional_id("workspace", request.workspace),
@@ -239,8 +271,9 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
             change_cursor=result["change_cursor"],
         )
 
-    def GetStatus(self, request: pb.GetStatusRequest, context: grpc.ServicerContext
-                  ) -> pb.GetStatusResponse:
+    def GetStatus(
+        self, request: pb.GetStatusRequest, context: grpc.ServicerContext
+    ) -> pb.GetStatusResponse:
         counts, counters = self.journal.status_counts()
         response = pb.GetStatusResponse(
             version=__version__,

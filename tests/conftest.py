@@ -77,8 +77,9 @@ def database_url(pg_server_url: str, template_database: str) -> Iterator[str]:
         yield _with_database(pg_server_url, name)
     finally:
         with psycopg.connect(pg_server_url, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-                sql.Identifier(name)))
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """Regenerate the Python stubs in engram/<service>/v1 from proto/.
 
-    python tools/gen_protos.py          # write stubs
-    python tools/gen_protos.py --check  # exit 1 when committed stubs differ
+python tools/gen_protos.py          # write stubs
+python tools/gen_protos.py --check  # exit 1 when committed stubs differ
 """
 
 from __future__ import annotations

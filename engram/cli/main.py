@@ -39,8 +39,9 @@ _SERVE_FLAGS = (
 def _settings_options(fn: Any) -> Any:
     for flag, name, kind in reversed(_SERVE_FLAGS):
         help_text = Settings.__dataclass_fields__[name].metadata.get("help", "")
-        fn = click.option(flag, name, type=kind, default=None,
-                          help=f"{help_text} [env ENGRAM_{name.upper()}]")(fn)
+        fn = click.option(
+            flag, name, type=kind, default=None, help=f"{help_text} [env ENGRAM_{name.upper()}]"
+        )(fn)
     return fn
 
 
@@ -65,8 +66,11 @@ def serve(service: str | None, **flags: Any) -> None:
     settings = Settings.load(flags)
     configure_logging(settings.log_level, json_format=settings.log_json)
     suite = start_suite(settings, [service] if service else SERVICES)
-    click.echo(f"engram {__version__} serving {service or 'all services'} on "
-               f"{settings.listen.rsplit(':', 1)[0]}:{suite.port}", err=True)
+    click.echo(
+        f"engram {__version__} serving {service or 'all services'} on "
+        f"{settings.listen.rsplit(':', 1)[0]}:{suite.port}",
+        err=True,
+    )
     serve_forever(suite)
 
 
@@ -78,8 +82,13 @@ def db() -> None:
 @db.command("migrate")
 @click.option("--database-url", default=None, help="PostgreSQL URL [env ENGRAM_DATABASE_URL]")
 @click.option("--data-dir", default=None, help="embedded server directory when no URL is given")
-@click.option("--service", "services", multiple=True, type=click.Choice(["journal", "learning"]),
-              help="only these services' schemas (default: all)")
+@click.option(
+    "--service",
+    "services",
+    multiple=True,
+    type=click.Choice(["journal", "learning"]),
+    help="only these services' schemas (default: all)",
+)
 def db_migrate(database_url: str | None, data_dir: str | None, services: tuple[str, ...]) -> None:
     """Apply pending migrations."""
     from engram.db.embedded import start_embedded

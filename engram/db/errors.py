@@ -26,7 +26,8 @@ def translating(constraints: Mapping[str, ErrorFactory]) -> Iterator[None]:
         raise
     except pg_errors.RaiseException as exc:
         # Append-only triggers raise with SQLSTATE P0001.
-        raise FailedPrecondition(exc.diag.message_primary or "rejected by the database",
-                                 reason="APPEND_ONLY") from exc
+        raise FailedPrecondition(
+            exc.diag.message_primary or "rejected by the database", reason="APPEND_ONLY"
+        ) from exc
     except psycopg.OperationalError as exc:
         raise Unavailable("database unavailable") from exc

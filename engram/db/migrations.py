@@ -55,7 +55,9 @@ def discover(component: str, directory: Path) -> list[Migration]:
         match = _FILENAME.match(path.name)
         if not match:
             raise MigrationError(f"{path}: migration files are named NNNN_description.sql")
-        migrations.append(Migration(component, int(match.group(1)), match.group(2), path.read_text()))
+        migrations.append(
+            Migration(component, int(match.group(1)), match.group(2), path.read_text())
+        )
     versions = [m.version for m in migrations]
     if versions != list(range(1, len(versions) + 1)):
         raise MigrationError(f"{component}: migration versions must be 1..n without gaps")

@@ -6,7 +6,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import psycopg
 from pgvector.psycopg import register_vector
@@ -40,7 +40,7 @@ class Database:
 
     def __init__(self, url: str, *, max_size: int = 16, name: str = "engram") -> None:
         self.url = url
-        self._pool: ConnectionPool[psycopg.Connection[dict[str, object]]] = ConnectionPool(
+        self._pool: ConnectionPool[psycopg.Connection[dict[str, Any]]] = ConnectionPool(
             url,
             min_size=1,
             max_size=max_size,
@@ -59,7 +59,7 @@ class Database:
         self._pool.close()
 
     @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection[dict[str, object]]]:
+    def connection(self) -> Iterator[psycopg.Connection[dict[str, Any]]]:
         try:
             with self._pool.connection() as conn:
                 yield conn
@@ -67,7 +67,7 @@ class Database:
             raise Unavailable("database connection pool exhausted or server down") from exc
 
     @contextmanager
-    def transaction(self) -> Iterator[psycopg.Connection[dict[str, object]]]:
+    def transaction(self) -> Iterator[psycopg.Connection[dict[str, Any]]]:
         with self.connection() as conn, conn.transaction():
             yield conn
 

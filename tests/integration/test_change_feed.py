@@ -26,10 +26,16 @@ def test_resuming_consumer_neither_loses_nor_repeats(journal):
 
     def writer(w: int) -> None:
         for i in range(COMMITS_PER_WRITER):
-            receipt = journal.CommitTurn(pb.CommitTurnRequest(
-                subject="feed", session_id=f"w{w}", user_text=f"writer {w} turn {i}",
-                assistant_text="ok", request_id=str(uuid.uuid4()), learning_eligible=True,
-            )).receipt
+            receipt = journal.CommitTurn(
+                pb.CommitTurnRequest(
+                    subject="feed",
+                    session_id=f"w{w}",
+                    user_text=f"writer {w} turn {i}",
+                    assistant_text="ok",
+                    request_id=str(uuid.uuid4()),
+                    learning_eligible=True,
+                )
+            ).receipt
             with lock:
                 expected.add(receipt.event_id)
 
@@ -68,8 +74,11 @@ def test_follow_pushes_new_changes(journal):
     seen: list[pb.Change] = []
 
     def follow() -> None:
-        stream = journal.StreamChanges(pb.StreamChangesRequest(
-            after_cursor=0, follow=True, kinds=[pb.CHANGE_KIND_EPISODE_UPSERTED]))
+        stream = journal.StreamChanges(
+            pb.StreamChangesRequest(
+                after_cursor=0, follow=True, kinds=[pb.CHANGE_KIND_EPISODE_UPSERTED]
+            )
+        )
         try:
             for response in stream:
                 seen.extend(response.changes)
@@ -81,9 +90,16 @@ def test_follow_pushes_new_changes(journal):
 
     thread = threading.Thread(target=follow)
     thread.start()
-    journal.CommitTurn(pb.CommitTurnRequest(
-        subject="feed", session_id="s", user_text="pushed", assistant_text="ok",
-        request_id=str(uuid.uuid4()), learning_eligible=True))
+    journal.CommitTurn(
+        pb.CommitTurnRequest(
+            subject="feed",
+            session_id="s",
+            user_text="pushed",
+            assistant_text="ok",
+            request_id=str(uuid.uuid4()),
+            learning_eligible=True,
+        )
+    )
     assert received.wait(10)
     thread.join(5)
     assert seen[0].kind == pb.CHANGE_KIND_EPISODE_UPSERTED

@@ -21,8 +21,11 @@ def journal(start_services, channel_to) -> pb_grpc.JournalServiceStub:
 
 def turn(**overrides: object) -> pb.CommitTurnRequest:
     fields: dict[str, object] = {
-        "subject": "alice", "session_id": "s-1", "user_text": "I moved to Lisbon.",
-        "assistant_text": "Noted, Lisbon it is.", "request_id": str(uuid.uuid4()),
+        "subject": "alice",
+        "session_id": "s-1",
+        "user_text": "I moved to Lisbon.",
+        "assistant_text": "Noted, Lisbon it is.",
+        "request_id": str(uuid.uuid4()),
         "learning_eligible": True,
     }
     fields.update(overrides)

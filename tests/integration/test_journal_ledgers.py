@@ -13,8 +13,7 @@ from engram.coverage import derive_absence, validate
 from engram.journal.v1 import journal_pb2 as pb
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
 
-APPEND_ONLY = ["events", "changes", "quarantine_ledger", "purge_ledger", "receipts",
-               "idempotency"]
+APPEND_ONLY = ["events", "changes", "quarantine_ledger", "purge_ledger", "receipts", "idempotency"]
 
 
 @pytest.fixture
@@ -22,11 +21,19 @@ def journal(start_services, channel_to) -> pb_grpc.JournalServiceStub:
     return pb_grpc.JournalServiceStub(channel_to(start_services(["journal"])))
 
 
-def commit(journal: pb_grpc.JournalServiceStub, text: str, session: str = "s-1",
-           subject: str = "carol") -> pb.TurnReceipt:
-    return journal.CommitTurn(pb.CommitTurnRequest(
-        subject=subject, session_id=session, user_text=text, assistant_text=f"ack {text}",
-        request_id=str(uuid.uuid4()), learning_eligible=True)).receipt
+def commit(
+    journal: pb_grpc.JournalServiceStub, text: str, session: str = "s-1", subject: str = "carol"
+) -> pb.TurnReceipt:
+    return journal.CommitTurn(
+        pb.CommitTurnRequest(
+            subject=subject,
+            session_id=session,
+            user_text=text,
+            assistant_text=f"ack {text}",
+            request_id=str(uuid.uuid4()),
+            learning_eligible=True,
+        )
+    ).receipt
 
 
 def changes(journal: pb_grpc.JournalServiceStub, after: int = 0) -> list[pb.Change]:
@@ -40,20 +47,37 @@ def seed_every_ledger(journal: pb_grpc.JournalServiceStub) -> None:
     receipt = commit(journal, "seed row")
     commit(journal, "to purge", subject="purged")
     journal.Purge(pb.PurgeRequest(subject="purged", reason="seed"))
-    journal.Quarantine(pb.QuarantineRequest(record_kind=pb.RECORD_KIND_EPISODE,
-                                            record_id=receipt.episode_id, reason="seed"))
-    journal.RecordContextInjection(pb.RecordContextInjectionRequest(
-        context_id="ctx", subject="carol", section="episodic_recall",
-        record_ids=[receipt.episode_id], block_sha256="0" * 64))
+    journal.Quarantine(
+        pb.QuarantineRequest(
+            record_kind=pb.RECORD_KIND_EPISODE, record_id=receipt.episode_id, reason="seed"
+        )
+    )
+    journal.RecordContextInjection(
+        pb.RecordContextInjectionRequest(
+            context_id="ctx",
+            subject="carol",
+            section="episodic_recall",
+            record_ids=[receipt.episode_id],
+            block_sha256="0" * 64,
+        )
+    )
 
 
 @pytest.mark.parametrize("table", APPEND_ONLY)
-@pytest.mark.parametrize("statement", ["UPDATE journal.{t} SET {c} = {c}",
-                                       "DELETE FROM journal.{t}", "TRUNCATE journal.{t}"])
+@pytest.mark.parametrize(
+    "statement",
+    ["UPDATE journal.{t} SET {c} = {c}", "DELETE FROM journal.{t}", "TRUNCATE journal.{t}"],
+)
 def test_append_only_tables_reject_mutation(journal, database_url, table, statement):
     seed_every_ledger(journal)
-    column = {"events": "subject", "changes": "kind", "quarantine_ledger": "reason",
-              "purge_ledger": "reason", "receipts": "section", "idempotency": "subject"}[table]
+    column = {
+        "events": "subject",
+        "changes": "kind",
+        "quarantine_ledger": "reason",
+        "purge_ledger": "reason",
+        "receipts": "section",
+        "idempotency": "subject",
+    }[table]
     with psycopg.connect(database_url) as conn:
         rows = conn.execute(f"SELECT count(*) FROM journal.{table}").fetchone()
         assert rows is not None and rows[0] > 0, "the statement must have rows to hit"
@@ -67,23 +91,36 @@ def test_append_only_tables_reject_mutation(journal, database_url, table, statem
 def test_quarantined_episode_vanishes_and_feed_reports_it(journal):
     receipt = commit(journal, "my locker code is in the blue notebook")
     before = changes(journal)
-    assert any(c.kind == pb.CHANGE_KIND_EPISODE_UPSERTED and c.episode.episode_id ==
-               receipt.episode_id for c in before)
-    response = journal.Quarantine(pb.QuarantineRequest(
-        record_kind=pb.RECORD_KIND_EPISODE, record_id=receipt.episode_id, reason="user asked"))
+    assert any(
+        c.kind == pb.CHANGE_KIND_EPISODE_UPSERTED and c.episode.episode_id == receipt.episode_id
+        for c in before
+    )
+    response = journal.Quarantine(
+        pb.QuarantineRequest(
+            record_kind=pb.RECORD_KIND_EPISODE, record_id=receipt.episode_id, reason="user asked"
+        )
+    )
     after = changes(journal, before[-1].cursor)
     assert [(c.kind, c.record_id) for c in after] == [
-        (pb.CHANGE_KIND_RECORD_QUARANTINED, receipt.episode_id)]
+        (pb.CHANGE_KIND_RECORD_QUARANTINED, receipt.episode_id)
+    ]
     assert after[0].cursor == response.change_cursor
     # Replaying the feed from the start no longer yields the episode body.
-    assert all(not c.HasField("episode") for c in changes(journal)
-               if c.record_id == receipt.episode_id)
+    assert all(
+        not c.HasField("episode") for c in changes(journal) if c.record_id == receipt.episode_id
+    )
     with pytest.raises(grpc.RpcError) as err:
-        journal.Quarantine(pb.QuarantineRequest(
-            record_kind=pb.RECORD_KIND_EPISODE, record_id=receipt.episode_id, reason="again"))
+        journal.Quarantine(
+            pb.QuarantineRequest(
+                record_kind=pb.RECORD_KIND_EPISODE, record_id=receipt.episode_id, reason="again"
+            )
+        )
     assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
-    restored = journal.Restore(pb.RestoreRequest(
-        record_kind=pb.RECORD_KIND_EPISODE, record_id=receipt.episode_id, reason="mistake"))
+    restored = journal.Restore(
+        pb.RestoreRequest(
+            record_kind=pb.RECORD_KIND_EPISODE, record_id=receipt.episode_id, reason="mistake"
+        )
+    )
     last = changes(journal, restored.change_cursor - 1)
     assert last[0].kind == pb.CHANGE_KIND_RECORD_RESTORED
     assert last[0].episode.episode_id == receipt.episode_id
@@ -95,18 +132,25 @@ def test_quarantined_episode_vanishes_and_feed_reports_it(journal):
 def test_quarantined_event_leaves_session_journal(journal):
     first = commit(journal, "first")
     commit(journal, "second")
-    journal.Quarantine(pb.QuarantineRequest(record_kind=pb.RECORD_KIND_EVENT,
-                                            record_id=str(first.event_id), reason="wrong"))
-    page = journal.ReadSessionJournal(pb.ReadSessionJournalRequest(subject="carol",
-                                                                   session_id="s-1"))
+    journal.Quarantine(
+        pb.QuarantineRequest(
+            record_kind=pb.RECORD_KIND_EVENT, record_id=str(first.event_id), reason="wrong"
+        )
+    )
+    page = journal.ReadSessionJournal(
+        pb.ReadSessionJournalRequest(subject="carol", session_id="s-1")
+    )
     assert [e.payload["user_text"] for e in page.events] == ["second"]
     assert page.coverage.cardinality.matched_before_limit == 1
 
 
 def test_quarantine_unknown_record_is_not_found(journal):
     with pytest.raises(grpc.RpcError) as err:
-        journal.Quarantine(pb.QuarantineRequest(record_kind=pb.RECORD_KIND_EPISODE,
-                                                record_id=str(uuid.uuid4()), reason="x"))
+        journal.Quarantine(
+            pb.QuarantineRequest(
+                record_kind=pb.RECORD_KIND_EPISODE, record_id=str(uuid.uuid4()), reason="x"
+            )
+        )
     assert err.value.code() == grpc.StatusCode.NOT_FOUND
 
 
@@ -118,8 +162,11 @@ def test_session_journal_pages_with_counted_coverage(journal):
     token = ""
     matched: list[int] = []
     while True:
-        page = journal.ReadSessionJournal(pb.ReadSessionJournalRequest(
-            subject="carol", session_id="s-1", page_size=2, page_token=token))
+        page = journal.ReadSessionJournal(
+            pb.ReadSessionJournalRequest(
+                subject="carol", session_id="s-1", page_size=2, page_token=token
+            )
+        )
         validate(page.coverage)
         matched.append(page.coverage.cardinality.matched_before_limit)
         assert page.coverage.cardinality.truncated == bool(page.next_page_token)
@@ -132,8 +179,9 @@ def test_session_journal_pages_with_counted_coverage(journal):
 
 
 def test_empty_session_is_absent_in_scope_only(journal):
-    page = journal.ReadSessionJournal(pb.ReadSessionJournalRequest(subject="nobody",
-                                                                   session_id="none"))
+    page = journal.ReadSessionJournal(
+        pb.ReadSessionJournalRequest(subject="nobody", session_id="none")
+    )
     assert derive_absence(page.coverage, 0) == cpb.ABSENCE_STATE_ABSENT_IN_SCOPE
 
 
@@ -144,13 +192,19 @@ def test_purge_removes_subject_through_audited_path(journal, database_url):
     assert (result.events_removed, result.episodes_removed) == (1, 1)
     with psycopg.connect(database_url) as conn:
         assert conn.execute(
-            "SELECT count(*) FROM journal.events WHERE subject='erin'").fetchone() == (0,)
+            "SELECT count(*) FROM journal.events WHERE subject='erin'"
+        ).fetchone() == (0,)
         assert conn.execute(
-            "SELECT count(*) FROM journal.events WHERE subject='dave'").fetchone() == (1,)
-        ledger = conn.execute("SELECT subject, reason, counts FROM journal.purge_ledger"
-                              ).fetchall()
-    assert ledger == [("erin", "GDPR erasure request",
-                       {"events": 1, "episodes": 1, "receipts": 0, "run_records": 0})]
+            "SELECT count(*) FROM journal.events WHERE subject='dave'"
+        ).fetchone() == (1,)
+        ledger = conn.execute("SELECT subject, reason, counts FROM journal.purge_ledger").fetchall()
+    assert ledger == [
+        (
+            "erin",
+            "GDPR erasure request",
+            {"events": 1, "episodes": 1, "receipts": 0, "run_records": 0},
+        )
+    ]
     feed = changes(journal, result.change_cursor - 1)
     assert feed[0].kind == pb.CHANGE_KIND_SUBJECT_PURGED and feed[0].subject == "erin"
 

@@ -16,16 +16,24 @@ from engram.journal.v1 import journal_pb2_grpc as pb_grpc
 
 
 def ok_turn(**overrides: object) -> pb.CommitTurnRequest:
-    fields: dict[str, object] = {"subject": "bob", "session_id": "s", "user_text": "hi",
-                                 "assistant_text": "hello", "request_id": str(uuid.uuid4())}
+    fields: dict[str, object] = {
+        "subject": "bob",
+        "session_id": "s",
+        "user_text": "hi",
+        "assistant_text": "hello",
+        "request_id": str(uuid.uuid4()),
+    }
     fields.update(overrides)
     return pb.CommitTurnRequest(**fields)  # type: ignore[arg-type]
 
 
 def ok_event(**overrides: object) -> pb.AppendEventRequest:
-    fields: dict[str, object] = {"event_type": "tool.call.completed", "subject": "bob",
-                                 "provenance": pb.PROVENANCE_SYSTEM,
-                                 "request_id": str(uuid.uuid4())}
+    fields: dict[str, object] = {
+        "event_type": "tool.call.completed",
+        "subject": "bob",
+        "provenance": pb.PROVENANCE_SYSTEM,
+        "request_id": str(uuid.uuid4()),
+    }
     fields.update(overrides)
     return pb.AppendEventRequest(**fields)  # type: ignore[arg-type]
 
@@ -50,13 +58,21 @@ CASES = [
     ("AppendEvent", ok_event(subject=""), "subject"),
     ("AppendEvent", ok_event(provenance=pb.PROVENANCE_UNSPECIFIED), "provenance"),
     ("ReadSessionJournal", pb.ReadSessionJournalRequest(subject="bob"), "session_id"),
-    ("ReadSessionJournal",
-     pb.ReadSessionJournalRequest(subject="bob", session_id="s", page_size=5000), "page_size"),
-    ("ReadSessionJournal",
-     pb.ReadSessionJournalRequest(subject="bob", session_id="s", page_token="garbage"),
-     "page_token"),
-    ("Quarantine", pb.QuarantineRequest(record_kind=pb.RECORD_KIND_EPISODE, record_id="x",
-                                        reason=""), "reason"),
+    (
+        "ReadSessionJournal",
+        pb.ReadSessionJournalRequest(subject="bob", session_id="s", page_size=5000),
+        "page_size",
+    ),
+    (
+        "ReadSessionJournal",
+        pb.ReadSessionJournalRequest(subject="bob", session_id="s", page_token="garbage"),
+        "page_token",
+    ),
+    (
+        "Quarantine",
+        pb.QuarantineRequest(record_kind=pb.RECORD_KIND_EPISODE, record_id="x", reason=""),
+        "reason",
+    ),
     ("Quarantine", pb.QuarantineRequest(record_id="x", reason="r"), "record_kind"),
     ("Purge", pb.PurgeRequest(subject="bob"), "reason"),
 ]
@@ -80,10 +96,14 @@ def error_field(err: grpc.RpcError) -> str:
     return infos[0].metadata["field"]
 
 
-@pytest.mark.parametrize(("method", "request_message", "field"), CASES,
-                         ids=[f"{m}-{f}-{i}" for i, (m, _, f) in enumerate(CASES)])
-def test_bad_input_names_the_field_and_writes_nothing(journal, database_url, method,
-                                                      request_message, field):
+@pytest.mark.parametrize(
+    ("method", "request_message", "field"),
+    CASES,
+    ids=[f"{m}-{f}-{i}" for i, (m, _, f) in enumerate(CASES)],
+)
+def test_bad_input_names_the_field_and_writes_nothing(
+    journal, database_url, method, request_message, field
+):
     with pytest.raises(grpc.RpcError) as err:
         getattr(journal, method)(request_message)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT

@@ -22,31 +22,39 @@ from engram.journal.v1 import journal_pb2 as pb
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
 from engram.server import build_authenticator
 
-TOKENS = "rt:runtime:runtime-token-0123456789,op:operator:operator-token-0123456,"\
-         "ad:admin:admin-token-0123456789"
+TOKENS = (
+    "rt:runtime:runtime-token-0123456789,op:operator:operator-token-0123456,"
+    "ad:admin:admin-token-0123456789"
+)
 
 
 def list_services(channel: grpc.Channel) -> set[str]:
     stub = reflection_pb2_grpc.ServerReflectionStub(channel)
-    responses = stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(
-        list_services="")]))
+    responses = stub.ServerReflectionInfo(
+        iter([reflection_pb2.ServerReflectionRequest(list_services="")])
+    )
     return {s.name for r in responses for s in r.list_services_response.service}
 
 
 def test_reflection_and_health_for_journal(start_services, channel_to):
     channel = channel_to(start_services(["journal"]))
-    assert list_services(channel) == {"engram.journal.v1.JournalService",
-                                      "grpc.health.v1.Health",
-                                      "grpc.reflection.v1alpha.ServerReflection"}
+    assert list_services(channel) == {
+        "engram.journal.v1.JournalService",
+        "grpc.health.v1.Health",
+        "grpc.reflection.v1alpha.ServerReflection",
+    }
     health = health_pb2_grpc.HealthStub(channel)
     for service in ("", "engram.journal.v1.JournalService"):
-        assert health.Check(health_pb2.HealthCheckRequest(service=service)).status == \
-            health_pb2.HealthCheckResponse.SERVING
+        assert (
+            health.Check(health_pb2.HealthCheckRequest(service=service)).status
+            == health_pb2.HealthCheckResponse.SERVING
+        )
 
 
 def _turn() -> pb.CommitTurnRequest:
-    return pb.CommitTurnRequest(subject="a", session_id="s", user_text="u", assistant_text="a",
-                                request_id=str(uuid.uuid4()))
+    return pb.CommitTurnRequest(
+        subject="a", session_id="s", user_text="u", assistant_text="a", request_id=str(uuid.uuid4())
+    )
 
 
 def test_tokens_and_roles(start_services, channel_to):
@@ -70,23 +78,35 @@ def test_tokens_and_roles(start_services, channel_to):
     assert admin.Purge(purge).events_removed == 1
     # Health and reflection stay reachable without a token.
     health = health_pb2_grpc.HealthStub(channel_to(suite))
-    assert health.Check(health_pb2.HealthCheckRequest()).status == \
-        health_pb2.HealthCheckResponse.SERVING
+    assert (
+        health.Check(health_pb2.HealthCheckRequest()).status
+        == health_pb2.HealthCheckResponse.SERVING
+    )
 
 
 def test_non_loopback_listen_requires_tokens():
     with pytest.raises(InvalidArgument, match="without tokens"):
         build_authenticator(Settings.load({"listen": "0.0.0.0:50051"}, env={}))
-    assert build_authenticator(Settings.load({"listen": "0.0.0.0:50051", "tokens": TOKENS},
-                                             env={})).enabled
+    assert build_authenticator(
+        Settings.load({"listen": "0.0.0.0:50051", "tokens": TOKENS}, env={})
+    ).enabled
     assert not build_authenticator(Settings.load({"listen": "127.0.0.1:0"}, env={})).enabled
 
 
 def test_sigterm_drains_and_exits_cleanly(database_url, tmp_path: Path):
-    env = {**os.environ, "ENGRAM_DATABASE_URL": database_url, "ENGRAM_EMBEDDER": "hashing",
-           "ENGRAM_DATA_DIR": str(tmp_path), "ENGRAM_LISTEN": "127.0.0.1:0"}
-    process = subprocess.Popen([sys.executable, "-m", "engram.cli.main", "serve", "journal"],
-                               env=env, stderr=subprocess.PIPE, text=True)
+    env = {
+        **os.environ,
+        "ENGRAM_DATABASE_URL": database_url,
+        "ENGRAM_EMBEDDER": "hashing",
+        "ENGRAM_DATA_DIR": str(tmp_path),
+        "ENGRAM_LISTEN": "127.0.0.1:0",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "engram.cli.main", "serve", "journal"],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         port = None
         deadline = time.monotonic() + 60

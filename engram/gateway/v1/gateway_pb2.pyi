@@ -245,6 +245,12 @@ class ContextTrace(_message.Message):
     EXACT_LOOKUP_FIELD_NUMBER: _builtins.int
     SCOPE_KEYS_FIELD_NUMBER: _builtins.int
     ASSEMBLED_AT_FIELD_NUMBER: _builtins.int
+    JOURNAL_EVENT_ID_FIELD_NUMBER: _builtins.int
+    journal_event_id: _builtins.int
+    """Journal event id of the `gateway.context.assembled` event holding this
+    trace; 0 when it could not be journaled (then only the assembling replica
+    can gate the context).
+    """
     @_builtins.property
     def sections(self) -> _containers.RepeatedCompositeFieldContainer[Global___SectionTrace]: ...
     @_builtins.property
@@ -260,10 +266,11 @@ class ContextTrace(_message.Message):
         exact_lookup: Global___ExactLookupTrace | None = ...,
         scope_keys: _abc.Iterable[_builtins.str] | None = ...,
         assembled_at: _timestamp_pb2.Timestamp | None = ...,
+        journal_event_id: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["assembled_at", b"assembled_at", "exact_lookup", b"exact_lookup"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["assembled_at", b"assembled_at", "exact_lookup", b"exact_lookup", "scope_keys", b"scope_keys", "sections", b"sections"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["assembled_at", b"assembled_at", "exact_lookup", b"exact_lookup", "journal_event_id", b"journal_event_id", "scope_keys", b"scope_keys", "sections", b"sections"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -389,11 +396,22 @@ class ReleaseResponseRequest(_message.Message):
     CANDIDATE_TEXT_FIELD_NUMBER: _builtins.int
     ATTEMPT_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    WORKSPACE_FIELD_NUMBER: _builtins.int
+    SESSION_ID_FIELD_NUMBER: _builtins.int
     context_id: _builtins.str
     candidate_text: _builtins.str
     attempt: _builtins.int
     """1 for the first candidate, 2 for the regenerated one."""
     request_id: _builtins.str
+    """AIP-155: a UUID."""
+    subject: _builtins.str
+    """Optional locator of the context's session (as sent to AssembleContext):
+    lets any replica recover a context it does not hold from the journal.
+    """
+    workspace: _builtins.str
+    """"default" when empty."""
+    session_id: _builtins.str
     def __init__(
         self,
         *,
@@ -401,10 +419,13 @@ class ReleaseResponseRequest(_message.Message):
         candidate_text: _builtins.str = ...,
         attempt: _builtins.int = ...,
         request_id: _builtins.str = ...,
+        subject: _builtins.str = ...,
+        workspace: _builtins.str = ...,
+        session_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempt", b"attempt", "candidate_text", b"candidate_text", "context_id", b"context_id", "request_id", b"request_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempt", b"attempt", "candidate_text", b"candidate_text", "context_id", b"context_id", "request_id", b"request_id", "session_id", b"session_id", "subject", b"subject", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -422,6 +443,7 @@ class ReleaseResponseResponse(_message.Message):
     VIOLATIONS_FIELD_NUMBER: _builtins.int
     EVIDENCE_STATE_FIELD_NUMBER: _builtins.int
     VERDICT_EVENT_ID_FIELD_NUMBER: _builtins.int
+    DETAIL_FIELD_NUMBER: _builtins.int
     verdict: Global___Verdict.ValueType
     released_text: _builtins.str
     """The text to release: the candidate, or the fallback text."""
@@ -429,7 +451,11 @@ class ReleaseResponseResponse(_message.Message):
     evidence_state: _common_pb2.AbsenceState.ValueType
     """The evidence state the gate judged against."""
     verdict_event_id: _builtins.int
-    """Journal event id of the recorded verdict."""
+    """Journal event id of the recorded verdict; 0 when it could not be journaled."""
+    detail: _builtins.str
+    """Why the verdict differs from the plain gate result, e.g. the verdict
+    could not be journaled; empty otherwise.
+    """
     @_builtins.property
     def violations(self) -> _containers.RepeatedCompositeFieldContainer[Global___ViolatingClause]: ...
     def __init__(
@@ -441,10 +467,11 @@ class ReleaseResponseResponse(_message.Message):
         violations: _abc.Iterable[Global___ViolatingClause] | None = ...,
         evidence_state: _common_pb2.AbsenceState.ValueType = ...,
         verdict_event_id: _builtins.int = ...,
+        detail: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["evidence_state", b"evidence_state", "released_text", b"released_text", "repair_directive", b"repair_directive", "verdict", b"verdict", "verdict_event_id", b"verdict_event_id", "violations", b"violations"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail", "evidence_state", b"evidence_state", "released_text", b"released_text", "repair_directive", b"repair_directive", "verdict", b"verdict", "verdict_event_id", b"verdict_event_id", "violations", b"violations"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -84,9 +84,13 @@ class GatewayServiceServicer:
     def ReleaseResponse(self, request, context):
         """The truthfulness gate: RELEASE, REGENERATE (first failure, with a repair
         directive) or FALLBACK (deterministic truthful text). Every verdict is
-        journaled with its violating clauses.
-        Errors: NOT_FOUND (unknown context_id), INVALID_ARGUMENT (empty text,
-        attempt < 1).
+        journaled with its violating clauses; when the verdict cannot be journaled
+        a text containing an absence claim is not released (FALLBACK).
+        A context assembled by another replica (or before a restart) is recovered
+        from the journal when subject/workspace/session_id are given.
+        Errors: NOT_FOUND (unknown context_id, reason CONTEXT_UNKNOWN),
+        INVALID_ARGUMENT (empty text, attempt < 1), ALREADY_EXISTS (request_id
+        reused with a different request).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

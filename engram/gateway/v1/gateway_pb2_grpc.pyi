@@ -49,9 +49,13 @@ class GatewayServiceStub:
     ReleaseResponse: _grpc.UnaryUnaryMultiCallable[_gateway_pb2.ReleaseResponseRequest, _gateway_pb2.ReleaseResponseResponse]
     """The truthfulness gate: RELEASE, REGENERATE (first failure, with a repair
     directive) or FALLBACK (deterministic truthful text). Every verdict is
-    journaled with its violating clauses.
-    Errors: NOT_FOUND (unknown context_id), INVALID_ARGUMENT (empty text,
-    attempt < 1).
+    journaled with its violating clauses; when the verdict cannot be journaled
+    a text containing an absence claim is not released (FALLBACK).
+    A context assembled by another replica (or before a restart) is recovered
+    from the journal when subject/workspace/session_id are given.
+    Errors: NOT_FOUND (unknown context_id, reason CONTEXT_UNKNOWN),
+    INVALID_ARGUMENT (empty text, attempt < 1), ALREADY_EXISTS (request_id
+    reused with a different request).
     """
     SearchMemory: _grpc.UnaryUnaryMultiCallable[_gateway_pb2.SearchMemoryRequest, _gateway_pb2.SearchMemoryResponse]
     """Operator search across learnings, recovered runs and skills, respecting
@@ -85,9 +89,13 @@ class GatewayServiceAsyncStub(GatewayServiceStub):
     ReleaseResponse: _aio.UnaryUnaryMultiCallable[_gateway_pb2.ReleaseResponseRequest, _gateway_pb2.ReleaseResponseResponse]  # type: ignore[assignment]
     """The truthfulness gate: RELEASE, REGENERATE (first failure, with a repair
     directive) or FALLBACK (deterministic truthful text). Every verdict is
-    journaled with its violating clauses.
-    Errors: NOT_FOUND (unknown context_id), INVALID_ARGUMENT (empty text,
-    attempt < 1).
+    journaled with its violating clauses; when the verdict cannot be journaled
+    a text containing an absence claim is not released (FALLBACK).
+    A context assembled by another replica (or before a restart) is recovered
+    from the journal when subject/workspace/session_id are given.
+    Errors: NOT_FOUND (unknown context_id, reason CONTEXT_UNKNOWN),
+    INVALID_ARGUMENT (empty text, attempt < 1), ALREADY_EXISTS (request_id
+    reused with a different request).
     """
     SearchMemory: _aio.UnaryUnaryMultiCallable[_gateway_pb2.SearchMemoryRequest, _gateway_pb2.SearchMemoryResponse]  # type: ignore[assignment]
     """Operator search across learnings, recovered runs and skills, respecting
@@ -130,9 +138,13 @@ class GatewayServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_gateway_pb2.ReleaseResponseResponse, _abc.Awaitable[_gateway_pb2.ReleaseResponseResponse]]:
         """The truthfulness gate: RELEASE, REGENERATE (first failure, with a repair
         directive) or FALLBACK (deterministic truthful text). Every verdict is
-        journaled with its violating clauses.
-        Errors: NOT_FOUND (unknown context_id), INVALID_ARGUMENT (empty text,
-        attempt < 1).
+        journaled with its violating clauses; when the verdict cannot be journaled
+        a text containing an absence claim is not released (FALLBACK).
+        A context assembled by another replica (or before a restart) is recovered
+        from the journal when subject/workspace/session_id are given.
+        Errors: NOT_FOUND (unknown context_id, reason CONTEXT_UNKNOWN),
+        INVALID_ARGUMENT (empty text, attempt < 1), ALREADY_EXISTS (request_id
+        reused with a different request).
         """
 
     @_abc_1.abstractmethod
