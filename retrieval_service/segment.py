@@ -85,16 +85,20 @@ class Segment:
     def sessions_of(self, row: int) -> I32:
         return self.sess_values[int(self.sess_offsets[row]):int(self.sess_offsets[row + 1])]
 
-    def rows_in_session(self, lo: int, hi: int, session: int) -> BoolArray:
-        """Mask over [lo, hi): rows that ever occurred in `session`."""
-        start, end = int(self.sess_offsets[lo]), int(self.sess_offsets[hi])
-        hit = self.sess_values[start:end] == session
-        mask = np.zeros(hi - lo, dtype=np.bool_)
-        if hit.any():
-            owners = np.searchsorted(self.sess_offsets[lo:hi + 1], np.flatnonzero(hit) + start,
-                                     "right") - 1
-            mask[owners] = True
-        return mask
+    def rows_only_in_session(self, lo: int, hi: int, session: int) -> BoolArray:
+        """Mask over [lo, hi): rows whose every session is `session`
+        (engram.fusion.session_excluded, the shared exclude-session rule)."""
+        if hi <= lo:
+            return np.zeros(0, dtype=np.bool_)
+        offsets = self.sess_offsets[lo:hi + 1]
+        start = int(offsets[0])
+        equal = (self.sess_values[start:int(offsets[-1])] == session).astype(np.int32)
+        counts = np.diff(offsets)
+        matched = np.add.reduceat(equal, offsets[:-1] - start) if equal.size else \
+            np.zeros(hi - lo, dtype=np.int32)
+        # reduceat yields the element itself for an empty slice; no row has zero sessions.
+        result: BoolArray = (matched == counts) & (counts > 0)
+        return result
 
     def approx_bytes(self) -> int:
         arrays = (self.key_hi, self.key_lo, self.lo_sorted, self.lo_order, self.scope,

@@ -218,7 +218,7 @@ class Snapshot:
             if request.end_us is not None:
                 result &= seen < request.end_us
             if exclude >= 0:
-                result &= ~segment.rows_in_session(lo, hi, exclude)
+                result &= ~segment.rows_only_in_session(lo, hi, exclude)
             return result
 
         return mask
