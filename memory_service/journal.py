@@ -136,13 +136,14 @@ class Journal:
             replay = idempotent_lookup(conn, operation, cmd.request_id, request_sha)
             if replay is not None:
                 return {**replay, "replayed": True}
-            receipt = self._write_turn(conn, cmd, content, content_sha)
+            receipt, changes = self._write_turn(conn, cmd, content, content_sha)
             idempotent_store(conn, operation, cmd.request_id, request_sha, receipt, cmd.subject)
+            append_changes(conn, changes)
         return {**receipt, "replayed": False}
 
     def _write_turn(
         self, conn: Conn, cmd: TurnCommand, content: str, content_sha: str
-    ) -> dict[str, Any]:
+    ) -> tuple[dict[str, Any], list[ChangeRow]]:
         user_sha = sha256_hex(cmd.user_text)
         assistant_sha = sha256_hex(cmd.assistant_text)
         payload = {
@@ -216,8 +217,7 @@ class Journal:
                     int(event["event_id"]),
                 )
             )
-        append_changes(conn, changes)
-        return {
+        receipt = {
             "event_id": int(event["event_id"]),
             "episode_id": episode_id,
             "user_sha256": user_sha,
@@ -227,6 +227,7 @@ class Journal:
             "committed_at": event["recorded_at"].isoformat(),
             "request_id": str(cmd.request_id),
         }
+        return receipt, changes
 
     # -- AppendEvent --------------------------------------------------------
 

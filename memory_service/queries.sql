@@ -36,17 +36,30 @@ ON CONFLICT ON CONSTRAINT episodes_content_key DO UPDATE SET
     last_event_id = excluded.last_event_id
 RETURNING episode_id, occurrence_count;
 
--- name: advance_feed_clock
-UPDATE journal.feed_clock SET last_cursor = last_cursor + %(n)s RETURNING last_cursor;
-
--- name: insert_change
-INSERT INTO journal.changes
-    (cursor, kind, subject, workspace, session_id, record_kind, record_id, event_type, event_id)
-VALUES (%(cursor)s, %(kind)s, %(subject)s, %(workspace)s, %(session_id)s, %(record_kind)s,
-        %(record_id)s, %(event_type)s, %(event_id)s);
-
--- name: notify_changes
-SELECT pg_notify('engram_changes', %(cursor)s::text);
+-- name: append_changes
+-- One statement: advance the feed clock (its row lock, held until commit,
+-- keeps cursors in commit order), insert the changes and notify followers.
+WITH clock AS (
+    UPDATE journal.feed_clock
+    SET last_cursor = last_cursor + cardinality(%(kinds)s::text[])
+    RETURNING last_cursor
+), inserted AS (
+    INSERT INTO journal.changes
+        (cursor, kind, subject, workspace, session_id, record_kind, record_id, event_type,
+         event_id)
+    SELECT clock.last_cursor - cardinality(%(kinds)s::text[]) + c.ord, c.kind, c.subject,
+           c.workspace, c.session_id, c.record_kind, c.record_id, c.event_type, c.event_id
+    FROM clock,
+         unnest(%(kinds)s::text[], %(subjects)s::text[], %(workspaces)s::text[],
+                %(session_ids)s::text[], %(record_kinds)s::text[], %(record_ids)s::text[],
+                %(event_types)s::text[], %(event_ids)s::bigint[])
+             WITH ORDINALITY AS c(kind, subject, workspace, session_id, record_kind, record_id,
+                                  event_type, event_id, ord)
+    RETURNING cursor
+)
+SELECT array_agg(cursor ORDER BY cursor) AS cursors,
+       pg_notify('engram_changes', max(cursor)::text) AS notified
+FROM inserted;
 
 -- name: feed_watermark
 SELECT last_cursor FROM journal.feed_clock;

@@ -100,15 +100,21 @@ def append_changes(conn: Conn, changes: Sequence[ChangeRow]) -> list[int]:
     feed-clock row lock is held until commit, which keeps cursors in commit order."""
     if not changes:
         return []
-    row = conn.execute(Q["advance_feed_clock"], {"n": len(changes)}).fetchone()
+    row = conn.execute(
+        Q["append_changes"],
+        {
+            "kinds": [c.kind for c in changes],
+            "subjects": [c.subject for c in changes],
+            "workspaces": [c.workspace for c in changes],
+            "session_ids": [c.session_id for c in changes],
+            "record_kinds": [c.record_kind for c in changes],
+            "record_ids": [c.record_id for c in changes],
+            "event_types": [c.event_type for c in changes],
+            "event_ids": [c.event_id for c in changes],
+        },
+    ).fetchone()
     assert row is not None
-    last = int(row["last_cursor"])
-    first = last - len(changes) + 1
-    cursors = list(range(first, last + 1))
-    for cursor, change in zip(cursors, changes, strict=True):
-        conn.execute(Q["insert_change"], {"cursor": cursor, **change.__dict__})
-    conn.execute(Q["notify_changes"], {"cursor": last})
-    return cursors
+    return [int(c) for c in row["cursors"]]
 
 
 def add_counter(conn: Conn, name: str, amount: int = 1) -> None:
