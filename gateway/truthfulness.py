@@ -50,7 +50,9 @@ Pipeline
    (``AbsenceClaim.pattern`` names the rule). Existence rules that describe the store
    ("there's nothing in my memory about X") give way to a search-framed rule in the same
    clause ("I found nothing in my memory about X" is query-scoped only). A clause yields at
-   most one claim per scope.
+   most one claim per scope. One sentence-level rule reads across clauses: an empty verdict
+   right after a search clause ("I searched everything I have: nothing.", "I ran a search
+   and it returned no matches") is query-scoped.
 
 Hedging policy (decided here, asserted by the tests)
 ---------------------------------------------------
@@ -62,18 +64,28 @@ A claim is released (not a claim) when the qualifier withdraws it:
   possible", "possibly", "maybe", "perhaps", "I could be wrong", "doesn't mean", "I won't
   say". Coverage qualifiers: "incomplete", "not exhaustive", "non-exhaustive", "partial",
   "not complete / comprehensive / full", "may / might / could have missed", "may / might
-  not (have|be|include ...)", "there may be more", "unavailable", "timed out", "the search
-  failed", "couldn't reach / access / search", "haven't searched / checked", "disagreed",
-  "conflicting".
+  not (have|be|include ...)", "there may be (older) notes / more", "best-effort",
+  "approximate", "not guaranteed", "doesn't mean" / "isn't to say", "unavailable", "timed
+  out", "the search failed", "couldn't reach / access / search", "haven't searched /
+  checked", "disagreed", "conflicting".
 * **coverage qualifiers also reach the neighbouring sentences** of the same paragraph:
   "I couldn't find it. My search isn't exhaustive, though." is released. Certainty
   qualifiers do not travel across sentences.
 * **weak hedges do NOT license**: "as far as I can tell", "I think", "I believe", "I don't
   think", "it seems", "apparently", "probably", "to my knowledge", "as far as I know", "from
-  what I can see", "I'm fairly / pretty sure". "As far as I can tell, you never told me" is
-  an unlicensed corpus-wide claim: it still tells the user the memory is empty.
+  what I can see", "I'm fairly / pretty sure", "it doesn't look like", "unless I'm
+  mistaken", "if memory serves". "As far as I can tell, you never told me" is an unlicensed
+  corpus-wide claim: it still tells the user the memory is empty.
+* Scope qualifiers are not hedges: "I only searched this month and found nothing" is still
+  a query-scoped claim (licensed by ABSENT_IN_SCOPE, blocked by COVERAGE_UNKNOWN).
 * A negated qualifier is not a hedge: "after an exhaustive search, I found no record" and
   "my records are complete" do not release anything.
+
+Limits: rule coverage of free phrasing is the weak point. On blind batches written after
+the rules (see tests/unit/truthfulness_cases.py) recall of blocked decisions was 0.72-0.73
+for the first two batches and 0.52 for realistic multi-sentence answers before their misses
+were folded into the rules; precision stayed 0.80-0.91. Expect novel phrasings to slip
+through; add them to the table and the rules.
 
 Evidence-based output: :func:`repair_directive` builds a state-specific instruction for one
 regeneration, and :func:`fallback_text` builds a deterministic truthful reply whose own
@@ -83,6 +95,7 @@ absence claims (if any) are licensed by the state it was built from.
 from __future__ import annotations
 
 import enum
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -191,8 +204,8 @@ def _mask(text: str) -> str:
     chars = list(text)
     for rx in (_FENCE_RX, _INLINE_CODE_RX, _BLOCKQUOTE_RX):
         current = "".join(chars)
-        for m in rx.finditer(current):
-            _apply(chars, m.start(), m.end())
+        for block in rx.finditer(current):
+            _apply(chars, block.start(), block.end())
     for rx in (_DQUOTE_RX, _CURLY_DQUOTE_RX, _CURLY_SQUOTE_RX, _SQUOTE_RX):
         current = "".join(chars)
         pos = 0
@@ -337,9 +350,7 @@ def _analyse_sentence(masked: str, s_start: int, s_end: int, paragraph: int) -> 
         ta, _ = _trim(sentence, a, b)
         seg_head = sentence[ta:b]
         seg_question = is_question and (
-            tag_question
-            or index == len(segments) - 1
-            or bool(_QUESTION_START_RX.match(seg_head))
+            tag_question or index == len(segments) - 1 or bool(_QUESTION_START_RX.match(seg_head))
         )
         seg_conditional = not is_question and bool(_SEGMENT_CONDITIONAL_RX.match(seg_head))
         frame_ends = [a + m.end() for m in _REPORT_FRAME_RX.finditer(seg_text)]
@@ -349,11 +360,9 @@ def _analyse_sentence(masked: str, s_start: int, s_end: int, paragraph: int) -> 
             {m.start() for m in _CLAUSE_SPLIT_RX.finditer(seg_text)}
             | {m.start() for m in _CONDITIONAL_RX.finditer(seg_text)}
         )
-        conditional_from = next(
-            (a + m.start() for m in _CONDITIONAL_RX.finditer(seg_text)), None
-        )
+        conditional_from = next((a + m.start() for m in _CONDITIONAL_RX.finditer(seg_text)), None)
         bounds = [a, *(a + p for p in points), b]
-        for c0, c1 in zip(bounds, bounds[1:], strict=False):
+        for c0, c1 in itertools.pairwise(bounds):
             t0, t1 = _trim(sentence, c0, c1)
             if t1 <= t0 or not _HAS_WORD_RX.search(sentence[t0:t1]):
                 continue
@@ -383,14 +392,14 @@ def _analyse(masked: str) -> list[_Sentence]:
 
 _ADVS = r"(?:\s+(?:ever|once|yet|even|already|\w+ly)){0,3}"
 _TELL_PAST = (
-    r"(?:told|mentioned|said|shared|brought\s+(?:it\s+|this\s+|that\s+|them\s+)?up"
+    r"(?:told|mentioned|said|shared|brought\s+(?:[\w'-]+\s+){0,2}?up"
     r"|talked\s+(?:to\s+me\s+)?about|spoken?\s+(?:to\s+me\s+)?(?:about|of)|discussed|raised"
     r"|referred\s+to|informed\s+(?:me|us)|let\s+me\s+know|gave\s+me|given\s+me|described"
     r"|specified|revealed|wr(?:o|i)te?n?\s+(?:to\s+me\s+)?about|asked\s+(?:me\s+)?about"
     r"|noted|filled\s+me\s+in|clarified|indicated)"
 )
 _TELL_BASE = (
-    r"(?:tell|mention|say|share|bring\s+(?:it\s+|this\s+|that\s+|them\s+)?up"
+    r"(?:tell|mention|say|share|bring\s+(?:[\w'-]+\s+){0,2}?up"
     r"|talk\s+(?:to\s+me\s+)?about|speak\s+(?:to\s+me\s+)?(?:about|of)|discuss|raise"
     r"|refer\s+to|inform\s+(?:me|us)|let\s+me\s+know|give\s+me|describe|specify|reveal"
     r"|write\s+(?:to\s+me\s+)?about|ask\s+(?:me\s+)?about|note|fill\s+me\s+in|clarify"
@@ -404,8 +413,8 @@ _GET_AROUND = (
 _WE_VERB = (
     r"(?:discussed|discuss|talked|talk|spoken|spoke|speak|covered|cover|gone\s+over"
     r"|went\s+over|go\s+over|touched\s+(?:on|upon)|touch\s+(?:on|upon)|chatted|chat"
-    r"|mentioned|mention|brought\s+(?:it\s+|this\s+|that\s+)?up"
-    r"|bring\s+(?:it\s+|this\s+|that\s+)?up|had\s+(?:a|any)\s+(?:conversation|discussion|chat)"
+    r"|mentioned|mention|brought\s+(?:[\w'-]+\s+){0,2}?up"
+    r"|bring\s+(?:[\w'-]+\s+){0,2}?up|had\s+(?:a|any)\s+(?:conversation|discussion|chat)"
     r"|have\s+(?:a|any)\s+(?:conversation|discussion|chat)|addressed|address|exchanged"
     r"|(?:got|gotten|get|gone|went|go|dug|dig)\s+into)"
 )
@@ -415,13 +424,15 @@ _MEM_LOCUS = (
     r"|discussions?|sessions?|logs?|files?|exchanges|messages|transcripts?|threads?)"
     r"|the\s+(?:memory|memory\s+store|conversation\s+history|chat\s+history))\b"
     r"|\bon\s+(?:file|record)\b|\bin\s+memory\b|\bbetween\s+us\b"
+    r"|\b(?:saved|stored|recorded|noted|remembered)\s+(?:about|on|for|regarding|concerning)\s+"
+    r"(?:you|your)\b|\b(?:saved|stored)\s+(?:in\s+memory|for\s+you)\b"
     r"|\bof\s+(?:you|us|we)\s+(?:ever\s+)?(?:mentioning|saying|telling|discussing|talking"
     r"|bringing|sharing|raising)\b"
     r"|\b(?:you(?:'?ve|\s+have)?|we(?:'?ve|\s+have)?)\s+(?:ever\s+)?(?:told|mentioned|said"
     r"|shared|discussed|talked|brought)\b"
 )
 _RECORD_NOUN = (
-    r"(?:records?|recollections?|notes?|mentions?|traces?|entr(?:y|ies)|logs?"
+    r"(?:(?<=stored\s)[\w'-]+|(?<=saved\s)[\w'-]+|(?<=recorded\s)[\w'-]+|records?|recollections?|notes?|mentions?|traces?|entr(?:y|ies)|logs?"
     r"|(?:memory|memories|history)(?=\s+(?:of|about|regarding|on|that|showing|indicating"
     r"|concerning)\b)"
     r"|(?:information|info|details?|data)(?=\s+(?:about|on|regarding|concerning|of|for)"
@@ -463,7 +474,8 @@ _SEARCH_SUBJ = (
 
 
 _CANT_AUX = (
-    r"(?:could(?:n'?t|\s+not)|can(?:'?t|not|\s+not)|still\s+can(?:'?t|not)"
+    r"(?:(?:can(?:'?t|not)|could(?:n'?t|\s+not)|do(?:n'?t|\s+not))\s+seem\s+to"
+    r"|could(?:n'?t|\s+not)|can(?:'?t|not|\s+not)|still\s+can(?:'?t|not)"
     r"|(?:was|were)(?:n'?t|\s+not)\s+able\s+to|(?:was|am|were)\s+unable\s+to"
     r"|am\s+not\s+able\s+to|failed\s+to|have(?:n'?t|\s+not)\s+been\s+able\s+to)"
 )
@@ -592,7 +604,7 @@ _RULES: tuple[_Rule, ...] = (
         _rx(
             r"(?:have\s+)?(?:never|have(?:n'?t|\s+not)|did(?:n'?t|\s+not))"
             r"(?:\s+(?:ever|once|yet|\w+ly))*\s+(?:told\s+(?:me|us)|mentioned"
-            r"|brought\s+(?:it\s+|this\s+|that\s+)?up|talked\s+about|discussed"
+            r"|brought\s+(?:[\w'-]+\s+){0,2}?up|talked\s+about|discussed"
             r"|said\s+(?:anything|a\s+word)|shared\s+(?:anything|it|that|this))\b"
         ),
         anchored=True,
@@ -610,7 +622,9 @@ _RULES: tuple[_Rule, ...] = (
         "i-dont-think-you-told",
         _CW,
         _rx(
-            r"\bI\s+do(?:n'?t|\s+not)\s+(?:think|believe|recall\s+that|remember\s+that)\s+"
+            r"(?:\bI\s+do(?:n'?t|\s+not)\s+(?:think|believe|recall\s+that|remember\s+that)"
+            r"|\bit\s+does(?:n'?t|\s+not)\s+(?:look|seem|sound|appear)\s+(?:like|as\s+if"
+            r"|as\s+though|that))\s+"
             r"(?:that\s+)?(?:you|we)(?:'?ve|'d|\s+have|\s+had|\s+ever|\s+did)?"
             rf"(?:\s+(?:ever|actually|really|yet|already))*\s+(?:{_TELL_PAST}|{_WE_VERB})\b"
         ),
@@ -680,7 +694,8 @@ _RULES: tuple[_Rule, ...] = (
         "memory-holds-nothing",
         _CW,
         _rx(
-            r"\b(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:memory|memories|records|notes|history"
+            r"(?:\b(?:my|our)|\byour\s+(?:previous|past|earlier|prior|older|old))\s+"
+            r"(?:[\w-]+\s+){0,2}?(?:memory|memories|records|notes|history"
             r"|conversations|chats|messages|files)\s+(?:(?:has|have|had|contains?|contained"
             r"|holds?|held|shows?|showed|includes?|included|mentions?|mentioned)\s+"
             r"(?:nothing|no\b|zero\b|not\s+(?:a\s+)?(?:single\s+)?(?:thing|word|mention|record))"
@@ -688,6 +703,26 @@ _RULES: tuple[_Rule, ...] = (
             r"(?:\w+ly\s+)?(?:contain|have|hold|show|include|mention|say|cover|reference|record"
             r"|touch(?:ed)?\s+(?:on|upon)|mentioned|covered|included|contained|referred\s+to"
             r"|discussed|talked\s+about|come\s+up|came\s+up)\b)"
+        ),
+        existence=True,
+    ),
+    _Rule(
+        "memory-is-empty",
+        _CW,
+        _rx(
+            r"\b(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:memory|memories|records|notes|history)\s+"
+            r"(?:is|are|was|were|'s|'re)\s+(?:\w+ly\s+)?(?:empty|blank|silent|bare)\b"
+        ),
+        existence=True,
+    ),
+    _Rule(
+        "no-single-note-mentions",
+        _CW,
+        _rx(
+            r"\b(?:not\s+(?:a\s+|one\s+)?(?:single\s+)?|no\s+(?:single\s+)?)(?:note|record|message"
+            r"|conversation|memory|entry|chat)\s+(?:of\s+(?:mine|ours)\s+)?(?:\w+ly\s+)?"
+            r"(?:mentions|mentioned|includes|included|refers\s+to|referred\s+to|says|said"
+            r"|covers|covered|touches\s+on|touched\s+on)\b"
         ),
         existence=True,
     ),
@@ -829,7 +864,18 @@ _RULES: tuple[_Rule, ...] = (
             r"\bnothing\s+(?:[\w-]+\s+)?(?:came\s+up|come\s+up|turned\s+up|showed\s+up|matched"
             r"|was\s+found|was\s+returned|surfaced|came\s+back|popped\s+up"
             r"|has\s+(?:come|turned|shown)\s+up)\b"
+            r"(?!\s+(?:during|at\s+(?:the|your|our|his|her|their)\b|in\s+(?:the|your|his|her"
+            r"|their)\s+(?:meeting|call|review|interview|session|check|exam|test|discussion)))"
         ),
+    ),
+    _Rule(
+        "nothing-shows-up-in-memory",
+        _QS,
+        _rx(
+            r"\bnothing\s+(?:\S+\s+){0,5}?(?:shows|comes|turns|pops|showed|came|turned|popped)"
+            r"\s+up\b"
+        ),
+        needs_after=_rx(_MEM_LOCUS),
     ),
 )
 
@@ -837,6 +883,7 @@ _RULES: tuple[_Rule, ...] = (
 _EMPTY_VERDICT_RX = _rx(
     r"(?:nothing|none|zero|zilch|empty|no\s+(?:results?|matches|hits|luck))"
     r"(?:\s+(?:at\s+all|whatsoever|relevant|useful|came\s+up|turned\s+up))?$"
+    r"|no\s+(?:[\w-]+\s+)?(?:records?|mentions?|traces?|notes?|signs?|entr(?:y|ies))\b"
     r"|(?:it|that|this|which|they)\s+(?:\w+ly\s+)?(?:(?:returned|turned\s+up|found|yielded"
     r"|produced|gave(?:\s+me)?|showed|got|came\s+back\s+with)\s+(?:nothing|none|zero\b"
     r"|no\b|not\s+a\b)|(?:came\s+back|came\s+up|was|were|turned\s+out)\s+(?:empty|blank"
@@ -884,8 +931,9 @@ _COVERAGE_HEDGE_RX = _rx(
     r"|capture|show|reflect|contain|find|surface|see)\b"
     r"|\b(?:may|might|could)\s+(?:still\s+)?(?:be|exist)\s+(?:more|other|elsewhere|somewhere"
     r"|something|records|notes)\b"
-    r"|\bthere\s+(?:may|might|could)\s+(?:still\s+|well\s+)?be\s+(?:more|other|something"
-    r"|records?|notes?|mentions?|matches)\b"
+    r"|\bthere\s+(?:may|might|could)\s+(?:still\s+|well\s+)?be\s+(?:[\w-]+\s+)?(?:more|other"
+    r"|something|records?|notes?|mentions?|matches|entries|conversations|messages)\b"
+    r"|\bbest[- ]effort\b|\bapproximate\b|\bnot\s+guaranteed\b|\bno\s+guarantee\b"
     r"|\bdoes(?:n'?t|\s+not)\s+(?:necessarily\s+)?mean\b"
     r"|\b(?:is|was)(?:n'?t|\s+not)\s+to\s+say\b"
     r"|\bis(?:n'?t|\s+not)\s+(?:necessarily\s+)?(?:proof|evidence)\b"
@@ -901,7 +949,9 @@ _COVERAGE_HEDGE_RX = _rx(
 )
 
 
-def _first_hit(rule: _Rule, clause: str, offset: int, frame_end: int | None) -> re.Match[str] | None:
+def _first_hit(
+    rule: _Rule, clause: str, offset: int, frame_end: int | None
+) -> re.Match[str] | None:
     if rule.anchored:
         m = rule.rx.match(clause)
         candidates: Iterable[re.Match[str]] = (m,) if m else ()
@@ -919,7 +969,8 @@ def _first_hit(rule: _Rule, clause: str, offset: int, frame_end: int | None) -> 
 # ---- topics ---------------------------------------------------------------------------
 
 _TOPIC_LEAD_RX = re.compile(
-    r"^(?:\s|,)*(?:(?:about|of|on|regarding|concerning|for|re|that|any|anything|mention|mentions"
+    r"^(?:\s|,)*(?:(?:me|us|about|of|on|regarding|concerning|for|re|that|any|anything|mention"
+    r"|mentions"
     r"|record|records|ever|in\s+(?:my|our)\s+\w+(?:\s+\w+)?|you\s+(?:ever\s+)?(?:saying|telling"
     r"\s+me|mentioning|discussing|bringing\s+up|talking\s+about|sharing)|us\s+(?:ever\s+)?"
     r"(?:discussing|talking\s+about))\b\s*)*",
@@ -933,7 +984,9 @@ _TOPIC_TAIL_RX = re.compile(
 _EMPTY_TOPICS = frozenset({"", "it", "that", "this", "them", "those", "anything", "any", "me"})
 
 
-def _topic(text: str, clause_start: int, clause_end: int, m_start: int, m_end: int, before: bool) -> str | None:
+def _topic(
+    text: str, clause_start: int, clause_end: int, m_start: int, m_end: int, before: bool
+) -> str | None:
     raw = text[clause_start:m_start] if before else text[m_end:clause_end]
     raw = " ".join(raw.split())
     if not before:
@@ -1004,7 +1057,11 @@ def find_absence_claims(text: str) -> list[AbsenceClaim]:
                 if scope in hits:
                     rule, m = hits[scope]
                     topic = _topic(
-                        text, c.start, c.end, c.start + m.start(), c.start + m.end(),
+                        text,
+                        c.start,
+                        c.end,
+                        c.start + m.start(),
+                        c.start + m.end(),
                         rule.topic_before,
                     )
                     found.append(AbsenceClaim(clause, scope, rule.name, topic))
@@ -1055,8 +1112,7 @@ _REASONS: dict[int, tuple[str, str]] = {
         "search performed, and say what was searched.",
     ),
     _COVERAGE_UNKNOWN: (
-        "but the memory search for this turn was ranked and not exhaustive (coverage "
-        "unknown){ev}",
+        "but the memory search for this turn was ranked and not exhaustive (coverage unknown){ev}",
         "Do not claim absence; say what was searched and that the search may have missed "
         "matching records.",
     ),
@@ -1066,14 +1122,12 @@ _REASONS: dict[int, tuple[str, str]] = {
         "again or ask the user.",
     ),
     _FAILED: (
-        "but the memory search for this turn failed or its coverage could not be "
-        "validated{ev}",
+        "but the memory search for this turn failed or its coverage could not be validated{ev}",
         "Do not claim absence; say that the search failed, so you cannot tell either way.",
     ),
     _NOT_SEARCHED: (
         "but memory was not searched for this turn{ev}",
-        "Do not claim absence; say that you have not checked memory for this, or ask the "
-        "user.",
+        "Do not claim absence; say that you have not checked memory for this, or ask the user.",
     ),
     _DISAGREEMENT: (
         "but the memory sources disagreed about whether matching records exist{ev}",
@@ -1091,9 +1145,7 @@ _DEFAULT_REASON = (
 )
 
 
-def repair_directive(
-    violations: Sequence[AbsenceClaim], state: int, evidence_summary: str
-) -> str:
+def repair_directive(violations: Sequence[AbsenceClaim], state: int, evidence_summary: str) -> str:
     """Evidence-specific instruction for one regeneration of a draft that failed the gate.
 
     Returns ``""`` when there is nothing to repair.
@@ -1118,10 +1170,20 @@ def repair_directive(
 def fallback_text(state: int, evidence_summary: str, topic: str | None) -> str:
     """Deterministic truthful reply built from the evidence state alone.
 
-    Any absence claim in the returned text is licensed by ``state`` itself.
+    Any absence claim in the returned text is licensed by ``state`` itself: the text is
+    checked with :func:`evaluate`, and if the caller's summary or topic would smuggle in an
+    unlicensed claim (say a NOT_ABSENT summary reading "0 hits") it is left out.
     """
     t = " ".join(topic.split()) if topic and topic.strip() else "that"
     summary = _one_line(evidence_summary)
+    for candidate_topic, candidate_summary in ((t, summary), (t, ""), ("that", "")):
+        text = _fallback(state, candidate_summary, candidate_topic)
+        if evaluate(text, state).passed:
+            return text
+    return text  # the bare templates are tested to pass under their own state
+
+
+def _fallback(state: int, summary: str, t: str) -> str:
     ev = f" ({summary})" if summary else ""
     if state == _ABSENT_AUTHORITATIVE:
         return (
@@ -1138,8 +1200,7 @@ def fallback_text(state: int, evidence_summary: str, topic: str | None) -> str:
         return f"My memory does hold records that match {t}{ev}, so I'll answer from those."
     if state == _COVERAGE_UNKNOWN:
         return (
-            f"I can't confirm whether you mentioned {t}: my memory search was not "
-            f"exhaustive{ev}."
+            f"I can't confirm whether you mentioned {t}: my memory search was not exhaustive{ev}."
         )
     if state == _UNAVAILABLE:
         return f"I can't check whether you mentioned {t}: my memory was unavailable{ev}."

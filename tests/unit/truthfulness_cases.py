@@ -19,6 +19,12 @@ exhaustive, may have missed, can't be sure, not certain, can't confirm, doesn't 
 in the same sentence do; a coverage hedge ("my search isn't exhaustive") also covers the
 sentence right before or after it.
 
+The three "heldout" batches were written blind AFTER successive versions of the rules and
+never relabelled. Measured before the rules were extended to cover their misses (blocked
+decisions over all 9 states): batch 1 precision 0.86 / recall 0.72, batch 2 0.91 / 0.73,
+batch 3 (realistic answers) 0.80 / 0.52. The whole-table figures printed by the test are
+therefore in-sample; those blind figures are the honest estimate on new phrasing.
+
 `must` marks the cases whose exact label is asserted one by one, so that a regression is
 visible by name; the rest feed the aggregate precision / recall.
 """
@@ -222,8 +228,7 @@ CASES: tuple[Case, ...] = (
     _c(
         "both",
         B,
-        "Sure! I searched for 'gym' and found nothing. Also, you haven't told me your "
-        "schedule.",
+        "Sure! I searched for 'gym' and found nothing. Also, you haven't told me your schedule.",
     ),
     _c("both", B, "I can't find it, and we never discussed it."),
     # ---- multi-sentence with one claim -----------------------------------------------
@@ -252,8 +257,7 @@ CASES: tuple[Case, ...] = (
     _c(
         "mixed",
         C,
-        "```python\nprint('hi')\n```\nBy the way, you never told me which Python version "
-        "you use.",
+        "```python\nprint('hi')\n```\nBy the way, you never told me which Python version you use.",
     ),
     # ---- world negation (not about memory) --------------------------------------------
     _c("world", N, "Paris is not the capital of Spain.", must=True),
@@ -330,8 +334,7 @@ CASES: tuple[Case, ...] = (
     _c(
         "hedge",
         N,
-        "I couldn't find anything about the boat in the search I ran, but it may be "
-        "incomplete.",
+        "I couldn't find anything about the boat in the search I ran, but it may be incomplete.",
         must=True,
     ),
     _c("hedge", N, "I don't have a complete record, so I can't be sure.", must=True),
@@ -366,8 +369,7 @@ CASES: tuple[Case, ...] = (
     _c(
         "hedge",
         N,
-        "I didn't see your sister's name in the top results, but the search was not "
-        "complete.",
+        "I didn't see your sister's name in the top results, but the search was not complete.",
     ),
     _c("hedge", N, "I can't be sure you never told me about it.", must=True),
     _c(
@@ -382,8 +384,7 @@ CASES: tuple[Case, ...] = (
     _c(
         "hedge",
         N,
-        "I couldn't find anything about the Berlin trip. That doesn't mean you never "
-        "mentioned it.",
+        "I couldn't find anything about the Berlin trip. That doesn't mean you never mentioned it.",
     ),
     _c("hedge", N, "My search was incomplete."),
     _c("hedge", N, "You may not have told me, or I may have missed it."),
@@ -562,7 +563,11 @@ CASES: tuple[Case, ...] = (
     _c("heldout-2", Q, "I couldn't pull up your order history."),
     _c("heldout-2", Q, "Searching memory for 'Ana' gave me nothing."),
     _c("heldout-2", Q, "I've looked and there's nothing about your landlord."),
-    _c("heldout-2", Q, "Although my search was limited to this month, I found nothing about the trip."),
+    _c(
+        "heldout-2",
+        Q,
+        "Although my search was limited to this month, I found nothing about the trip.",
+    ),
     _c("heldout-2", B, "I found no notes about your car, and you've never told me its model."),
     _c("heldout-2", N, "You never fail to ask good questions."),
     _c("heldout-2", N, "Don't tell me your password; I never need it."),
@@ -581,4 +586,67 @@ CASES: tuple[Case, ...] = (
     _c("heldout-2", N, "`grep` found nothing, so the string isn't in the repo."),
     _c("heldout-2", N, "Tell me if you never got my earlier message."),
     _c("heldout-2", N, "You never told me? Then let's start fresh."),
+    # ---- held-out batch 3: written after the batch-2 fixes, realistic answer style ----
+    _c(
+        "heldout-3",
+        Q,
+        "Good morning! I checked my notes and I don't see anything about a dentist "
+        "appointment. Want me to add one?",
+    ),
+    _c("heldout-3", C, "I'm sorry, but I don't have details about your mother's surgery."),
+    _c("heldout-3", C, "You haven't given me your shoe size, so I picked a medium."),
+    _c("heldout-3", C, "From our chat history, there's no sign that you've mentioned a car."),
+    _c(
+        "heldout-3",
+        C,
+        "Hmm, that name doesn't ring a bell \u2014 I don't think you've brought her up.",
+    ),
+    _c("heldout-3", C, "I have no stored preferences for you yet."),
+    _c("heldout-3", C, "My memory is empty on that subject."),
+    _c("heldout-3", C, "I don't know your wife's name \u2014 you haven't shared it."),
+    _c("heldout-3", C, "Your previous messages don't include a budget."),
+    _c("heldout-3", C, "It doesn't look like we've ever discussed your thesis."),
+    _c("heldout-3", C, "There's nothing saved about your allergies."),
+    _c("heldout-3", Q, "I've checked twice: no record of your flight."),
+    _c("heldout-3", Q, "The memory search returned 0 results for 'Falcon'."),
+    _c("heldout-3", Q, "I searched for your landlord's name but got no hits."),
+    _c("heldout-3", Q, "Despite searching, I couldn't turn up your receipt."),
+    _c("heldout-3", Q, "I can't seem to find your reservation details."),
+    _c("heldout-3", Q, "Nothing about a wedding shows up in my memory."),
+    _c("heldout-3", C, "My records show no appointment on Friday."),
+    _c("heldout-3", C, "Not a single note mentions your cat."),
+    _c("heldout-3", C, "I don't have anything about Ana in memory."),
+    _c("heldout-3", N, "I never forget a birthday once you tell me."),
+    _c("heldout-3", N, "You don't have to tell me anything you're not comfortable sharing."),
+    _c("heldout-3", N, "There's no rush \u2014 take your time."),
+    _c("heldout-3", N, "We have no plans to deprecate that endpoint."),
+    _c("heldout-3", N, "Zero-downtime deploys never drop requests."),
+    _c("heldout-3", N, "You never need to repeat yourself; I save what you tell me."),
+    _c("heldout-3", N, "I didn't find your argument persuasive, but it's interesting."),
+    _c("heldout-3", N, "Nothing came up during the meeting that affects your plan."),
+    _c("heldout-3", N, "The API returned no results because the key had expired."),
+    _c("heldout-3", N, "She said nothing came up in the background check."),
+    _c("heldout-3", N, "Did I ever tell you I have no record of that?"),
+    _c("heldout-3", N, "Let me know if nothing comes up on your end."),
+    _c(
+        "heldout-3",
+        B,
+        "No results came back for 'Ana', and I don't recall you ever naming your sister.",
+    ),
+    _c(
+        "heldout-3",
+        N,
+        "I didn't spot it in the excerpts I retrieved; there may be older notes I can't see.",
+    ),
+    _c(
+        "heldout-3",
+        N,
+        "Nothing came up, but the index only covers the last 30 days, so it may be incomplete.",
+    ),
+    _c("heldout-3", N, "My search timed out, so I couldn't find your address."),
+    _c(
+        "heldout-3",
+        N,
+        "I couldn't find anything \u2014 though, to be fair, my memory search is best-effort.",
+    ),
 )

@@ -1,0 +1,427 @@
+"""Tests for gateway.truthfulness, the post-generation truthfulness gate's classifier.
+
+The labelled table lives in truthfulness_cases.py. Every text is decided under EVERY
+AbsenceState value; "blocked" is the positive class. Expected decisions come from the
+table's scope labels and a licensing matrix written out here independently of
+``is_licensed``. Run with ``-s`` to see the measured precision / recall.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from truthfulness_cases import CASES, Case
+
+from engram.common.v1 import common_pb2
+from gateway.truthfulness import (
+    AbsenceClaim,
+    ClaimScope,
+    Clause,
+    GateResult,
+    evaluate,
+    fallback_text,
+    find_absence_claims,
+    is_licensed,
+    repair_directive,
+    split_clauses,
+)
+
+S = common_pb2.AbsenceState
+UNSPECIFIED = S.Value("ABSENCE_STATE_UNSPECIFIED")
+NOT_ABSENT = S.Value("ABSENCE_STATE_NOT_ABSENT")
+IN_SCOPE = S.Value("ABSENCE_STATE_ABSENT_IN_SCOPE")
+AUTHORITATIVE = S.Value("ABSENCE_STATE_ABSENT_AUTHORITATIVE")
+COVERAGE_UNKNOWN = S.Value("ABSENCE_STATE_COVERAGE_UNKNOWN")
+UNAVAILABLE = S.Value("ABSENCE_STATE_UNAVAILABLE")
+FAILED = S.Value("ABSENCE_STATE_FAILED")
+NOT_SEARCHED = S.Value("ABSENCE_STATE_NOT_SEARCHED")
+DISAGREEMENT = S.Value("ABSENCE_STATE_COVERAGE_DISAGREEMENT")
+ALL_STATES: tuple[int, ...] = tuple(value for _, value in S.items())
+
+# The product rule, written out by hand (not derived from the module under test).
+LICENSED_BY: dict[ClaimScope, frozenset[int]] = {
+    ClaimScope.CORPUS_WIDE: frozenset({AUTHORITATIVE}),
+    ClaimScope.QUERY_SCOPED: frozenset({AUTHORITATIVE, IN_SCOPE}),
+}
+
+CW = ClaimScope.CORPUS_WIDE
+QS = ClaimScope.QUERY_SCOPED
+
+
+def expected_blocked(case: Case, state: int) -> bool:
+    return any(state not in LICENSED_BY[scope] for scope in case.expect)
+
+
+def scopes(text: str) -> frozenset[ClaimScope]:
+    return frozenset(c.scope for c in find_absence_claims(text))
+
+
+def _case_id(case: Case) -> str:
+    snippet = " ".join(case.text.split())[:48] or "<empty>"
+    return f"{case.kind}:{snippet}"
+
+
+MUST_CASES = [c for c in CASES if c.must]
+
+
+# --------------------------------------------------------------------------------------
+# The table
+# --------------------------------------------------------------------------------------
+
+
+def test_table_shape() -> None:
+    assert len(ALL_STATES) == 9
+    assert len(CASES) >= 170
+    assert len(MUST_CASES) >= 60
+    texts = [c.text for c in CASES]
+    assert len(texts) == len(set(texts)), "duplicate texts in the table"
+    labels = {c.expect for c in CASES}
+    assert labels == {frozenset(), frozenset({CW}), frozenset({QS}), frozenset({CW, QS})}
+    # both classes are well represented
+    assert sum(1 for c in CASES if c.expect) >= 100
+    assert sum(1 for c in CASES if not c.expect) >= 100
+
+
+def _confusion(cases: list[Case] | tuple[Case, ...]) -> tuple[int, int, int, int]:
+    tp = fp = fn = tn = 0
+    for case in cases:
+        for state in ALL_STATES:
+            want = expected_blocked(case, state)
+            got = not evaluate(case.text, state).passed
+            if got and want:
+                tp += 1
+            elif got:
+                fp += 1
+            elif want:
+                fn += 1
+            else:
+                tn += 1
+    return tp, fp, fn, tn
+
+
+def _ratio(num: int, den: int) -> float:
+    return num / den if den else 1.0
+
+
+def test_blocking_precision_and_recall() -> None:
+    tp, fp, fn, tn = _confusion(CASES)
+    precision = _ratio(tp, tp + fp)
+    recall = _ratio(tp, tp + fn)
+    held = [c for c in CASES if c.kind.startswith("heldout")]
+    htp, hfp, hfn, _ = _confusion(held)
+    # scope-level agreement (one decision per case and scope)
+    stp = sfp = sfn = 0
+    for case in CASES:
+        got = scopes(case.text)
+        stp += len(got & case.expect)
+        sfp += len(got - case.expect)
+        sfn += len(case.expect - got)
+    print(
+        f"\ntruthfulness gate: {len(CASES)} texts x {len(ALL_STATES)} states = "
+        f"{len(CASES) * len(ALL_STATES)} decisions; blocked tp={tp} fp={fp} fn={fn} tn={tn}"
+        f"\n  blocked precision={precision:.4f} recall={recall:.4f}"
+        f"\n  held-out batches, rules since extended ({len(held)} texts): "
+        f"precision={_ratio(htp, htp + hfp):.4f} "
+        f"recall={_ratio(htp, htp + hfn):.4f}"
+        f"\n  claim scopes: precision={_ratio(stp, stp + sfp):.4f} "
+        f"recall={_ratio(stp, stp + sfn):.4f}"
+    )
+    wrong = [c for c in CASES if scopes(c.text) != c.expect]
+    for case in wrong:
+        print(f"  MISMATCH {case.kind}: {case.text!r} want={set(case.expect)}")
+    assert precision >= 0.95
+    assert recall >= 0.95
+
+
+@pytest.mark.parametrize("case", MUST_CASES, ids=_case_id)
+def test_must_case(case: Case) -> None:
+    assert scopes(case.text) == case.expect
+    for state in ALL_STATES:
+        assert (not evaluate(case.text, state).passed) == expected_blocked(case, state), state
+
+
+# --------------------------------------------------------------------------------------
+# Licensing and evaluate
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("state", ALL_STATES)
+def test_is_licensed_matrix(state: int) -> None:
+    for scope in ClaimScope:
+        assert is_licensed(scope, state) == (state in LICENSED_BY[scope])
+
+
+def test_unknown_state_licenses_nothing() -> None:
+    assert not is_licensed(CW, 99)
+    assert not is_licensed(QS, -1)
+    assert not evaluate("You never told me about your sister.", 99).passed
+
+
+def test_evaluate_splits_violations_from_claims() -> None:
+    text = "I have no record of your sister, and my search returned nothing."
+    in_scope = evaluate(text, IN_SCOPE)
+    assert {c.scope for c in in_scope.claims} == {CW, QS}
+    assert [v.scope for v in in_scope.violations] == [CW]
+    assert not in_scope.passed
+    authoritative = evaluate(text, AUTHORITATIVE)
+    assert authoritative.passed
+    assert authoritative.violations == ()
+    assert len(authoritative.claims) == 2
+    unknown = evaluate(text, COVERAGE_UNKNOWN)
+    assert unknown.violations == unknown.claims
+
+
+@pytest.mark.parametrize("text", ["", " ", "\n\n\t", "```\n```"])
+def test_evaluate_empty_text(text: str) -> None:
+    for state in ALL_STATES:
+        result = evaluate(text, state)
+        assert isinstance(result, GateResult)
+        assert result.passed
+        assert result.claims == ()
+        assert result.violations == ()
+    assert split_clauses(text) == []
+    assert find_absence_claims(text) == []
+
+
+def test_claim_fields() -> None:
+    text = "Thanks! You never told me about your sister."
+    (claim,) = find_absence_claims(text)
+    assert isinstance(claim, AbsenceClaim)
+    assert claim.scope is CW
+    assert claim.pattern == "you-never-told"
+    assert claim.clause == Clause("You never told me about your sister", 8, 43)
+    assert text[claim.clause.start : claim.clause.end] == claim.clause.text
+    assert claim.topic == "your sister"
+
+
+def test_claim_clause_offsets_over_table() -> None:
+    for case in CASES:
+        for claim in find_absence_claims(case.text):
+            clause = claim.clause
+            assert case.text[clause.start : clause.end] == clause.text
+            assert claim.pattern
+
+
+# --------------------------------------------------------------------------------------
+# Hedging policy (documented in the module docstring)
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "As far as I can tell, you never told me.",
+        "I think you never told me about it.",
+        "To my knowledge, we haven't discussed it.",
+        "I'm fairly sure you never mentioned it.",
+    ],
+)
+def test_weak_hedges_do_not_license(text: str) -> None:
+    assert scopes(text) == {CW}
+    assert not evaluate(text, COVERAGE_UNKNOWN).passed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You never told me about it, but I can't be sure.",
+        "I couldn't find it, but my search may be incomplete.",
+        "I couldn't find it, though the search was not exhaustive.",
+        "It's possible you never told me.",
+        "I couldn't find it, but that doesn't mean you never mentioned it.",
+    ],
+)
+def test_strong_hedges_release(text: str) -> None:
+    assert scopes(text) == frozenset()
+
+
+def test_coverage_hedge_reaches_neighbour_sentences_only() -> None:
+    assert scopes("I couldn't find it. My search isn't exhaustive.") == frozenset()
+    assert scopes("My search isn't exhaustive. I couldn't find it.") == frozenset()
+    far = "My search isn't exhaustive. It ran quickly. I couldn't find it."
+    assert scopes(far) == {QS}
+    other_paragraph = "My search isn't exhaustive.\n\nI couldn't find it."
+    assert scopes(other_paragraph) == {QS}
+
+
+def test_certainty_hedge_stays_in_its_sentence() -> None:
+    assert scopes("I couldn't find it. I'm not sure why the weather changed.") == {QS}
+
+
+def test_negated_qualifier_is_not_a_hedge() -> None:
+    assert scopes("After an exhaustive search, I found no record of it.") == {QS}
+    assert scopes("I have no record of it, and my records are complete.") == {CW}
+
+
+# --------------------------------------------------------------------------------------
+# split_clauses
+# --------------------------------------------------------------------------------------
+
+
+def _check_offsets(text: str, clauses: list[Clause]) -> None:
+    last_end = 0
+    for clause in clauses:
+        assert text[clause.start : clause.end] == clause.text
+        assert clause.start < clause.end
+        assert clause.start >= last_end, "clauses overlap or are out of order"
+        assert clause.text == clause.text.strip()
+        last_end = clause.end
+
+
+def test_split_clauses_offsets_over_table() -> None:
+    for case in CASES:
+        _check_offsets(case.text, split_clauses(case.text))
+
+
+def test_split_clauses_basic() -> None:
+    text = "You told me you like tea. You never told me about coffee; do you like it?"
+    got = [c.text for c in split_clauses(text)]
+    assert got == ["You told me you like tea", "You never told me about coffee"]
+
+
+def test_split_clauses_drops_questions_and_conditionals() -> None:
+    text = "If you never told me, I wouldn't know. Did you? I have no record of it, sadly."
+    got = [c.text for c in split_clauses(text)]
+    assert got == ["I wouldn't know", "I have no record of it", "sadly"]
+
+
+def test_split_clauses_masks_quotes_and_code() -> None:
+    quoted = 'He wrote: "No. You never told me, ever." Then he left.'
+    clauses = split_clauses(quoted)
+    _check_offsets(quoted, clauses)
+    q0 = quoted.index('"')
+    q1 = quoted.index('"', q0 + 1) + 1
+    for clause in clauses:  # no boundary inside the quotation
+        assert clause.end <= q0 or clause.start >= q1 or (clause.start <= q0 and clause.end >= q1)
+    assert split_clauses("```\nYou never told me. I have no record.\n```") == []
+    assert split_clauses("> You never told me.") == []
+    inline = "Run `you never told me; ok` now."
+    assert [c.text for c in split_clauses(inline)] == ["Run `you never told me; ok` now"]
+
+
+def test_apostrophes_are_not_quotes() -> None:
+    text = "I don't have any record of that, and I've checked the users' notes."
+    assert scopes(text) == {CW}
+    clauses = split_clauses(text)
+    assert clauses[0].text == "I don't have any record of that"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                *"abc IYouneverdtlmfxy.,;:!?'\"`\n-\u2014\u2019\u201c\u201d\u2018>~_",
+                *("never ", "told me", "no record", "couldn't find", "if ", "but ", "```", "  "),
+            ]
+        ),
+        max_size=60,
+    ).map("".join)
+)
+def test_split_clauses_offsets_property(text: str) -> None:
+    _check_offsets(text, split_clauses(text))
+    for claim in find_absence_claims(text):
+        assert text[claim.clause.start : claim.clause.end] == claim.clause.text
+
+
+# --------------------------------------------------------------------------------------
+# repair_directive and fallback_text
+# --------------------------------------------------------------------------------------
+
+UNLICENSED_FOR_CORPUS = [s for s in ALL_STATES if s != AUTHORITATIVE]
+STATE_KEYWORDS: dict[int, str] = {
+    NOT_ABSENT: "matching records",
+    IN_SCOPE: "not found in the search performed",
+    COVERAGE_UNKNOWN: "not exhaustive",
+    UNAVAILABLE: "unavailable",
+    FAILED: "failed",
+    NOT_SEARCHED: "not searched",
+    DISAGREEMENT: "disagreed",
+}
+
+
+def test_repair_directive_is_state_specific_and_names_the_topic() -> None:
+    draft = "You never told me about your sister."
+    summary = "ranked recall over 2 sources, 0 of unknown matched"
+    directives: dict[int, str] = {}
+    for state in UNLICENSED_FOR_CORPUS:
+        violations = evaluate(draft, state).violations
+        assert violations
+        directive = repair_directive(violations, state, summary)
+        assert "your sister" in directive
+        assert summary in directive
+        assert "Do not claim" in directive
+        if state in STATE_KEYWORDS:
+            assert STATE_KEYWORDS[state] in directive, state
+        directives[state] = directive
+    assert len(set(directives.values())) == len(directives)
+
+
+def test_repair_directive_query_scoped_and_empty() -> None:
+    draft = "I couldn't find anything about the Lisbon trip."
+    violations = evaluate(draft, COVERAGE_UNKNOWN).violations
+    directive = repair_directive(violations, COVERAGE_UNKNOWN, "top-5 ranked search")
+    assert "the Lisbon trip" in directive
+    assert "nothing about the Lisbon trip was found" in directive
+    assert repair_directive((), COVERAGE_UNKNOWN, "x") == ""
+
+
+TOPICS = ["your sister", "the Lisbon trip", None]
+SUMMARIES = [
+    "ranked search over 2 sources, 0 hits",
+    "memory service unreachable. Retried twice.",
+    "3 matching records",
+    "",
+]
+
+
+@pytest.mark.parametrize("state", ALL_STATES)
+def test_fallback_text_is_truthful_under_its_own_state(state: int) -> None:
+    for topic in TOPICS:
+        for summary in SUMMARIES:
+            text = fallback_text(state, summary, topic)
+            assert text == fallback_text(state, summary, topic)
+            assert text.strip()
+            if topic:
+                assert topic in text
+            if summary and state != NOT_ABSENT:
+                assert summary.split(".")[0] in text
+            result = evaluate(text, state)
+            assert result.passed, (state, text, result.violations)
+            if state not in (AUTHORITATIVE, IN_SCOPE):
+                assert result.claims == (), (state, text)
+
+
+def test_fallback_text_differs_by_state() -> None:
+    texts = {fallback_text(s, "ranked search", "your sister") for s in ALL_STATES}
+    assert len(texts) == len(ALL_STATES)
+    unknown = fallback_text(COVERAGE_UNKNOWN, "ranked search, 0 hits", "your sister")
+    assert unknown == (
+        "I can't confirm whether you mentioned your sister: my memory search was not "
+        "exhaustive (ranked search, 0 hits)."
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Speed
+# --------------------------------------------------------------------------------------
+
+PARAGRAPH = (
+    "Thanks for the question! Based on what I retrieved, your sister is called Ana and "
+    "lives in Oslo. You mentioned she works as a nurse, but you never told me her "
+    "birthday. I searched our past conversations for 'birthday' and nothing came up; the "
+    "search may be incomplete, though. If you tell me, I'll remember it. He wrote: \"you "
+    'never told me that". Did you want me to set a reminder?'
+)
+
+
+def test_coverage_hedge_reaches_the_neighbouring_sentence_only() -> None:
+    # "the search may be incomplete" hedges its own and the adjacent sentence,
+    # so the paragraph passes even under COVERAGE_UNKNOWN ...
+    assert evaluate(PARAGRAPH, COVERAGE_UNKNOWN).passed
+    # ... but the same corpus-wide claim without the hedge is blocked.
+    bare = PARAGRAPH.replace("; the search may be incomplete, though", "")
+    result = evaluate(bare, COVERAGE_UNKNOWN)
+    assert CW in {c.scope for c in result.violations}
+    assert any("birthday" in c.clause.text for c in result.violations)
