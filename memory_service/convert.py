@@ -87,10 +87,16 @@ def episode(row: Mapping[str, Any]) -> pb.Episode:
         occurrence_count=int(row["occurrence_count"]),
         first_seen_at=to_timestamp(row["first_seen_at"]),
         last_seen_at=to_timestamp(row["last_seen_at"]),
-        embedding=[] if embedding is None else embedding.tolist(),
+        embedding=[] if embedding is None else _vector_values(embedding),
         embedding_model=str(row.get("embedding_model") or ""),
         session_ids=list(row.get("session_ids") or []),
     )
+
+
+def _vector_values(value: Any) -> list[float]:
+    # pgvector's psycopg loader yields pgvector.Vector (to_list); numpy arrays have tolist.
+    to_list = getattr(value, "to_list", None) or value.tolist
+    return [float(v) for v in to_list()]
 
 
 def change(row: Mapping[str, Any], episode_row: Mapping[str, Any] | None) -> pb.Change:

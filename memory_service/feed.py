@@ -65,16 +65,15 @@ class FeedNotifier:
             try:
                 with psycopg.connect(self._url, autocommit=True) as conn:
                     conn.execute("LISTEN engram_changes")
-                    for _ in conn.notifies(timeout=1.0, stop_after=None):
-                        self.wake()
-                        if self._stop.is_set():
-                            return
-                    # notifies() returns after the timeout; loop to re-listen.
+                    # Short waits keep stop() prompt; the connection is kept.
+                    while not self._stop.is_set():
+                        for _ in conn.notifies(timeout=0.2):
+                            self.wake()
             except psycopg.OperationalError:
                 if self._stop.wait(1.0):
                     return
                 log.warning("feed listener reconnecting")
-            except Exception:
+            except Exception:  # noqa: BLE001 - the poll fallback keeps followers alive
                 log.exception("feed listener failed")
                 if self._stop.wait(1.0):
                     return

@@ -86,15 +86,19 @@ SELECT extversion FROM pg_extension WHERE extname = 'vector';
 -- One match per distinct learning-eligible content: its latest occurrence in
 -- scope; newest first.
 WITH hidden AS (
+    -- CASE keeps each cast to its own record kind and lets the join use the
+    -- primary keys.
     SELECT ep.content_sha256
     FROM journal.quarantined q
-    JOIN journal.episodes ep ON ep.episode_id::text = q.record_id
+    JOIN journal.episodes ep
+      ON ep.episode_id = CASE WHEN q.record_kind = 'episode' THEN q.record_id::uuid END
     WHERE q.record_kind = 'episode'
       AND ep.subject = %(subject)s AND ep.workspace = %(workspace)s
     UNION
     SELECT ev.content_sha256
     FROM journal.quarantined q
-    JOIN journal.events ev ON ev.event_id::text = q.record_id
+    JOIN journal.events ev
+      ON ev.event_id = CASE WHEN q.record_kind = 'event' THEN q.record_id::bigint END
     WHERE q.record_kind = 'event' AND ev.event_type = 'conversation.turn.completed'
       AND ev.subject = %(subject)s AND ev.workspace = %(workspace)s
 ),
@@ -133,15 +137,19 @@ LIMIT %(limit)s;
 -- matching turn in scope, eligible or not, hidden or not ("matched_anywhere").
 -- The difference is matching journal content this path does not expose.
 WITH hidden AS (
+    -- CASE keeps each cast to its own record kind and lets the join use the
+    -- primary keys.
     SELECT ep.content_sha256
     FROM journal.quarantined q
-    JOIN journal.episodes ep ON ep.episode_id::text = q.record_id
+    JOIN journal.episodes ep
+      ON ep.episode_id = CASE WHEN q.record_kind = 'episode' THEN q.record_id::uuid END
     WHERE q.record_kind = 'episode'
       AND ep.subject = %(subject)s AND ep.workspace = %(workspace)s
     UNION
     SELECT ev.content_sha256
     FROM journal.quarantined q
-    JOIN journal.events ev ON ev.event_id::text = q.record_id
+    JOIN journal.events ev
+      ON ev.event_id = CASE WHEN q.record_kind = 'event' THEN q.record_id::bigint END
     WHERE q.record_kind = 'event' AND ev.event_type = 'conversation.turn.completed'
       AND ev.subject = %(subject)s AND ev.workspace = %(workspace)s
 ),
@@ -172,19 +180,21 @@ FROM matching m;
 -- The independent count: a differently shaped query over the episode
 -- projection (one row per learning-eligible content; session_ids lists every
 -- session it occurred in), with the same hidden-content rule.
+WITH quarantined_turns AS (
+    SELECT ev.content_sha256
+    FROM journal.quarantined q
+    JOIN journal.events ev
+      ON ev.event_id = CASE WHEN q.record_kind = 'event' THEN q.record_id::bigint END
+    WHERE q.record_kind = 'event' AND ev.event_type = 'conversation.turn.completed'
+      AND ev.subject = %(subject)s AND ev.workspace = %(workspace)s
+)
 SELECT count(*) AS n
 FROM journal.episodes ep
 WHERE ep.subject = %(subject)s AND ep.workspace = %(workspace)s
   AND (%(session_id)s::text = '' OR %(session_id)s::text = ANY (ep.session_ids))
   AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
                   WHERE q.record_kind = 'episode' AND q.record_id = ep.episode_id::text)
-  AND NOT EXISTS (SELECT 1
-                  FROM journal.quarantined q
-                  JOIN journal.events ev ON ev.event_id::text = q.record_id
-                  WHERE q.record_kind = 'event'
-                    AND ev.event_type = 'conversation.turn.completed'
-                    AND ev.subject = ep.subject AND ev.workspace = ep.workspace
-                    AND ev.content_sha256 = ep.content_sha256)
+  AND NOT EXISTS (SELECT 1 FROM quarantined_turns t WHERE t.content_sha256 = ep.content_sha256)
   AND (SELECT bool_and(journal.exact_fold(ep.user_text) ~ p
                        OR journal.exact_fold(ep.assistant_text) ~ p)
        FROM unnest(%(patterns)s::text[]) AS p);

@@ -120,7 +120,7 @@ def start_services(database_url: str, tmp_path: Path) -> Iterator[SuiteFactory]:
 
     yield factory
     for suite in reversed(started):
-        suite.stop(grace=0.5)
+        suite.stop(grace=0.2)
 
 
 @pytest.fixture

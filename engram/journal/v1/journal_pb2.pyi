@@ -1719,6 +1719,9 @@ class SearchEpisodesRequest(_message.Message):
     subject: _builtins.str
     workspace: _builtins.str
     exclude_session_id: _builtins.str
+    """Excludes an episode whose every occurrence was in this session (content
+    also said in another session stays visible).
+    """
     limit: _builtins.int
     """1..100; 0 means 10."""
     @_builtins.property
@@ -1726,7 +1729,9 @@ class SearchEpisodesRequest(_message.Message):
         """Optional precomputed unit-norm query vector (skips embedding)."""
 
     @_builtins.property
-    def time_window(self) -> _common_pb2.TimeWindow: ...
+    def time_window(self) -> _common_pb2.TimeWindow:
+        """Applies to last_seen_at."""
+
     def __init__(
         self,
         *,
@@ -1879,12 +1884,15 @@ class FindExactRequest(_message.Message):
     """1..100; 0 means 20."""
     @_builtins.property
     def terms(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """Terms that must all occur (after normalisation) in the user or
-        assistant text of a turn.
+        """1..8 terms of 1..100 chars that must all occur (after normalisation:
+        NFKD, diacritics dropped, lowercase, whitespace collapsed) as whole words
+        or phrases in the user or assistant text of a turn.
         """
 
     @_builtins.property
-    def time_window(self) -> _common_pb2.TimeWindow: ...
+    def time_window(self) -> _common_pb2.TimeWindow:
+        """Applies to occurred_at."""
+
     def __init__(
         self,
         *,

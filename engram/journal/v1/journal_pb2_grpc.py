@@ -308,7 +308,7 @@ class JournalServiceServicer:
         full-text, fused by reciprocal rank fusion. Ranked recall: the semantic
         dimension is UNKNOWN, never exhaustive.
         Errors: INVALID_ARGUMENT (empty subject, limit out of range, wrong
-        embedding dimension).
+        embedding dimension, neither query_text nor query_embedding, bad window).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -325,7 +325,8 @@ class JournalServiceServicer:
     def FindExact(self, request, context):
         """The exhaustive path: exact normalised-term search over canonical
         `conversation.turn.completed` events with a pre-limit count, plus an
-        independent verifier counting over the episode projection.
+        independent verifier counting over the episode projection. What an
+        authoritative absence covers is stated in docs/find-exact.md.
         Errors: INVALID_ARGUMENT (no usable term, bad window).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)

@@ -129,7 +129,7 @@ class JournalServiceStub:
     full-text, fused by reciprocal rank fusion. Ranked recall: the semantic
     dimension is UNKNOWN, never exhaustive.
     Errors: INVALID_ARGUMENT (empty subject, limit out of range, wrong
-    embedding dimension).
+    embedding dimension, neither query_text nor query_embedding, bad window).
     """
     BatchGetEpisodes: _grpc.UnaryUnaryMultiCallable[_journal_pb2.BatchGetEpisodesRequest, _journal_pb2.BatchGetEpisodesResponse]
     """Reads episodes by id (not quarantined), e.g. for rebuilding an index.
@@ -138,7 +138,8 @@ class JournalServiceStub:
     FindExact: _grpc.UnaryUnaryMultiCallable[_journal_pb2.FindExactRequest, _journal_pb2.FindExactResponse]
     """The exhaustive path: exact normalised-term search over canonical
     `conversation.turn.completed` events with a pre-limit count, plus an
-    independent verifier counting over the episode projection.
+    independent verifier counting over the episode projection. What an
+    authoritative absence covers is stated in docs/find-exact.md.
     Errors: INVALID_ARGUMENT (no usable term, bad window).
     """
     RecordRetrievalAudit: _grpc.UnaryUnaryMultiCallable[_journal_pb2.RecordRetrievalAuditRequest, _journal_pb2.RecordRetrievalAuditResponse]
@@ -256,7 +257,7 @@ class JournalServiceAsyncStub(JournalServiceStub):
     full-text, fused by reciprocal rank fusion. Ranked recall: the semantic
     dimension is UNKNOWN, never exhaustive.
     Errors: INVALID_ARGUMENT (empty subject, limit out of range, wrong
-    embedding dimension).
+    embedding dimension, neither query_text nor query_embedding, bad window).
     """
     BatchGetEpisodes: _aio.UnaryUnaryMultiCallable[_journal_pb2.BatchGetEpisodesRequest, _journal_pb2.BatchGetEpisodesResponse]  # type: ignore[assignment]
     """Reads episodes by id (not quarantined), e.g. for rebuilding an index.
@@ -265,7 +266,8 @@ class JournalServiceAsyncStub(JournalServiceStub):
     FindExact: _aio.UnaryUnaryMultiCallable[_journal_pb2.FindExactRequest, _journal_pb2.FindExactResponse]  # type: ignore[assignment]
     """The exhaustive path: exact normalised-term search over canonical
     `conversation.turn.completed` events with a pre-limit count, plus an
-    independent verifier counting over the episode projection.
+    independent verifier counting over the episode projection. What an
+    authoritative absence covers is stated in docs/find-exact.md.
     Errors: INVALID_ARGUMENT (no usable term, bad window).
     """
     RecordRetrievalAudit: _aio.UnaryUnaryMultiCallable[_journal_pb2.RecordRetrievalAuditRequest, _journal_pb2.RecordRetrievalAuditResponse]  # type: ignore[assignment]
@@ -476,7 +478,7 @@ class JournalServiceServicer(metaclass=_abc_1.ABCMeta):
         full-text, fused by reciprocal rank fusion. Ranked recall: the semantic
         dimension is UNKNOWN, never exhaustive.
         Errors: INVALID_ARGUMENT (empty subject, limit out of range, wrong
-        embedding dimension).
+        embedding dimension, neither query_text nor query_embedding, bad window).
         """
 
     @_abc_1.abstractmethod
@@ -497,7 +499,8 @@ class JournalServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_journal_pb2.FindExactResponse, _abc.Awaitable[_journal_pb2.FindExactResponse]]:
         """The exhaustive path: exact normalised-term search over canonical
         `conversation.turn.completed` events with a pre-limit count, plus an
-        independent verifier counting over the episode projection.
+        independent verifier counting over the episode projection. What an
+        authoritative absence covers is stated in docs/find-exact.md.
         Errors: INVALID_ARGUMENT (no usable term, bad window).
         """
 

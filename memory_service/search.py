@@ -1,0 +1,201 @@
+"""SearchEpisodes and BatchGetEpisodes: the PostgreSQL read path over the
+episode projection. Domain code: no gRPC here.
+
+Two candidate lists under the same filters, each max(4 * limit, 40) long
+(engram.fusion.candidate_window): pgvector cosine distance over the HNSW index
+(episodes embedded by the current embedder only) and PostgreSQL full-text
+('english', any query word) ranked by ts_rank_cd. Episodes still waiting for
+their embedding are reachable through the lexical list. The lists are fused by
+reciprocal rank fusion (engram.fusion.rrf, k = 60), the same function the
+resident index uses.
+
+Coverage is ranked recall: no total is known (exactness UNKNOWN) and no
+meaning-equivalent total exists (semantic UNKNOWN), so an empty result derives
+ABSENCE_STATE_COVERAGE_UNKNOWN and licenses no negative claim.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engram.common.v1 import common_pb2 as cpb
+from engram.coverage import build_coverage
+from engram.db import Database
+from engram.embedder_cache import shared_embedder
+from engram.errors import Unavailable
+from engram.fusion import candidate_window, rrf
+from memory_service.search_queries import SQ
+from memory_service.store import Conn, Q
+
+log = logging.getLogger("engram.journal.search")
+
+SEARCH_PATH = "journal.search_episodes.v1"
+EPISODES_SOURCE = "postgresql:journal.episodes"
+EMBEDDING_DIMENSION = 384
+# HNSW candidate list per query; at least the candidate window (pgvector caps it at 1000).
+EF_SEARCH = 100
+MAX_EF_SEARCH = 1000
+MAX_QUERY_WORDS = 64
+_WORD = re.compile(r"\w+")
+
+Vector = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    subject: str
+    workspace: str
+    query_text: str
+    query_embedding: Vector | None
+    exclude_session_id: str
+    start: datetime | None
+    end: datetime | None
+    limit: int
+
+
+@dataclass(frozen=True)
+class Hit:
+    episode: dict[str, Any]
+    score: float
+    dense_rank: int
+    lexical_rank: int
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    hits: list[Hit]
+    coverage: cpb.Coverage
+
+
+def lexical_query(text: str) -> str:
+    """An any-word query for websearch_to_tsquery: the words joined by "or".
+
+    Only word characters pass, so quotes, "-" and "or" cannot act as
+    operators; stop words are dropped by the 'english' configuration.
+    """
+    words = [w for w in _WORD.findall(text) if w.lower() != "or"][:MAX_QUERY_WORDS]
+    return " or ".join(words)
+
+
+class EpisodeSearch:
+    def __init__(self, db: Database, embedder_name: str) -> None:
+        self.db = db
+        self.embedder_name = embedder_name
+        self._iterative_scan: bool | None = None
+
+    def search(self, query: SearchQuery) -> SearchResult:
+        embedder = shared_embedder(self.embedder_name)
+        vector = query.query_embedding
+        if vector is None and query.query_text.strip():
+            try:
+                vector = embedder.embed_one(query.query_text)
+            except Exception as exc:  # a model that cannot load or run
+                log.exception("query embedding failed")
+                raise Unavailable("the query embedder is unavailable") from exc
+        window = candidate_window(query.limit)
+        params: dict[str, Any] = {
+            "subject": query.subject,
+            "workspace": query.workspace,
+            "exclude": query.exclude_session_id,
+            "start": query.start,
+            "end": query.end,
+            "window": window,
+            "model": embedder.name,
+        }
+        words = lexical_query(query.query_text)
+        with self.db.connection() as conn, conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            dense: list[str] = []
+            if vector is not None:
+                self._tune_hnsw(conn, window)
+                dense = [str(r["episode_id"]) for r in conn.execute(
+                    SQ["search_dense"], {**params, "query": vector}).fetchall()]
+            lexical: list[str] = []
+            if words:
+                lexical = [str(r["episode_id"]) for r in conn.execute(
+                    SQ["search_lexical"], {**params, "text": words}).fetchall()]
+            fused = rrf([dense, lexical])[: query.limit]
+            rows = self._episodes(conn, [f.id for f in fused])
+            mark = conn.execute(Q["feed_watermark"]).fetchone()
+        assert mark is not None
+        hits = [Hit(rows[f.id], f.score, f.ranks[0], f.ranks[1]) for f in fused if f.id in rows]
+        coverage = self._coverage(query, vector, len(hits), int(mark["last_cursor"]))
+        return SearchResult(hits, coverage)
+
+    def batch_get(self, episode_ids: list[str], include_embeddings: bool) -> list[dict[str, Any]]:
+        """Episodes by id in request order; unknown, purged and quarantined ids are omitted."""
+        with self.db.connection() as conn:
+            rows = conn.execute(
+                Q["episodes_by_id"], {"ids": episode_ids, "include_embeddings": include_embeddings}
+            ).fetchall()
+        by_id = {str(r["episode_id"]): r for r in rows}
+        return [by_id[i] for i in episode_ids if i in by_id]
+
+    def _episodes(self, conn: Conn, ids: list[str]) -> dict[str, dict[str, Any]]:
+        if not ids:
+            return {}
+        rows = conn.execute(Q["episodes_by_id"], {"ids": ids, "include_embeddings": False}
+                            ).fetchall()
+        return {str(r["episode_id"]): r for r in rows}
+
+    def _tune_hnsw(self, conn: Conn, window: int) -> None:
+        """Per transaction: a candidate list at least as long as the window and,
+        on pgvector >= 0.8, iterative scans so filters (subject, quarantine, ...)
+        cannot starve the result."""
+        ef_search = min(MAX_EF_SEARCH, max(EF_SEARCH, window))
+        conn.execute("SELECT set_config('hnsw.ef_search', %(v)s, true)", {"v": str(ef_search)})
+        if self._iterative_scan is None:
+            row = conn.execute(SQ["pgvector_version"]).fetchone()
+            version = tuple(int(p) for p in re.findall(r"\d+", str(row["extversion"]))[:2]) \
+                if row else (0, 0)
+            self._iterative_scan = version >= (0, 8)
+        if self._iterative_scan:
+            conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+
+    def _coverage(self, query: SearchQuery, vector: Vector | None, returned: int,
+                  watermark: int) -> cpb.Coverage:
+        windowed = query.start is not None or query.end is not None
+        return build_coverage(
+            read_path=SEARCH_PATH,
+            source_systems=[EPISODES_SOURCE],
+            query={
+                "subject": query.subject,
+                "workspace": query.workspace,
+                "query_text": query.query_text,
+                "query_embedding_sha256": _vector_digest(query.query_embedding),
+                "exclude_session_id": query.exclude_session_id,
+                "start": query.start,
+                "end": query.end,
+                "limit": query.limit,
+                "dense": vector is not None,
+            },
+            returned=returned,
+            limit=query.limit,
+            matched_before_limit=None,
+            exactness=cpb.EXACTNESS_UNKNOWN,
+            # Nearest neighbours and ranked words have no "all meaning-equivalent rows".
+            semantic=cpb.DIMENSION_STATE_UNKNOWN,
+            # Both lists cover user and assistant text (embedded and indexed together).
+            field=cpb.DIMENSION_STATE_COMPLETE,
+            temporal=cpb.DIMENSION_STATE_PARTIAL if windowed else cpb.DIMENSION_STATE_COMPLETE,
+            # An excluded session hides part of the subject's episodes on purpose.
+            visibility=cpb.DIMENSION_STATE_PARTIAL if query.exclude_session_id
+            else cpb.DIMENSION_STATE_COMPLETE,
+            # Stemming and embeddings unify some variants, not provably all.
+            normalization=cpb.DIMENSION_STATE_PARTIAL,
+            snapshot_version=str(watermark),
+        )
+
+
+def _vector_digest(vector: Vector | None) -> str:
+    if vector is None:
+        return ""
+    return hashlib.sha256(np.asarray(vector, dtype="<f4").tobytes()).hexdigest()

@@ -1,0 +1,65 @@
+"""Helpers shared by integration and end-to-end tests."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from datetime import datetime
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from engram.journal.v1 import journal_pb2 as pb
+from engram.journal.v1 import journal_pb2_grpc as pb_grpc
+from engram.timeutil import to_timestamp
+
+
+def commit_turn(stub: pb_grpc.JournalServiceStub, user_text: str, assistant_text: str = "ok",
+                *, subject: str = "alice", session_id: str = "s1", workspace: str = "",
+                learning_eligible: bool = True, occurred_at: datetime | None = None
+                ) -> pb.TurnReceipt:
+    """Commit one turn with a fresh request id; returns its receipt."""
+    request = pb.CommitTurnRequest(
+        subject=subject, workspace=workspace, session_id=session_id, user_text=user_text,
+        assistant_text=assistant_text, request_id=str(uuid.uuid4()),
+        learning_eligible=learning_eligible,
+    )
+    if occurred_at is not None:
+        request.occurred_at.CopyFrom(to_timestamp(occurred_at))
+    return stub.CommitTurn(request).receipt
+
+
+def wait_for_embeddings(stub: pb_grpc.JournalServiceStub, timeout: float = 20.0,
+                        interval: float = 0.05) -> pb.GetStatusResponse:
+    """Poll GetStatus until no episode waits for its embedding; returns that
+    status. Raises TimeoutError (with the last status) at the deadline."""
+    deadline = time.monotonic() + timeout
+    while True:
+        status = stub.GetStatus(pb.GetStatusRequest())
+        if status.episodes_pending_embedding == 0:
+            return status
+        if time.monotonic() >= deadline:
+            raise TimeoutError(
+                f"{status.episodes_pending_embedding} episodes still pending embedding "
+                f"after {timeout}s ({status.episodes_embedded} embedded)"
+            )
+        time.sleep(interval)
+
+
+def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo:
+    """The single google.rpc.ErrorInfo every engram error carries."""
+    status = rpc_status.from_call(err)  # type: ignore[arg-type]
+    assert status is not None, "every error carries a google.rpc.Status"
+    infos = []
+    for detail in status.details:
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            infos.append(info)
+    assert len(infos) == 1, "exactly one ErrorInfo per error"
+    return infos[0]
+
+
+def error_field(err: grpc.RpcError) -> str:
+    """The field an INVALID_ARGUMENT names."""
+    return str(error_info(err).metadata["field"])
