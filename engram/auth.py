@@ -71,11 +71,12 @@ class TokenAuthenticator:
     def __init__(self, entries: Iterable[TokenEntry]) -> None:
         self._by_digest: dict[bytes, Principal] = {}
         for entry in entries:
-            if len(entry.token) < 16:
-                raise InvalidArgument(
-                    "tokens", f"token for {entry.name!r} is shorter than 16 chars"
-                )
-            self._by_digest[_digest(entry.token)] = Principal(entry.name, entry.role)
+            self.add(entry)
+
+    def add(self, entry: TokenEntry) -> None:
+        if len(entry.token) < 16:
+            raise InvalidArgument("tokens", f"token for {entry.name!r} is shorter than 16 chars")
+        self._by_digest[_digest(entry.token)] = Principal(entry.name, entry.role)
 
     @property
     def enabled(self) -> bool:

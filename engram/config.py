@@ -38,6 +38,7 @@ class Settings:
     )
     embedder: str = field(default="minilm", metadata={"help": "minilm | hashing"})
     metrics_port: int = field(default=-1, metadata={"help": "Prometheus port; -1 disables"})
+    metrics_host: str = field(default="127.0.0.1", metadata={"help": "Prometheus bind address"})
     log_level: str = field(default="INFO", metadata={"help": "DEBUG, INFO, WARNING, ERROR"})
     log_json: bool = field(default=True, metadata={"help": "JSON log lines"})
     grace_seconds: float = field(default=10.0, metadata={"help": "drain time on shutdown"})

@@ -4,6 +4,7 @@ graceful shutdown, and the composition of one or all services in a process."""
 from __future__ import annotations
 
 import importlib
+import secrets
 import logging
 import signal
 import threading
@@ -18,7 +19,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from engram import __version__
-from engram.auth import Role, TokenAuthenticator, load_token_file, parse_token_spec
+from engram.auth import Role, TokenAuthenticator, TokenEntry, load_token_file, parse_token_spec
 from engram.config import SERVICES, Settings
 from engram.db import migrations
 from engram.db.embedded import EmbeddedPostgres, start_embedded
@@ -195,6 +196,33 @@ def migrate(database_url: str, services: Sequence[str]) -> dict[str, int]:
 
 
 DATABASE_SERVICES = ("journal", "learning")
+# Services that call other services over gRPC.
+CALLERS = ("learning", "retrieval", "gateway")
+
+
+def _with_service_token(
+    settings: Settings, authenticator: TokenAuthenticator, services: Sequence[str]
+) -> Settings:
+    """Services in one process call each other through the same server, so
+    with tokens on they need a token of their own. When every dependency is
+    in this process, mint a random one that never leaves it; when some are
+    elsewhere, the operator must supply ENGRAM_SERVICE_TOKEN."""
+    if not authenticator.enabled or settings.service_token:
+        return settings
+    if not any(s in CALLERS for s in services):
+        return settings
+    remote = [
+        a for a in (settings.journal_addr, settings.learning_addr, settings.retrieval_addr) if a
+    ]
+    if remote:
+        raise InvalidArgument(
+            "service_token",
+            "tokens are enabled and this process calls services at "
+            f"{', '.join(remote)}: set ENGRAM_SERVICE_TOKEN to an operator token they accept",
+        )
+    token = secrets.token_urlsafe(32)
+    authenticator.add(TokenEntry("internal", Role.OPERATOR, token))
+    return settings.with_(service_token=token)
 
 
 def start_suite(settings: Settings, services: Sequence[str] = SERVICES) -> Suite:
@@ -202,7 +230,9 @@ def start_suite(settings: Settings, services: Sequence[str] = SERVICES) -> Suite
     unknown = sorted(set(services) - set(SERVICES))
     if unknown:
         raise InvalidArgument("service", f"unknown service {unknown[0]!r}; choose {SERVICES}")
-    engram_server = create_server(settings)
+    authenticator = build_authenticator(settings)
+    settings = _with_service_token(settings, authenticator, services)
+    engram_server = create_server(settings, authenticator)
     embedded = None
     database_url = settings.database_url
     needs_db = any(s in DATABASE_SERVICES for s in services)
@@ -227,7 +257,8 @@ def start_suite(settings: Settings, services: Sequence[str] = SERVICES) -> Suite
             engram_server.add(module.build(context))  # type: ignore[attr-defined]
         engram_server.start()
         if settings.metrics_port >= 0:
-            log.info("metrics on :%d/metrics", serve_metrics(settings.metrics_port))
+            metrics_port = serve_metrics(settings.metrics_port, settings.metrics_host)
+            log.info("metrics on %s:%d/metrics", settings.metrics_host, metrics_port)
     except BaseException:
         suite.stop(grace=0)
         raise

@@ -15,6 +15,7 @@ from engram.db.errors import translating
 from engram.db.queries import Queries
 from engram.errors import InvalidArgument
 from engram.journal.v1 import journal_pb2 as pb
+from engram.metrics import count_plane_event
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
 from engram.pagination import decode, encode
 from engram.timeutil import to_timestamp
@@ -203,6 +204,11 @@ class ReceiptRpcs(pb_grpc.JournalServiceServicer):
             }
 
         result = self._idempotent("record_context_injection", request_id, fields, subject, write)
+        plane = {"recovered_memory": "run_memory", "learned_context": "learning"}.get(section)
+        if plane == "run_memory":
+            count_plane_event(plane, "injected", request.injected_count)
+        if plane is not None:
+            count_plane_event(plane, "prompt_limit_omitted", request.omitted_count)
         return pb.RecordContextInjectionResponse(
             receipt_id=result["receipt_id"], recorded_at=to_timestamp(result["recorded_at"])
         )

@@ -139,6 +139,24 @@ def channel_to() -> Iterator[Callable[..., grpc.Channel]]:
         channel.close()
 
 
+@pytest.fixture
+def live_target(request: pytest.FixtureRequest) -> Iterator[grpc.Channel]:
+    """A channel to a running deployment when ENGRAM_E2E_TARGET=host:port is
+    set (bearer token from ENGRAM_E2E_TOKEN; the target must serve all four
+    services), else to the full suite started in-process."""
+    from engram.channels import open_channel
+
+    target = os.environ.get("ENGRAM_E2E_TARGET", "")
+    if not target:
+        factory = request.getfixturevalue("start_services")
+        target = factory(["journal", "learning", "retrieval", "gateway"]).address
+    channel = open_channel(target, os.environ.get("ENGRAM_E2E_TOKEN", ""))
+    try:
+        yield channel
+    finally:
+        channel.close()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark tests by directory so `-m "not integration"` etc. work."""
     for item in items:

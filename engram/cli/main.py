@@ -14,6 +14,8 @@ from typing import Any
 import click
 
 from engram import __version__
+from engram.cli.client import EngramGroup
+from engram.cli.commands import register
 from engram.config import SERVICES, Settings
 from engram.errors import EngramError
 
@@ -45,7 +47,7 @@ def _settings_options(fn: Any) -> Any:
     return fn
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=EngramGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="engram")
 def cli() -> None:
     """engram: governed, honest memory for LLM agents."""
@@ -107,6 +109,9 @@ def db_migrate(database_url: str | None, data_dir: str | None, services: tuple[s
             embedded.stop()
     for name, count in applied.items():
         click.echo(f"{name}: {count} migration(s) applied")
+
+
+register(cli)
 
 
 def main() -> None:

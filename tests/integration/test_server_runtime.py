@@ -128,3 +128,27 @@ def test_sigterm_drains_and_exits_cleanly(database_url, tmp_path: Path):
             process.wait()
         if process.stderr is not None:
             process.stderr.close()
+
+
+def test_all_in_one_with_tokens_mints_an_internal_service_token(start_services, channel_to):
+    from engram.retrieval.v1 import retrieval_pb2 as rpb
+    from engram.retrieval.v1 import retrieval_pb2_grpc as rpb_grpc
+
+    suite = start_services(["journal", "retrieval"], tokens=TOKENS)
+    channel = channel_to(suite, "runtime-token-0123456789")
+    pb_grpc.JournalServiceStub(channel).CommitTurn(_turn())
+    # Retrieval reaches the journal with the minted token: not UNAVAILABLE.
+    response = rpb_grpc.RetrievalServiceStub(channel).Recall(
+        rpb.RecallRequest(query_text="u", subject="a")
+    )
+    assert response.coverage.outcome == 1  # SEARCH_OUTCOME_SEARCHED
+
+
+def test_split_process_with_tokens_requires_a_service_token():
+    from engram.server import start_suite
+
+    settings = Settings.load(
+        {"listen": "127.0.0.1:0", "tokens": TOKENS, "journal_addr": "127.0.0.1:1"}, env={}
+    )
+    with pytest.raises(InvalidArgument, match="ENGRAM_SERVICE_TOKEN"):
+        start_suite(settings, ["retrieval"])

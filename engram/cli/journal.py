@@ -1,0 +1,265 @@
+"""`engram journal read|search` and `engram runs recall|show`."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import click
+
+from engram.cli.client import (
+    EXIT_INVALID,
+    Client,
+    CliError,
+    client_options,
+    console,
+    coverage_summary,
+    emit_json,
+    enum_name,
+    print_table,
+    shorten,
+    timestamp_text,
+    to_dict,
+)
+from engram.common.v1 import common_pb2
+from engram.journal.v1 import journal_pb2, journal_pb2_grpc
+from engram.timeutil import to_timestamp
+
+
+def journal_stub(client: Client) -> journal_pb2_grpc.JournalServiceStub:
+    stub: journal_pb2_grpc.JournalServiceStub = client.stub(journal_pb2_grpc.JournalServiceStub)
+    return stub
+
+
+def parse_time(value: str | None, option: str) -> datetime | None:
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise CliError(f"{option}: not an ISO 8601 time: {value!r}", EXIT_INVALID) from None
+
+
+def time_window(since: str | None, until: str | None) -> common_pb2.TimeWindow | None:
+    start, end = parse_time(since, "--since"), parse_time(until, "--until")
+    if start is None and end is None:
+        return None
+    window = common_pb2.TimeWindow()
+    if start is not None:
+        window.start_time.CopyFrom(to_timestamp(start))
+    if end is not None:
+        window.end_time.CopyFrom(to_timestamp(end))
+    return window
+
+
+def _event_text(event: journal_pb2.Event) -> str:
+    payload = dict(event.payload.items())
+    if "user_text" in payload or "assistant_text" in payload:
+        return (
+            f"User: {payload.get('user_text', '')}\nAssistant: {payload.get('assistant_text', '')}"
+        )
+    return shorten(str(payload), 200)
+
+
+@click.group("journal")
+def journal_group() -> None:
+    """Read the canonical journal and search episodes."""
+
+
+@journal_group.command("read")
+@click.argument("subject")
+@click.argument("session")
+@click.option("--workspace", default="", help='workspace id [default: "default"]')
+@click.option("--page-size", type=int, default=100, show_default=True, help="events per call")
+@click.option("--limit", type=int, default=0, help="stop after this many events (0 = all)")
+@click.option("--event-type", "event_types", multiple=True, help="only these event types")
+@client_options
+def journal_read(
+    client: Client,
+    subject: str,
+    session: str,
+    workspace: str,
+    page_size: int,
+    limit: int,
+    event_types: tuple[str, ...],
+) -> None:
+    """Read SUBJECT's SESSION journal in commit order, following every page."""
+    stub = journal_stub(client)
+    events: list[journal_pb2.Event] = []
+    coverages: list[common_pb2.Coverage] = []
+    token = ""
+    while True:
+        page = client.call(
+            stub.ReadSessionJournal,
+            journal_pb2.ReadSessionJournalRequest(
+                subject=subject,
+                workspace=workspace,
+                session_id=session,
+                page_size=min(page_size, limit) if limit else page_size,
+                page_token=token,
+                event_types=list(event_types),
+            ),
+        )
+        events.extend(page.events)
+        coverages.append(page.coverage)
+        token = page.next_page_token
+        if not token or (limit and len(events) >= limit):
+            break
+    if limit:
+        events = events[:limit]
+    if client.as_json:
+        emit_json(
+            {
+                "events": [to_dict(e) for e in events],
+                "coverage": [to_dict(c) for c in coverages],
+                "next_page_token": token,
+            }
+        )
+        return
+    rows = [
+        (
+            e.event_id,
+            timestamp_text(e.occurred_at),
+            e.event_type,
+            enum_name(journal_pb2.Provenance, e.provenance, "PROVENANCE_"),
+            _event_text(e),
+        )
+        for e in events
+    ]
+    print_table(
+        f"{subject} / {session}: {len(events)} event(s)",
+        ("event", "occurred", "type", "provenance", "content"),
+        rows,
+    )
+    for index, coverage in enumerate(coverages, start=1):
+        returned = coverage.cardinality.returned
+        console().print(f"page {index}: {coverage_summary(coverage, returned)}")
+
+
+@journal_group.command("search")
+@click.argument("subject")
+@click.argument("query")
+@click.option("--workspace", default="", help='workspace id [default: "default"]')
+@click.option("--limit", type=int, default=10, show_default=True)
+@click.option("--exclude-session", default="", help="leave out this session")
+@click.option("--since", default=None, help="ISO 8601 start of the time window")
+@click.option("--until", default=None, help="ISO 8601 end of the time window (exclusive)")
+@client_options
+def journal_search(
+    client: Client,
+    subject: str,
+    query: str,
+    workspace: str,
+    limit: int,
+    exclude_session: str,
+    since: str | None,
+    until: str | None,
+) -> None:
+    """Ranked search over SUBJECT's episodes (the PostgreSQL read path)."""
+    request = journal_pb2.SearchEpisodesRequest(
+        query_text=query,
+        subject=subject,
+        workspace=workspace,
+        exclude_session_id=exclude_session,
+        limit=limit,
+    )
+    window = time_window(since, until)
+    if window is not None:
+        request.time_window.CopyFrom(window)
+    response = client.call(journal_stub(client).SearchEpisodes, request)
+    if client.as_json:
+        emit_json(response)
+        return
+    rows = [
+        (
+            rank,
+            f"{hit.score:.4f}",
+            hit.episode.session_id,
+            hit.episode.episode_id,
+            shorten(hit.episode.user_text, 100),
+            shorten(hit.episode.assistant_text, 60),
+        )
+        for rank, hit in enumerate(response.hits, start=1)
+    ]
+    print_table(
+        f"{len(rows)} episode(s) for {query!r}",
+        ("#", "score", "session", "episode", "user", "assistant"),
+        rows,
+    )
+    console().print(coverage_summary(response.coverage, len(response.hits)))
+
+
+@click.group("runs")
+def runs_group() -> None:
+    """Recovered run memory."""
+
+
+def _run_rows(records: Any) -> list[tuple[Any, ...]]:
+    return [
+        (
+            ranked.record.run_id,
+            enum_name(journal_pb2.RunStatus, ranked.record.status, "RUN_STATUS_"),
+            f"{ranked.score:.3f}",
+            timestamp_text(ranked.record.recorded_at),
+            shorten(ranked.record.summary, 120),
+        )
+        for ranked in records
+    ]
+
+
+@runs_group.command("recall")
+@click.argument("session")
+@click.option("--input", "pending_input", default="", help="pending input to rank against")
+@click.option("--max-entries", type=int, default=0, help="0 = the policy's max_prompt_entries")
+@client_options
+def runs_recall(client: Client, session: str, pending_input: str, max_entries: int) -> None:
+    """SESSION's recovered run memory as the gateway would rank it."""
+    response = client.call(
+        journal_stub(client).GetRecoveredMemory,
+        journal_pb2.GetRecoveredMemoryRequest(
+            session_id=session, pending_input=pending_input, max_entries=max_entries
+        ),
+    )
+    if client.as_json:
+        emit_json(response)
+        return
+    print_table(
+        f"recovered memory of {session}",
+        ("run", "status", "score", "recorded", "summary"),
+        _run_rows(response.records),
+    )
+    if response.omitted_by_limit:
+        console().print(f"{response.omitted_by_limit} more record(s) cut by the prompt limit")
+    console().print(coverage_summary(response.coverage, len(response.records)))
+
+
+@runs_group.command("show")
+@click.argument("run_id")
+@client_options
+def runs_show(client: Client, run_id: str) -> None:
+    """One run-memory record."""
+    response = client.call(
+        journal_stub(client).GetRunRecord, journal_pb2.GetRunRecordRequest(run_id=run_id)
+    )
+    if client.as_json:
+        emit_json(response)
+        return
+    record = response.record
+    print_table(
+        f"run {record.run_id}",
+        ("field", "value"),
+        [
+            ("session", record.session_id),
+            ("subject", f"{record.subject} ({record.workspace})"),
+            ("status", enum_name(journal_pb2.RunStatus, record.status, "RUN_STATUS_")),
+            ("summary", record.summary),
+            ("request", record.request_preview),
+            ("outcome", record.outcome_preview),
+            ("failure markers", ", ".join(record.failure_markers)),
+            ("artifacts", ", ".join(record.artifact_ids)),
+            ("scopes", ", ".join(record.scope_keys)),
+            ("redactions", record.redaction_count),
+            ("recorded", timestamp_text(record.recorded_at)),
+            ("expires", timestamp_text(record.expires_at)),
+        ],
+    )
