@@ -4,8 +4,8 @@ graceful shutdown, and the composition of one or all services in a process."""
 from __future__ import annotations
 
 import importlib
-import secrets
 import logging
+import secrets
 import signal
 import threading
 from collections.abc import Callable, Mapping, Sequence

@@ -15,8 +15,8 @@ from engram.db.errors import translating
 from engram.db.queries import Queries
 from engram.errors import InvalidArgument
 from engram.journal.v1 import journal_pb2 as pb
-from engram.metrics import count_plane_event
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
+from engram.metrics import count_plane_event
 from engram.pagination import decode, encode
 from engram.timeutil import to_timestamp
 from engram.validation import (
