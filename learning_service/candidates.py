@@ -29,7 +29,7 @@ from learning_service.model import (
     Scope,
     Sensitivity,
 )
-from learning_service.store import CONSTRAINT_ERRORS, Q, Conn, Idempotency, Row
+from learning_service.store import CONSTRAINT_ERRORS, Conn, Idempotency, Q, Row
 from learning_service.text import content_hash
 
 MAX_CONTENT = 4000
@@ -110,7 +110,8 @@ def validate_api_candidate(candidate: NewCandidate) -> None:
         raise InvalidArgument("evidence_refs", f"at most {MAX_EVIDENCE_REFS} references")
     for i, ref in enumerate(candidate.evidence_refs):
         if not ref or len(ref) > MAX_EVIDENCE_REF_CHARS:
-            raise InvalidArgument(f"evidence_refs[{i}]", f"must be 1..{MAX_EVIDENCE_REF_CHARS} chars")
+            raise InvalidArgument(f"evidence_refs[{i}]",
+                                  f"must be 1..{MAX_EVIDENCE_REF_CHARS} chars")
         check_not_secret(f"evidence_refs[{i}]", ref)
     if candidate.expires_at is not None and candidate.expires_at <= now():
         raise InvalidArgument("expires_at", "must be in the future")

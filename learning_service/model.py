@@ -151,7 +151,8 @@ def parse_scope_key(field: str, key: str) -> Scope:
     except ValueError:
         kind = None
     if not sep or kind is None:
-        raise InvalidArgument(field, f"{key[:60]!r} is not <session|persona|project|workspace>:<id>")
+        raise InvalidArgument(
+            field, f"{key[:60]!r} is not <session|persona|project|workspace>:<id>")
     try:
         return make_scope(field, kind, scope_id)
     except InvalidArgument as exc:

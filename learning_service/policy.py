@@ -107,7 +107,8 @@ def _parse_rule(i: int, raw: Mapping[str, Any], seen: set[str]) -> Rule:
     base = f"publication.rules[{i}]"
     name = str(raw.get("name", ""))
     if not RULE_NAME.match(name):
-        raise InvalidArgument(f"{base}.name", f"rule name {name[:70]!r} must match [a-z0-9_-]{{1,64}}")
+        raise InvalidArgument(f"{base}.name",
+                              f"rule name {name[:70]!r} must match [a-z0-9_-]{{1,64}}")
     if name in seen:
         raise InvalidArgument(f"{base}.name", f'rule name "{name}" is used more than once')
     seen.add(name)

@@ -15,11 +15,10 @@ _WORD = re.compile(r"[a-z0-9]+")
 _SPACE = re.compile(r"\s+")
 _TRAILING_PUNCT = re.compile(r"[\s.,;:!?]+$")
 
-STOPWORDS: frozenset[str] = frozenset(
-    """a an and are as at be been but by do does for from has have i in is it its me my
-    not of on or our so that the their them they this to was we were what when where which
-    who will with you your""".split()
-)
+_STOPWORD_TEXT = """a an and are as at be been but by do does for from has have i in is it its
+me my not of on or our so that the their them they this to was we were what when where which
+who will with you your"""
+STOPWORDS: frozenset[str] = frozenset(_STOPWORD_TEXT.split())
 
 # Inputs that explicitly ask to browse durable memory: when nothing scores,
 # these keep the recency-and-scope fallback (matched on the normalised input).

@@ -224,6 +224,8 @@ CREATE TABLE learning.learnings (
 );
 CREATE INDEX learnings_subject_idx ON learning.learnings (scope_kind, scope_id, kind, subject_key)
     WHERE subject_key <> '';
+-- The read paths filter by scope key (the expression learning_current exposes).
+CREATE INDEX learnings_scope_key_idx ON learning.learnings ((scope_kind || ':' || scope_id));
 
 CREATE TABLE learning.learning_revisions (
     revision_seq   bigint      GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

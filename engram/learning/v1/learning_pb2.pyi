@@ -1288,6 +1288,7 @@ class ListLearningsRequest(_message.Message):
     PAGE_SIZE_FIELD_NUMBER: _builtins.int
     PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     status: Global___LearningStatusFilter.ValueType
+    """Unspecified lists every status."""
     kind: Global___LearningKind.ValueType
     scope_key: _builtins.str
     """Only this scope key when set, e.g. "project:p1"."""

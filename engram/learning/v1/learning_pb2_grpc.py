@@ -298,9 +298,11 @@ class LearningServiceServicer:
 
     def RecordRolloutResult(self, request, context):
         """Records a verification or canary rollout result, checked against the
-        run's recorded output in the journal.
-        Errors: FAILED_PRECONDITION (illegal move, fingerprint mismatch, marker
-        not in the run output; detail IllegalTransition), NOT_FOUND (skill or run).
+        run's recorded output in the journal. A canary run without the marker is
+        recorded as a canary failure (success = false), which blocks activation.
+        Errors: FAILED_PRECONDITION (illegal move, detail IllegalTransition;
+        fingerprint mismatch; a verification run without the marker in its
+        completed output), NOT_FOUND (skill or run).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

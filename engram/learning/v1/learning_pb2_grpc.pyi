@@ -112,9 +112,11 @@ class LearningServiceStub:
     """
     RecordRolloutResult: _grpc.UnaryUnaryMultiCallable[_learning_pb2.RecordRolloutResultRequest, _learning_pb2.RecordRolloutResultResponse]
     """Records a verification or canary rollout result, checked against the
-    run's recorded output in the journal.
-    Errors: FAILED_PRECONDITION (illegal move, fingerprint mismatch, marker
-    not in the run output; detail IllegalTransition), NOT_FOUND (skill or run).
+    run's recorded output in the journal. A canary run without the marker is
+    recorded as a canary failure (success = false), which blocks activation.
+    Errors: FAILED_PRECONDITION (illegal move, detail IllegalTransition;
+    fingerprint mismatch; a verification run without the marker in its
+    completed output), NOT_FOUND (skill or run).
     """
     RevokeSkill: _grpc.UnaryUnaryMultiCallable[_learning_pb2.RevokeSkillRequest, _learning_pb2.RevokeSkillResponse]
     """Revokes a skill.
@@ -215,9 +217,11 @@ class LearningServiceAsyncStub(LearningServiceStub):
     """
     RecordRolloutResult: _aio.UnaryUnaryMultiCallable[_learning_pb2.RecordRolloutResultRequest, _learning_pb2.RecordRolloutResultResponse]  # type: ignore[assignment]
     """Records a verification or canary rollout result, checked against the
-    run's recorded output in the journal.
-    Errors: FAILED_PRECONDITION (illegal move, fingerprint mismatch, marker
-    not in the run output; detail IllegalTransition), NOT_FOUND (skill or run).
+    run's recorded output in the journal. A canary run without the marker is
+    recorded as a canary failure (success = false), which blocks activation.
+    Errors: FAILED_PRECONDITION (illegal move, detail IllegalTransition;
+    fingerprint mismatch; a verification run without the marker in its
+    completed output), NOT_FOUND (skill or run).
     """
     RevokeSkill: _aio.UnaryUnaryMultiCallable[_learning_pb2.RevokeSkillRequest, _learning_pb2.RevokeSkillResponse]  # type: ignore[assignment]
     """Revokes a skill.
@@ -417,9 +421,11 @@ class LearningServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_learning_pb2.RecordRolloutResultResponse, _abc.Awaitable[_learning_pb2.RecordRolloutResultResponse]]:
         """Records a verification or canary rollout result, checked against the
-        run's recorded output in the journal.
-        Errors: FAILED_PRECONDITION (illegal move, fingerprint mismatch, marker
-        not in the run output; detail IllegalTransition), NOT_FOUND (skill or run).
+        run's recorded output in the journal. A canary run without the marker is
+        recorded as a canary failure (success = false), which blocks activation.
+        Errors: FAILED_PRECONDITION (illegal move, detail IllegalTransition;
+        fingerprint mismatch; a verification run without the marker in its
+        completed output), NOT_FOUND (skill or run).
         """
 
     @_abc_1.abstractmethod

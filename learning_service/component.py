@@ -1,0 +1,78 @@
+"""Wires LearningService for the server bootstrap: the servicer, and the
+capture and review workers when settings.workers_enabled."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from engram.db import Database
+from engram.learning.v1 import learning_pb2_grpc as pb_grpc
+from engram.server import BuildContext, ServiceBinding
+from learning_service.candidates import CandidateBook
+from learning_service.capture import CaptureWorker
+from learning_service.context import ContextReader
+from learning_service.journal_client import JournalClient
+from learning_service.learnings import LearningBook
+from learning_service.plugins import ExtractorClient, JudgeClients
+from learning_service.policy_store import PolicyStore
+from learning_service.review import Reviewer
+from learning_service.servicer import METHOD_ROLES, SERVICE, LearningServicer
+from learning_service.skills import SkillBook
+from learning_service.workers import BackgroundLoop
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def build(ctx: BuildContext) -> ServiceBinding:
+    settings = ctx.settings
+    db = Database(ctx.database_url, max_size=settings.pool_max_size, name="learning").open()
+    journal = JournalClient(ctx.journal_addr, settings.service_token)
+    judges = JudgeClients(settings.service_token)
+    extractor = (ExtractorClient(settings.extractor_addr, settings.service_token)
+                 if settings.extractor_addr else None)
+
+    start_hooks: list[Callable[[], None]] = []
+    stop_hooks: list[Callable[[], None]] = []
+    wake_reviewer: Callable[[], None] = lambda: None  # noqa: E731 - no reviewer to wake
+
+    if settings.workers_enabled:
+        reviewer = Reviewer(db, judges, journal)
+        review_loop = BackgroundLoop("learning-review", reviewer.step)
+        capture = CaptureWorker(db, journal, extractor, review_loop.wake)
+        capture_loop = BackgroundLoop("learning-capture", capture.step, on_stop=capture.cancel)
+        wake_reviewer = review_loop.wake
+        start_hooks += [review_loop.start, capture_loop.start]
+        stop_hooks += [capture_loop.stop, review_loop.stop]
+
+    stop_hooks += [journal.close, judges.close]
+    if extractor is not None:
+        stop_hooks.append(extractor.close)
+    stop_hooks.append(db.close)
+
+    servicer = LearningServicer(
+        candidates=CandidateBook(db),
+        learnings=LearningBook(db),
+        policies=PolicyStore(db),
+        reader=ContextReader(db),
+        skills=SkillBook(db, journal),
+        on_new_candidate=wake_reviewer,
+    )
+
+    def start() -> None:
+        for hook in start_hooks:
+            hook()
+
+    def stop() -> None:
+        for hook in stop_hooks:
+            hook()
+
+    return ServiceBinding(
+        name="learning",
+        service_full_name=SERVICE,
+        servicer=servicer,
+        add_to_server=pb_grpc.add_LearningServiceServicer_to_server,  # type: ignore[arg-type]
+        method_roles=METHOD_ROLES,
+        start=start,
+        stop=stop,
+    )

@@ -1,0 +1,173 @@
+"""Read paths: the learned context for a pending input, the operator search
+and the status counts. Prompt visibility comes only from the SQL gate
+(learning.learning_current.prompt_eligible); this module scores and packs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from engram.common.v1 import common_pb2 as cpb
+from engram.coverage import build_coverage
+from engram.db import Database
+from engram.metrics import count_plane_event
+from learning_service.model import SCOPE_ORDER, Scope, ScopeKind
+from learning_service.store import Q, Row, add_counter, counters
+from learning_service.text import asks_for_durable_memory, overlap_score, sha256_hex, term_set
+
+LEARNED_CONTEXT_PATH = "learning.learned_context.v1"
+LEARNINGS_SOURCE = "postgresql:learning.learnings"
+DEFAULT_MAX_ENTRIES = 8
+MAX_ENTRIES = 50
+PLANE = "learning"
+
+
+@dataclass(frozen=True)
+class ScoredLearning:
+    row: Row
+    score: float
+
+
+@dataclass
+class LearnedContext:
+    entries: list[ScoredLearning]
+    scope_keys: list[str]
+    coverage: cpb.Coverage
+    omitted_zero_score: int = 0
+    omitted_by_limit: int = 0
+    recency_fallback: bool = False
+
+
+def _scope_rank(row: Row) -> int:
+    return SCOPE_ORDER[ScopeKind(row["scope_kind"])]
+
+
+def _recency(row: Row) -> float:
+    created: datetime = row["created_at"]
+    return created.timestamp()
+
+
+@dataclass
+class Selection:
+    chosen: list[ScoredLearning]
+    matched: int
+    omitted_zero_score: int = 0
+    omitted_by_limit: int = 0
+    recency_fallback: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+def select(eligible: Sequence[Row], pending_input: str, max_entries: int) -> Selection:
+    """Score eligible learnings against the input.
+
+    Anything scoring > 0: only those, best first (narrower scope, then newer,
+    breaks ties); zero scorers are omitted and counted. Nothing scores: empty,
+    unless the input explicitly asks to use durable memory, which keeps the
+    recency-and-scope fallback (newest first, narrower scope first on ties).
+    """
+    query = term_set(pending_input)
+    scored = [ScoredLearning(r, overlap_score(query, term_set(r["content"]))) for r in eligible]
+    hits = [s for s in scored if s.score > 0]
+    if hits:
+        hits.sort(key=lambda s: (-s.score, _scope_rank(s.row), -_recency(s.row)))
+        return Selection(hits[:max_entries], matched=len(hits),
+                         omitted_zero_score=len(scored) - len(hits),
+                         omitted_by_limit=max(0, len(hits) - max_entries))
+    if scored and asks_for_durable_memory(pending_input):
+        scored.sort(key=lambda s: (-_recency(s.row), _scope_rank(s.row)))
+        return Selection(scored[:max_entries], matched=len(scored), recency_fallback=True,
+                         omitted_by_limit=max(0, len(scored) - max_entries))
+    return Selection([], matched=0, omitted_zero_score=len(scored))
+
+
+class ContextReader:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def learned_context(self, scopes: Sequence[Scope], pending_input: str,
+                        max_entries: int) -> LearnedContext:
+        keys = [s.key for s in scopes]
+        with self.db.connection() as conn:
+            eligible = conn.execute(Q["eligible_in_scopes"], {"scope_keys": keys}).fetchall()
+            watermark = conn.execute(Q["revision_watermark"]).fetchone()
+            picked = select(eligible, pending_input, max_entries)
+            metrics = {
+                "context_omitted_zero_score_total": picked.omitted_zero_score,
+                "context_omitted_by_limit_total": picked.omitted_by_limit,
+                "context_recency_fallback_total": int(picked.recency_fallback),
+                "context_entries_returned_total": len(picked.chosen),
+            }
+            if any(metrics.values()):
+                with conn.transaction():
+                    for name, amount in metrics.items():
+                        add_counter(conn, name, amount)
+        for name, amount in metrics.items():
+            count_plane_event(PLANE, name.removesuffix("_total"), amount)
+        coverage = build_coverage(
+            read_path=LEARNED_CONTEXT_PATH,
+            source_systems=[LEARNINGS_SOURCE],
+            query={"scope_keys": keys, "input_sha256": sha256_hex(pending_input),
+                   "max_entries": max_entries, "scoring": "lexical_terms"},
+            returned=len(picked.chosen),
+            limit=max_entries,
+            matched_before_limit=picked.matched,
+            exactness=cpb.EXACTNESS_EXACT,
+            # Lexical term overlap cannot see meaning-equivalent wording.
+            semantic=cpb.DIMENSION_STATE_UNKNOWN,
+            field=cpb.DIMENSION_STATE_COMPLETE,
+            temporal=cpb.DIMENSION_STATE_COMPLETE,
+            visibility=cpb.DIMENSION_STATE_COMPLETE,
+            normalization=cpb.DIMENSION_STATE_PARTIAL,
+            snapshot_version=str(watermark["revision_seq"] if watermark else 0),
+        )
+        return LearnedContext(
+            entries=picked.chosen, scope_keys=keys, coverage=coverage,
+            omitted_zero_score=picked.omitted_zero_score,
+            omitted_by_limit=picked.omitted_by_limit, recency_fallback=picked.recency_fallback,
+        )
+
+    def search(self, scope_keys: Sequence[str], query: str) -> list[dict[str, Any]]:
+        """Operator search over current (non-sensitive) learnings and skills.
+
+        Returns every hit, ranked: by score when the query has terms (zero
+        scorers dropped), newest first for an empty query (a browse)."""
+        terms = term_set(query)
+        with self.db.connection() as conn:
+            learnings = conn.execute(Q["searchable_learnings"],
+                                     {"scope_keys": list(scope_keys)}).fetchall()
+            skills = conn.execute(Q["searchable_skills"]).fetchall()
+        hits: list[dict[str, Any]] = []
+        for row in learnings:
+            hits.append({
+                "hit_kind": "learning", "id": str(row["learning_id"]),
+                "title": f"{row['kind']} · {row['scope_key']}", "excerpt": row["content"][:280],
+                "scope_key": row["scope_key"], "prompt_eligible": bool(row["prompt_eligible"]),
+                "updated_at": row["updated_at"], "kind": row["kind"],
+                "score": overlap_score(terms, term_set(row["content"])) if terms else 0.0,
+            })
+        if not scope_keys or "workspace:default" in scope_keys:
+            for row in skills:
+                text = f"{row['skill_name']} {row['instructions']}"
+                hits.append({
+                    "hit_kind": "skill", "id": row["skill_name"],
+                    "title": f"skill {row['skill_name']} ({row['state']})",
+                    "excerpt": row["instructions"][:280], "scope_key": "workspace:default",
+                    "prompt_eligible": False, "updated_at": row["updated_at"],
+                    "kind": "procedure",
+                    "score": overlap_score(terms, term_set(text)) if terms else 0.0,
+                })
+        if terms:
+            hits = [h for h in hits if h["score"] > 0]
+            hits.sort(key=lambda h: (-h["score"], -h["updated_at"].timestamp(), h["id"]))
+        else:
+            hits.sort(key=lambda h: (-h["updated_at"].timestamp(), h["id"]))
+        return hits
+
+    def status(self) -> tuple[Row, dict[str, int]]:
+        with self.db.connection() as conn:
+            counts = conn.execute(Q["status_counts"]).fetchone()
+            assert counts is not None
+            return counts, counters(conn)

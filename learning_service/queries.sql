@@ -1,0 +1,238 @@
+-- Named queries of the learning service (see engram.db.queries).
+
+-- name: advisory_lock
+SELECT pg_advisory_xact_lock(hashtextextended(%(key)s, 0));
+
+-- name: idempotency_get
+SELECT request_sha256, response
+FROM learning.idempotency
+WHERE operation = %(operation)s AND request_id = %(request_id)s;
+
+-- name: idempotency_put
+INSERT INTO learning.idempotency (operation, request_id, request_sha256, response)
+VALUES (%(operation)s, %(request_id)s, %(request_sha256)s, %(response)s);
+
+-- name: counter_add
+INSERT INTO learning.counters (name, value) VALUES (%(name)s, %(amount)s)
+ON CONFLICT (name) DO UPDATE SET value = learning.counters.value + excluded.value;
+
+-- name: counters_all
+SELECT name, value FROM learning.counters ORDER BY name;
+
+-- name: cursor_get
+SELECT position FROM learning.worker_cursors WHERE name = %(name)s;
+
+-- name: cursor_for_update
+SELECT position FROM learning.worker_cursors WHERE name = %(name)s FOR UPDATE;
+
+-- name: cursor_advance
+UPDATE learning.worker_cursors SET position = %(position)s, updated_at = now()
+WHERE name = %(name)s;
+
+-- ------------------------------------------------------------------ policy
+
+-- name: policy_current
+SELECT document, updated_by, updated_at
+FROM learning.policy_versions
+ORDER BY version DESC
+LIMIT 1;
+
+-- name: insert_policy
+INSERT INTO learning.policy_versions (document, updated_by)
+VALUES (%(document)s, %(updated_by)s);
+
+-- ------------------------------------------------------------------ candidates
+
+-- name: insert_candidate
+INSERT INTO learning.candidates
+    (origin, scope_kind, scope_id, kind, content, content_sha256, confidence, source_run_id,
+     source_session_id, source_subject, source_workspace, source_event_id, evidence_refs,
+     sensitivity, expires_at)
+VALUES (%(origin)s, %(scope_kind)s, %(scope_id)s, %(kind)s, %(content)s, %(content_sha256)s,
+        %(confidence)s, %(source_run_id)s, %(source_session_id)s, %(source_subject)s,
+        %(source_workspace)s, %(source_event_id)s, %(evidence_refs)s, %(sensitivity)s,
+        %(expires_at)s)
+RETURNING candidate_id;
+
+-- name: insert_daemon_candidate
+INSERT INTO learning.candidates
+    (origin, scope_kind, scope_id, kind, content, content_sha256, confidence, source_run_id,
+     source_session_id, source_subject, source_workspace, source_event_id, evidence_refs,
+     sensitivity, expires_at)
+VALUES (%(origin)s, %(scope_kind)s, %(scope_id)s, %(kind)s, %(content)s, %(content_sha256)s,
+        %(confidence)s, %(source_run_id)s, %(source_session_id)s, %(source_subject)s,
+        %(source_workspace)s, %(source_event_id)s, %(evidence_refs)s, %(sensitivity)s,
+        %(expires_at)s)
+ON CONFLICT (source_run_id, kind, content_sha256) WHERE origin = 'daemon' DO NOTHING
+RETURNING candidate_id;
+
+-- name: insert_candidate_event
+INSERT INTO learning.candidate_events (candidate_id, status, reason, actor, learning_id)
+VALUES (%(candidate_id)s, %(status)s, %(reason)s, %(actor)s, %(learning_id)s);
+
+-- name: candidate_by_id
+SELECT * FROM learning.candidate_current WHERE candidate_id = %(candidate_id)s;
+
+-- name: lock_candidate_state
+SELECT status FROM learning.candidate_state WHERE candidate_id = %(candidate_id)s FOR UPDATE;
+
+-- name: candidates_page
+SELECT * FROM learning.candidate_current
+WHERE status = ANY (%(statuses)s::text[])
+  AND (%(kind)s::text IS NULL OR kind = %(kind)s::text)
+  AND seq < %(before)s
+ORDER BY seq DESC
+LIMIT %(limit)s;
+
+-- name: candidates_after_seq
+SELECT * FROM learning.candidate_current
+WHERE seq > %(after)s
+ORDER BY seq
+LIMIT %(limit)s;
+
+-- name: insert_review
+INSERT INTO learning.candidate_reviews
+    (candidate_id, mode, matched_rule, baseline_action, judge, final_action, verification,
+     reason, applied, conflict_with)
+VALUES (%(candidate_id)s, %(mode)s, %(matched_rule)s, %(baseline_action)s, %(judge)s,
+        %(final_action)s, %(verification)s, %(reason)s, %(applied)s, %(conflict_with)s);
+
+-- ------------------------------------------------------------------ learnings
+
+-- name: insert_learning
+INSERT INTO learning.learnings
+    (candidate_id, origin, scope_kind, scope_id, kind, content, content_sha256, subject_key,
+     value_key, confidence, source_run_id, source_session_id, source_subject, source_workspace,
+     source_event_id, evidence_refs, sensitivity, expires_at, verification_status,
+     policy_decision, policy_actor, supersedes)
+SELECT c.candidate_id, c.origin, c.scope_kind, c.scope_id, c.kind, c.content, c.content_sha256,
+       %(subject_key)s, %(value_key)s, c.confidence, c.source_run_id, c.source_session_id,
+       c.source_subject, c.source_workspace, c.source_event_id, c.evidence_refs, c.sensitivity,
+       c.expires_at, %(verification_status)s, %(policy_decision)s, %(policy_actor)s,
+       %(supersedes)s
+FROM learning.candidates c
+WHERE c.candidate_id = %(candidate_id)s
+RETURNING learning_id;
+
+-- name: insert_revision
+INSERT INTO learning.learning_revisions
+    (learning_id, revision, status, publish_tier, action, actor, reason, superseded_by)
+VALUES (%(learning_id)s, %(revision)s, %(status)s, %(publish_tier)s, %(action)s, %(actor)s,
+        %(reason)s, %(superseded_by)s);
+
+-- name: learning_by_id
+SELECT * FROM learning.learning_current WHERE learning_id = %(learning_id)s;
+
+-- name: lock_learning_state
+SELECT status FROM learning.learning_state WHERE learning_id = %(learning_id)s FOR UPDATE;
+
+-- name: revisions_for
+SELECT learning_id, revision, status, publish_tier, action, actor, reason, recorded_at
+FROM learning.learning_revisions
+WHERE learning_id = ANY (%(ids)s::uuid[])
+ORDER BY learning_id, revision;
+
+-- name: conflicting_learnings
+SELECT learning_id
+FROM learning.learning_current
+WHERE scope_kind = %(scope_kind)s AND scope_id = %(scope_id)s AND kind = %(kind)s
+  AND subject_key = %(subject_key)s AND value_key <> %(value_key)s
+  AND status = 'active'
+ORDER BY created_at DESC;
+
+-- name: learnings_page
+SELECT * FROM learning.learning_current
+WHERE status = ANY (%(statuses)s::text[])
+  AND (%(tier)s::text IS NULL OR publish_tier = %(tier)s::text)
+  AND (%(kind)s::text IS NULL OR kind = %(kind)s::text)
+  AND (%(scope_key)s::text IS NULL OR scope_key = %(scope_key)s::text)
+  AND seq < %(before)s
+ORDER BY seq DESC
+LIMIT %(limit)s;
+
+-- ------------------------------------------------------------------ read paths
+
+-- name: eligible_in_scopes
+SELECT * FROM learning.learning_current
+WHERE scope_key = ANY (%(scope_keys)s::text[]) AND prompt_eligible;
+
+-- name: revision_watermark
+SELECT coalesce(max(revision_seq), 0) AS revision_seq FROM learning.learning_revisions;
+
+-- name: searchable_learnings
+-- Sensitive learnings never reach search; the prompt_eligible tag comes from the one gate.
+SELECT learning_id, kind, content, scope_key, prompt_eligible, updated_at
+FROM learning.learning_current
+WHERE status = 'active' AND sensitivity <> 'sensitive'
+  AND (cardinality(%(scope_keys)s::text[]) = 0 OR scope_key = ANY (%(scope_keys)s::text[]));
+
+-- name: searchable_skills
+SELECT skill_name, state, instructions, updated_at FROM learning.skill_current;
+
+-- name: status_counts
+SELECT
+    (SELECT count(*) FROM learning.candidate_state WHERE status = 'pending')
+        AS candidates_pending,
+    (SELECT count(*) FROM learning.candidate_state WHERE status = 'escalated')
+        AS candidates_escalated,
+    (SELECT count(*) FROM learning.learning_state
+        WHERE status = 'active' AND publish_tier = 'active') AS learnings_active,
+    (SELECT count(*) FROM learning.learning_state
+        WHERE status = 'active' AND publish_tier = 'provisional') AS learnings_provisional,
+    (SELECT count(*) FROM learning.skill_state WHERE state = 'active') AS skills_active,
+    (SELECT position FROM learning.worker_cursors WHERE name = 'capture') AS capture_cursor,
+    (SELECT position FROM learning.worker_cursors WHERE name = 'review') AS review_cursor;
+
+-- ------------------------------------------------------------------ skills
+
+-- name: insert_skill_version
+INSERT INTO learning.skill_versions
+    (skill_name, version, source_learning_id, instructions, execution_context,
+     verification_profile, definition_fingerprint, created_by)
+VALUES (%(skill_name)s, %(version)s, %(source_learning_id)s, %(instructions)s,
+        %(execution_context)s, %(verification_profile)s, %(definition_fingerprint)s,
+        %(created_by)s);
+
+-- name: insert_skill_event
+INSERT INTO learning.skill_events
+    (skill_name, version, action, from_state, to_state, stage, run_id, session_id,
+     definition_fingerprint, success, actor, note)
+VALUES (%(skill_name)s, %(version)s, %(action)s, %(from_state)s, %(to_state)s, %(stage)s,
+        %(run_id)s, %(session_id)s, %(definition_fingerprint)s, %(success)s, %(actor)s,
+        %(note)s);
+
+-- name: skill_by_name
+SELECT sc.*,
+       (SELECT max(v.version) FROM learning.skill_versions v
+        WHERE v.skill_name = sc.skill_name) AS max_version
+FROM learning.skill_current sc
+WHERE sc.skill_name = %(skill_name)s;
+
+-- name: skill_events_for
+SELECT * FROM (
+    SELECT e.*, row_number() OVER (PARTITION BY e.skill_name ORDER BY e.event_id DESC) AS n
+    FROM learning.skill_events e
+    WHERE e.skill_name = ANY (%(names)s::text[])
+) recent
+WHERE n <= %(limit)s
+ORDER BY skill_name, event_id;
+
+-- name: skills_from_learning
+SELECT skill_name FROM learning.skill_current
+WHERE source_learning_id = %(learning_id)s AND state <> 'revoked'
+ORDER BY skill_name;
+
+-- name: latest_active_snapshot
+SELECT e.version, v.source_learning_id, v.definition_fingerprint
+FROM learning.skill_events e
+JOIN learning.skill_versions v USING (skill_name, version)
+WHERE e.skill_name = %(skill_name)s AND e.to_state = 'active'
+ORDER BY e.event_id DESC
+LIMIT 1;
+
+-- name: skills_page
+SELECT * FROM learning.skill_current
+WHERE (cardinality(%(states)s::text[]) = 0 OR state = ANY (%(states)s::text[]))
+  AND skill_name > %(after)s
+ORDER BY skill_name
+LIMIT %(limit)s;
