@@ -25,12 +25,12 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import scratch_database, summarize  # noqa: E402
-from engram.channels import open_channel  # noqa: E402
-from engram.config import Settings  # noqa: E402
-from engram.journal.v1 import journal_pb2 as pb  # noqa: E402
-from engram.journal.v1 import journal_pb2_grpc as pb_grpc  # noqa: E402
-from engram.server import start_suite  # noqa: E402
+from bench._common import scratch_database, summarize
+from engram.channels import open_channel
+from engram.config import Settings
+from engram.journal.v1 import journal_pb2 as pb
+from engram.journal.v1 import journal_pb2_grpc as pb_grpc
+from engram.server import start_suite
 
 
 def turn_text(i: int) -> tuple[str, str]:

@@ -73,7 +73,7 @@ class FeedNotifier:
                 if self._stop.wait(1.0):
                     return
                 log.warning("feed listener reconnecting")
-            except Exception:  # noqa: BLE001 - the poll fallback keeps followers alive
+            except Exception:
                 log.exception("feed listener failed")
                 if self._stop.wait(1.0):
                     return
