@@ -33,7 +33,7 @@ class JournalFailed(Exception):
 def _error_field(error: grpc.RpcError) -> str:
     try:
         status = rpc_status.from_call(error)  # type: ignore[arg-type]
-    except Exception:  # noqa: BLE001 - malformed details: fall back to a generic field
+    except Exception:
         return "request"
     if status is None:
         return "request"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -35,8 +36,9 @@ class LexicalSegment:
     tf: npt.NDArray[np.uint16]  # (P,)
     doc_len: FloatArray  # (n,)
 
-    @property
+    @cached_property
     def total_len(self) -> float:
+        # Read on every query for the average document length; computed once.
         return float(self.doc_len.sum(dtype=np.float64))
 
     def df(self, term: str) -> int:

@@ -13,6 +13,7 @@ import array
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -128,7 +129,7 @@ class SegmentParts:
     posting_tf: npt.NDArray[np.uint16]
 
 
-def _freeze(*arrays: np.ndarray) -> None:  # type: ignore[type-arg]
+def _freeze(*arrays: npt.NDArray[Any]) -> None:
     for a in arrays:
         a.flags.writeable = False
 
@@ -320,7 +321,7 @@ class SegmentBuilder:
         return assemble(parts, chosen, self.dim)
 
 
-def _buffer(buf: array.array, dtype: type) -> npt.NDArray[np.generic]:  # type: ignore[type-arg]
+def _buffer(buf: array.array, dtype: type) -> Any:  # type: ignore[type-arg]
     if len(buf) == 0:
         return np.empty(0, dtype=dtype)
     return np.frombuffer(buf, dtype=dtype).copy()
@@ -330,7 +331,7 @@ def merge(segments: Sequence[Segment], alive: Sequence[BoolArray], kind: str | N
           dim: int) -> Segment:
     """One segment holding the live rows of `segments` (dead rows dropped)."""
     vocab_index: dict[str, int] = {}
-    columns: dict[str, list[np.ndarray]] = {  # type: ignore[type-arg]
+    columns: dict[str, list[npt.NDArray[Any]]] = {
         name: [] for name in ("hi", "lo", "subject", "workspace", "session", "seen", "has",
                               "sess_counts", "sess_values", "vectors", "terms", "prow", "tf")
     }
@@ -363,7 +364,7 @@ def merge(segments: Sequence[Segment], alive: Sequence[BoolArray], kind: str | N
         columns["prow"].append(new_row[prow[live]].astype(np.int32))
         columns["tf"].append(tf[live])
 
-    def cat(name: str, dtype: type) -> npt.NDArray[np.generic]:
+    def cat(name: str, dtype: type) -> Any:
         items = columns[name]
         return np.concatenate(items).astype(dtype, copy=False) if items else \
             np.empty(0, dtype=dtype)
@@ -375,21 +376,21 @@ def merge(segments: Sequence[Segment], alive: Sequence[BoolArray], kind: str | N
     for term, term_id in vocab_index.items():
         vocab_list[term_id] = term
     parts = SegmentParts(
-        key_hi=cat("hi", np.uint64),  # type: ignore[arg-type]
-        key_lo=cat("lo", np.uint64),  # type: ignore[arg-type]
-        subject=cat("subject", np.int32),  # type: ignore[arg-type]
-        workspace=cat("workspace", np.int32),  # type: ignore[arg-type]
-        session=cat("session", np.int32),  # type: ignore[arg-type]
-        last_seen_us=cat("seen", np.int64),  # type: ignore[arg-type]
-        has_vector=cat("has", np.bool_),  # type: ignore[arg-type]
+        key_hi=cat("hi", np.uint64),
+        key_lo=cat("lo", np.uint64),
+        subject=cat("subject", np.int32),
+        workspace=cat("workspace", np.int32),
+        session=cat("session", np.int32),
+        last_seen_us=cat("seen", np.int64),
+        has_vector=cat("has", np.bool_),
         sess_offsets=offsets,
-        sess_values=cat("sess_values", np.int32),  # type: ignore[arg-type]
+        sess_values=cat("sess_values", np.int32),
         vectors=np.concatenate(columns.pop("vectors")) if base_row else
         np.zeros((0, dim), dtype=np.float32),
         vocab=vocab_list,
-        term_ids=cat("terms", np.int32),  # type: ignore[arg-type]
-        posting_rows=cat("prow", np.int32),  # type: ignore[arg-type]
-        posting_tf=cat("tf", np.uint16),  # type: ignore[arg-type]
+        term_ids=cat("terms", np.int32),
+        posting_rows=cat("prow", np.int32),
+        posting_tf=cat("tf", np.uint16),
     )
     chosen = kind or dense_mod.choose_kind(base_row, small=False)
     return assemble(parts, chosen, dim)

@@ -1,0 +1,208 @@
+"""Recall latency over gRPC (resident index) against JournalService.SearchEpisodes
+(pgvector + full-text) on the same synthetic corpus in the same run, resident
+dense recall@10 against exact search, index build time and resident memory.
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/retrieval_latency.py --episodes 100000
+
+The corpus (bench/retrieval_corpus.py: clustered synthetic vectors, one
+subject, loaded with COPY) is built once per size under --out and reused.
+The services run in this process on one port (journal + retrieval, MiniLM
+embedder, index persistence off); RetrievalService builds its index by
+replaying the change feed at start, and the benchmark waits for it.
+
+Per query, four calls in turn (so machine noise hits all four alike):
+Recall and SearchEpisodes with a precomputed query vector (excluding query
+embedding), then both with query text only (each service embeds the query
+with MiniLM). k = 10. Recall's resident path includes its visibility
+re-read (BatchGetEpisodes), the price of never serving a quarantined hit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import psycopg
+from pgvector.psycopg import register_vector
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._common import percentile
+from bench.retrieval_corpus import SUBJECT, WORKSPACE, Corpus, prepare, query_text
+from engram.channels import open_channel
+from engram.config import Settings
+from engram.embedder_cache import shared_embedder
+from engram.journal.v1 import journal_pb2 as jpb
+from engram.journal.v1 import journal_pb2_grpc as jgrpc
+from engram.retrieval.v1 import retrieval_pb2 as rpb
+from engram.retrieval.v1 import retrieval_pb2_grpc as rgrpc
+from engram.server import start_suite
+from retrieval_service.snapshot import SearchRequest
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/statm") as handle:
+        return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def stats(values: list[float]) -> dict[str, float]:
+    return {"p50_ms": round(percentile(values, 50) * 1000, 3),
+            "p99_ms": round(percentile(values, 99) * 1000, 3)}
+
+
+def timed(call: Any, request: Any) -> tuple[float, Any]:
+    started = time.perf_counter()
+    response = call(request)
+    return time.perf_counter() - started, response
+
+
+def pgvector_top10(url: str, vectors: np.ndarray) -> list[set[str]]:
+    """pgvector's dense top-10 with SearchEpisodes' settings for limit 10
+    (hnsw.ef_search = max(100, candidate window 40), iterative scan)."""
+    found = []
+    with psycopg.connect(url) as conn:
+        register_vector(conn)
+        conn.execute("SET hnsw.ef_search = 100")
+        conn.execute("SET hnsw.iterative_scan = relaxed_order")
+        for vector in vectors:
+            rows = conn.execute(
+                "SELECT episode_id FROM journal.episodes WHERE subject = %s AND workspace = %s "
+                "AND embedding IS NOT NULL ORDER BY embedding <=> %s LIMIT 10",
+                (SUBJECT, WORKSPACE, vector)).fetchall()
+            found.append({str(r[0]) for r in rows})
+    return found
+
+
+def dense_recall(runtime: Any, vectors: np.ndarray, url: str) -> dict[str, float]:
+    """Resident dense top-10 (and pgvector's) against exact inner product over the same rows."""
+    snapshot = runtime.index.snapshot
+    base = snapshot.segments[0]
+    subject, workspace = (runtime.index.interner.lookup(SUBJECT),
+                          runtime.index.interner.lookup(WORKSPACE))
+    lo, hi = base.scope_range(subject, workspace)
+    recalls, pg_recalls, latencies = [], [], []
+    pgvector = pgvector_top10(url, vectors)
+    for vector, pg_ids in zip(vectors, pgvector, strict=True):
+        started = time.perf_counter()
+        result = snapshot.search(SearchRequest(SUBJECT, WORKSPACE, "", None, None, vector, "",
+                                               10, 10))
+        latencies.append(time.perf_counter() - started)
+        scores = base.dense.vectors[lo:hi] @ vector
+        exact = {base.episode_id(int(r) + lo) for r in np.argsort(-scores)[:10]}
+        recalls.append(len(exact & set(result.dense.ids)) / 10)
+        pg_recalls.append(len(exact & pg_ids) / 10)
+    return {"recall_at_10": round(float(np.mean(recalls)), 4),
+            "pgvector_recall_at_10": round(float(np.mean(pg_recalls)), 4),
+            "dense_only_p50_ms": round(percentile(latencies, 50) * 1000, 3),
+            "dense_only_p99_ms": round(percentile(latencies, 99) * 1000, 3),
+            "queries": len(vectors)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--episodes", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--recall-queries", type=int, default=200)
+    parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--out", type=Path, default=Path("/var/tmp/engram-bench"))
+    parser.add_argument("--embedder", default="minilm")
+    args = parser.parse_args()
+
+    model = shared_embedder(args.embedder).name
+    shared_embedder(args.embedder).embed_one("warm the model up")
+    started = time.monotonic()
+    server, url, load_log = prepare(args.out, args.episodes, model)
+    prepare_seconds = time.monotonic() - started
+    settings = Settings.load({
+        "listen": "127.0.0.1:0", "database_url": url, "embedder": args.embedder,
+        "data_dir": str(args.out / f"data-{args.episodes}"), "index_persist": False,
+        "metrics_port": -1, "index_staleness_seconds": 60, "log_level": "WARNING",
+        "grace_seconds": 1.0,
+    }, env={})
+    rss_before = rss_bytes()
+    started = time.monotonic()
+    suite = start_suite(settings, ["journal", "retrieval"])
+    summary: dict[str, Any] = {"episodes": args.episodes, "load": load_log,
+                               "prepare_seconds": round(prepare_seconds, 1)}
+    try:
+        channel = open_channel(suite.address)
+        retrieval = rgrpc.RetrievalServiceStub(channel)
+        journal = jgrpc.JournalServiceStub(channel)
+        while True:
+            status = retrieval.GetIndexStatus(rpb.GetIndexStatusRequest())
+            if status.ready:
+                break
+            time.sleep(0.5)
+        summary["index_build_seconds"] = round(time.monotonic() - started, 1)
+        rss_after = rss_bytes()
+        summary["index"] = {
+            "type": status.dense_index_type,
+            "episodes": status.episodes,
+            "resident_bytes": status.resident_bytes,
+            "resident_bytes_per_episode": round(status.resident_bytes / status.episodes, 1),
+            "rss_delta_bytes_per_episode": round((rss_after - rss_before) / status.episodes, 1),
+        }
+        print(json.dumps(summary), flush=True)
+
+        corpus = Corpus(args.episodes)
+        vectors, clusters = corpus.queries(args.queries + args.warmup)
+        series: dict[str, list[float]] = {k: [] for k in (
+            "recall_vector", "search_vector", "recall_text", "search_text")}
+        served: dict[int, int] = {}
+        server_embed, server_search = [], []
+        agree_top1 = 0
+        for i, (vector, cluster) in enumerate(zip(vectors, clusters, strict=True)):
+            text = query_text(int(cluster), i)
+            values = vector.tolist()
+            calls = [
+                ("recall_vector", retrieval.Recall, rpb.RecallRequest(
+                    query_text=text, subject=SUBJECT, limit=10, query_embedding=values)),
+                ("search_vector", journal.SearchEpisodes, jpb.SearchEpisodesRequest(
+                    query_text=text, subject=SUBJECT, limit=10, query_embedding=values)),
+                ("recall_text", retrieval.Recall, rpb.RecallRequest(
+                    query_text=text, subject=SUBJECT, limit=10)),
+                ("search_text", journal.SearchEpisodes, jpb.SearchEpisodesRequest(
+                    query_text=text, subject=SUBJECT, limit=10)),
+            ]
+            responses: dict[str, Any] = {}
+            for name, call, request in calls:
+                elapsed, responses[name] = timed(call, request)
+                if i >= args.warmup:
+                    series[name].append(elapsed)
+            if i >= args.warmup:
+                recall = responses["recall_text"]
+                served[recall.served_by] = served.get(recall.served_by, 0) + 1
+                server_embed.append(recall.embed_micros / 1e6)
+                server_search.append(recall.search_micros / 1e6)
+                a, b = responses["recall_vector"], responses["search_vector"]
+                if a.hits and b.hits and a.hits[0].episode_id == b.hits[0].episode.episode_id:
+                    agree_top1 += 1
+        result: dict[str, Any] = {name: stats(values) for name, values in series.items()}
+        for mode in ("vector", "text"):
+            result[f"ratio_p50_{mode}"] = round(
+                result[f"search_{mode}"]["p50_ms"] / result[f"recall_{mode}"]["p50_ms"], 2)
+        result["recall_server_embed"] = stats(server_embed)
+        result["recall_server_search"] = stats(server_search)
+        result["served_by"] = {rpb.ServedBy.Name(k): v  # type: ignore[arg-type]
+                               for k, v in served.items()}
+        result["top1_agreement_vector"] = round(agree_top1 / args.queries, 3)
+        summary["latency"] = result
+        binding = next(b for b in suite.bindings if b.name == "retrieval")
+        summary["dense"] = dense_recall(binding.servicer.runtime,  # type: ignore[attr-defined]
+                                        corpus.queries(args.recall_queries)[0], url)
+        print(json.dumps(summary, indent=1), flush=True)
+        channel.close()
+    finally:
+        suite.stop(grace=1)
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

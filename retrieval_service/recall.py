@@ -1,0 +1,389 @@
+"""Recall: which path serves, and what its coverage says.
+
+Path choice, first match wins:
+
+1. resident serving disabled (workers off: nothing keeps the index fresh)
+   -> fallback, reason DISABLED;
+2. shadow mode -> fallback, reason SHADOW (the resident result is computed
+   in the background and compared);
+3. no snapshot yet (first build running) -> fallback, NOT_READY;
+4. the snapshot lags the journal watermark beyond index_staleness_seconds
+   -> fallback, STALE;
+5. otherwise the resident index; if its search raises -> fallback,
+   INDEX_ERROR.
+
+Visibility: the follower may lag a quarantine or purge by up to a batch, but
+a quarantined or purged episode must never be served once the ledger call
+returned. So the resident path re-reads the episodes it is about to return
+with JournalService.BatchGetEpisodes (one call, <= limit + a small margin
+ids), which reads committed state and drops quarantined and purged ones; the
+re-read body also supplies the returned text and is re-checked against the
+request's session and time filters (an episode may have re-occurred since
+the snapshot). If the journal cannot be reached for that check, nothing is
+served: coverage UNAVAILABLE.
+
+Coverage: the resident path seals its own (read path retrieval.resident.v1,
+ranked: semantic UNKNOWN, exactness UNKNOWN); the fallback's coverage is the
+journal's, validated here and passed on unchanged, or replaced by FAILED
+coverage when the seal or the hit count does not hold. A journal that
+cannot be reached yields UNAVAILABLE coverage, never an empty SEARCHED.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engram import coverage as cov
+from engram.common.v1 import common_pb2 as cpb
+from engram.embedding import Embedder
+from engram.errors import Unavailable
+from engram.fusion import candidate_window, rrf, session_excluded
+from engram.journal.v1 import journal_pb2 as jpb
+from engram.metrics import count_plane_event
+from engram.timeutil import to_timestamp
+from retrieval_service.changes import timestamp_us
+from retrieval_service.follower import Freshness
+from retrieval_service.index import ResidentIndex
+from retrieval_service.journal_client import JournalClient, JournalFailed
+from retrieval_service.snapshot import SearchRequest, Snapshot
+
+log = logging.getLogger("engram.retrieval.recall")
+
+RESIDENT_READ_PATH = "retrieval.resident.v1"
+RECALL_READ_PATH = "retrieval.recall.v1"
+JOURNAL_SOURCE = "grpc:engram.journal.v1.JournalService"
+LEXICAL_SOURCE = "bm25:memory"
+# Extra ids re-read beyond the limit, so a hit dropped by the visibility
+# check is usually replaced within the same journal call.
+CONFIRM_MARGIN = 5
+
+SERVED_RESIDENT = "resident"
+SERVED_FALLBACK = "fallback"
+SERVED_NONE = "none"
+
+REASON_NONE = "none"
+REASON_STALE = "stale"
+REASON_NOT_READY = "not_ready"
+REASON_INDEX_ERROR = "index_error"
+REASON_SHADOW = "shadow"
+REASON_DISABLED = "disabled"
+
+
+@dataclass(frozen=True)
+class RecallQuery:
+    query_text: str
+    subject: str
+    workspace: str
+    exclude_session_id: str
+    limit: int
+    start: datetime | None
+    end: datetime | None
+    # Given by the caller (unit norm), else embedded here.
+    vector: npt.NDArray[np.float32] | None
+
+    def digest_fields(self) -> dict[str, object]:
+        return {
+            "query_text": self.query_text,
+            "subject": self.subject,
+            "workspace": self.workspace,
+            "exclude_session_id": self.exclude_session_id,
+            "limit": self.limit,
+            "start": self.start.isoformat() if self.start else None,
+            "end": self.end.isoformat() if self.end else None,
+            "query_embedding": self.vector is not None,
+        }
+
+    @property
+    def start_us(self) -> int | None:
+        return None if self.start is None else timestamp_us(to_timestamp(self.start))
+
+    @property
+    def end_us(self) -> int | None:
+        return None if self.end is None else timestamp_us(to_timestamp(self.end))
+
+
+@dataclass(frozen=True)
+class Hit:
+    episode: jpb.Episode
+    score: float
+    dense_rank: int
+    lexical_rank: int
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    hits: list[Hit]
+    coverage: cpb.Coverage
+    served_by: str
+    fallback_reason: str
+    embed_micros: int = 0
+    search_micros: int = 0
+
+
+@dataclass
+class ShadowStats:
+    comparisons: int = 0
+    overlap_sum: float = 0.0
+    top1_agreements: int = 0
+    failures: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def record(self, resident: Sequence[str], fallback: Sequence[str]) -> None:
+        k = max(len(resident), len(fallback))
+        if k == 0:
+            overlap, top1 = 1.0, True
+        else:
+            overlap = len(set(resident[:k]) & set(fallback[:k])) / k
+            top1 = bool(resident) and bool(fallback) and resident[0] == fallback[0]
+        with self.lock:
+            self.comparisons += 1
+            self.overlap_sum += overlap
+            self.top1_agreements += int(top1)
+
+    def view(self) -> tuple[int, float, float]:
+        with self.lock:
+            n = self.comparisons
+            return n, (self.overlap_sum / n if n else 0.0), (self.top1_agreements / n if n else 0.0)
+
+
+def in_window(ts_us: int, start_us: int | None, end_us: int | None) -> bool:
+    return (start_us is None or ts_us >= start_us) and (end_us is None or ts_us < end_us)
+
+
+class Recaller:
+    def __init__(
+        self,
+        index: ResidentIndex,
+        freshness: Freshness,
+        client: JournalClient,
+        embedder: Embedder,
+        *,
+        staleness_limit: float,
+        shadow_mode: bool,
+        serving_enabled: bool,
+        resident_guard: Callable[[], None] | None = None,
+    ) -> None:
+        self._index = index
+        self._freshness = freshness
+        self._client = client
+        self._embedder = embedder
+        self.staleness_limit = staleness_limit
+        self.shadow_mode = shadow_mode
+        self.serving_enabled = serving_enabled
+        # Test/ops hook run before a resident search (e.g. fault injection).
+        self._resident_guard = resident_guard
+        self.shadow = ShadowStats()
+        self._shadow_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="shadow")
+        self._shadow_slots = threading.BoundedSemaphore(8)
+        self._fallbacks = 0
+        self._fallback_lock = threading.Lock()
+
+    @property
+    def fallbacks_total(self) -> int:
+        with self._fallback_lock:
+            return self._fallbacks
+
+    def close(self) -> None:
+        self._shadow_pool.shutdown(wait=True, cancel_futures=True)
+
+    # --------------------------------------------------------------- routing
+
+    def _blocker(self) -> tuple[str | None, Snapshot | None]:
+        snapshot = self._index.snapshot
+        if not self.serving_enabled:
+            return REASON_DISABLED, snapshot
+        if self.shadow_mode:
+            return REASON_SHADOW, snapshot
+        if snapshot is None:
+            return REASON_NOT_READY, None
+        if self._freshness.staleness() > self.staleness_limit:
+            return REASON_STALE, snapshot
+        return None, snapshot
+
+    def recall(self, query: RecallQuery) -> RecallResult:
+        reason, snapshot = self._blocker()
+        if reason is None and snapshot is not None:
+            try:
+                return self._resident(query, snapshot)
+            except (Unavailable, JournalFailed) as error:
+                return self._unserved(query, error)
+            except Exception:
+                log.exception("resident recall failed; serving the fallback")
+                reason = REASON_INDEX_ERROR
+        assert reason is not None
+        result = self._fallback(query, reason)
+        if reason == REASON_SHADOW and snapshot is not None and \
+                result.served_by == SERVED_FALLBACK:
+            self._shadow_compare(query, snapshot, [h.episode.episode_id for h in result.hits])
+        return result
+
+    # -------------------------------------------------------------- resident
+
+    def _vector(self, query: RecallQuery) -> tuple[npt.NDArray[np.float32], int]:
+        if query.vector is not None:
+            return query.vector, 0
+        started = time.perf_counter_ns()
+        vector = self._embedder.embed_one(query.query_text)
+        return vector, (time.perf_counter_ns() - started) // 1000
+
+    def _search(self, query: RecallQuery, snapshot: Snapshot,
+                vector: npt.NDArray[np.float32]) -> list[Any]:
+        if self._resident_guard is not None:
+            self._resident_guard()
+        window = candidate_window(query.limit)
+        result = snapshot.search(SearchRequest(
+            subject=query.subject,
+            workspace=query.workspace,
+            exclude_session_id=query.exclude_session_id,
+            start_us=query.start_us,
+            end_us=query.end_us,
+            vector=vector,
+            query_text=query.query_text,
+            dense_window=window,
+            lexical_window=window,
+        ))
+        return rrf([result.dense.ids, result.lexical.ids])
+
+    def _resident(self, query: RecallQuery, snapshot: Snapshot) -> RecallResult:
+        vector, embed_micros = self._vector(query)
+        started = time.perf_counter_ns()
+        fused = self._search(query, snapshot, vector)
+        hits = self._confirm(query, fused)
+        search_micros = (time.perf_counter_ns() - started) // 1000
+        windowed = query.start is not None or query.end is not None
+        coverage = cov.build_coverage(
+            read_path=RESIDENT_READ_PATH,
+            source_systems=[f"faiss:{snapshot.dense_type}", LEXICAL_SOURCE],
+            query=query.digest_fields(),
+            returned=len(hits),
+            limit=query.limit,
+            matched_before_limit=None,
+            exactness=cpb.EXACTNESS_UNKNOWN,
+            # Ranked nearest-neighbour recall: no notion of "all meaning-equivalent rows".
+            semantic=cpb.DIMENSION_STATE_UNKNOWN,
+            # Same dimension rules as the journal's SearchEpisodes, so the two read
+            # paths describe the same query identically.
+            field=cpb.DIMENSION_STATE_COMPLETE,
+            temporal=cpb.DIMENSION_STATE_PARTIAL if windowed else cpb.DIMENSION_STATE_COMPLETE,
+            # Quarantine and purge are re-checked against the journal for every hit;
+            # an excluded session hides part of the subject on purpose.
+            visibility=cpb.DIMENSION_STATE_PARTIAL if query.exclude_session_id
+            else cpb.DIMENSION_STATE_COMPLETE,
+            # Tokenising and stemming may miss word variants.
+            normalization=cpb.DIMENSION_STATE_PARTIAL,
+            snapshot_version=str(snapshot.applied_cursor),
+        )
+        return RecallResult(hits, coverage, SERVED_RESIDENT, REASON_NONE, embed_micros,
+                            search_micros)
+
+    def _confirm(self, query: RecallQuery, fused: list[Any]) -> list[Hit]:
+        """Keep the fused candidates the journal still shows, in fused order."""
+        hits: list[Hit] = []
+        position = 0
+        dropped = 0
+        start_us, end_us = query.start_us, query.end_us
+        while len(hits) < query.limit and position < len(fused):
+            chunk = fused[position:position + query.limit - len(hits) + CONFIRM_MARGIN]
+            position += len(chunk)
+            bodies = {e.episode_id: e for e in self._client.batch_get([f.id for f in chunk])}
+            for item in chunk:
+                episode = bodies.get(item.id)
+                if episode is None or episode.subject != query.subject or \
+                        episode.workspace != query.workspace or \
+                        session_excluded(list(episode.session_ids) or [episode.session_id],
+                                         query.exclude_session_id) or \
+                        not in_window(timestamp_us(episode.last_seen_at), start_us, end_us):
+                    dropped += 1
+                    continue
+                hits.append(Hit(episode, item.score, item.ranks[0], item.ranks[1]))
+                if len(hits) == query.limit:
+                    break
+        if dropped:
+            count_plane_event("retrieval", "resident_hit_withheld", dropped)
+        return hits
+
+    # -------------------------------------------------------------- fallback
+
+    def _count_fallback(self) -> None:
+        with self._fallback_lock:
+            self._fallbacks += 1
+        count_plane_event("retrieval", "fallback")
+
+    def _fallback(self, query: RecallQuery, reason: str) -> RecallResult:
+        self._count_fallback()
+        request = jpb.SearchEpisodesRequest(
+            query_text=query.query_text,
+            subject=query.subject,
+            workspace=query.workspace,
+            exclude_session_id=query.exclude_session_id,
+            limit=query.limit,
+        )
+        if query.vector is not None:
+            request.query_embedding.extend(query.vector.tolist())
+        if query.start is not None:
+            request.time_window.start_time.CopyFrom(to_timestamp(query.start))
+        if query.end is not None:
+            request.time_window.end_time.CopyFrom(to_timestamp(query.end))
+        started = time.perf_counter_ns()
+        try:
+            response = self._client.search_episodes(request)
+        except (Unavailable, JournalFailed) as error:
+            result = self._unserved(query, error)
+            return RecallResult(result.hits, result.coverage, SERVED_NONE, reason)
+        search_micros = (time.perf_counter_ns() - started) // 1000
+        try:
+            cov.validate(response.coverage)
+            if response.coverage.cardinality.returned != len(response.hits):
+                raise cov.CoverageContractError(
+                    f"coverage says {response.coverage.cardinality.returned} returned, "
+                    f"response carries {len(response.hits)}")
+        except cov.CoverageContractError as error:
+            log.warning("fallback coverage rejected: %s", error)
+            count_plane_event("retrieval", "fallback_coverage_invalid")
+            failed = cov.unavailable_coverage(
+                RECALL_READ_PATH, [JOURNAL_SOURCE], query.digest_fields(), failed=True)
+            return RecallResult([], failed, SERVED_NONE, reason, 0, search_micros)
+        hits = [Hit(h.episode, h.score, h.dense_rank, h.lexical_rank) for h in response.hits]
+        return RecallResult(hits, response.coverage, SERVED_FALLBACK, reason, 0, search_micros)
+
+    def _unserved(self, query: RecallQuery, error: Exception) -> RecallResult:
+        failed = isinstance(error, JournalFailed)
+        log.warning("recall not served: %s", error)
+        coverage = cov.unavailable_coverage(RECALL_READ_PATH, [JOURNAL_SOURCE],
+                                            query.digest_fields(), failed=failed)
+        return RecallResult([], coverage, SERVED_NONE, REASON_NONE)
+
+    # ---------------------------------------------------------------- shadow
+
+    def _shadow_compare(self, query: RecallQuery, snapshot: Snapshot,
+                        fallback_ids: list[str]) -> None:
+        if not self._shadow_slots.acquire(blocking=False):
+            count_plane_event("retrieval", "shadow_skipped")
+            return
+
+        def compare() -> None:
+            try:
+                vector, _ = self._vector(query)
+                fused = self._search(query, snapshot, vector)
+                self.shadow.record([f.id for f in fused[:query.limit]], fallback_ids)
+            except Exception:
+                log.exception("shadow comparison failed")
+                with self.shadow.lock:
+                    self.shadow.failures += 1
+            finally:
+                self._shadow_slots.release()
+
+        try:
+            self._shadow_pool.submit(compare)
+        except RuntimeError:  # shutting down
+            self._shadow_slots.release()
