@@ -12,6 +12,9 @@ context_id or a fresh AssembleContext.
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -102,6 +105,41 @@ class IdempotencyCache(Generic[V]):
                     del self._locks[key]
 
 
+def integral(value: Any) -> Any:
+    # Journal payloads travel as google.protobuf.Struct: integers come back as floats.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: integral(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [integral(v) for v in value]
+    return value
+
+
+class PayloadSeal:
+    """HMAC over a journaled context payload, keyed by the service token.
+
+    A recovered context decides what may be claimed, so it must come from a gateway:
+    a payload whose seal does not verify is ignored. Without a service token the seal
+    is only an integrity check (anyone who can append events could forge it).
+    """
+
+    def __init__(self, key: str) -> None:
+        self._key = ("engram-gateway-context:" + key).encode()
+
+    def _mac(self, payload: dict[str, Any]) -> str:
+        body = {k: v for k, v in payload.items() if k != "seal"}
+        canonical = json.dumps(integral(body), sort_keys=True, separators=(",", ":"),
+                               ensure_ascii=False)
+        return hmac.new(self._key, canonical.encode(), hashlib.sha256).hexdigest()
+
+    def seal(self, payload: dict[str, Any]) -> dict[str, Any]:
+        return {**payload, "seal": self._mac(payload)}
+
+    def verify(self, payload: dict[str, Any]) -> bool:
+        return hmac.compare_digest(str(payload.get("seal", "")), self._mac(payload))
+
+
 def _coverage_b64(coverage: common_pb2.Coverage) -> str:
     return base64.b64encode(coverage.SerializeToString(deterministic=True)).decode()
 
@@ -178,7 +216,8 @@ class ContextState:
             "sections": [
                 {
                     "name": s.evidence.name,
-                    "status": s.status,
+                    # Before receipts: exposure is recorded by the injection receipts.
+                    "packed_status": s.status,
                     "absence_state": _state_name(s.evidence.absence_state),
                     "hit_count": s.evidence.hit_count,
                     "coverage": _coverage_b64(s.evidence.coverage),
@@ -210,7 +249,7 @@ class ContextState:
                     coverage=_coverage_from(s.get("coverage")),
                     hit_count=int(s.get("hit_count", 0)),
                 ),
-                status=str(s.get("status", "")),
+                status=str(s.get("packed_status", "")),
                 record_ids=tuple(str(r) for r in s.get("record_ids", [])),
                 block_sha256=str(s.get("block_sha256", "")),
             )

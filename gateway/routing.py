@@ -69,7 +69,7 @@ _STOPWORDS = frozenset(
     discuss discussed discussing share shared sharing bring brought up come came
     remember recall know knew thing things stuff name named called
     mine yours ours myself yourself ourselves please hey hi ok okay well
-    """.split()
+    """.split()  # noqa: SIM905 - a word list reads better as text
 )
 
 _WH_BEFORE_RX = re.compile(r"\b(?:what|when|where|why|how|which|who|whom|whose)\s*$", re.I)

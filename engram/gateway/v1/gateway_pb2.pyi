@@ -300,7 +300,9 @@ class AssembleContextRequest(_message.Message):
     budget_tokens: _builtins.int
     """Total token budget, 64..32768; 0 means 1024."""
     request_id: _builtins.str
-    """AIP-155: a UUID."""
+    """AIP-155: a UUID; a duplicate returns the original response. Empty: no replay
+    protection.
+    """
     @_builtins.property
     def project_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -596,7 +598,9 @@ class GetMemoryContextRequest(_message.Message):
     session_id: _builtins.str
     persona_id: _builtins.str
     pending_input: _builtins.str
-    """Optional pending input to score against."""
+    """Optional pending input to score against. Empty: learned_context lists every
+    prompt-eligible learning of the visible scopes (excerpts, no learned_coverage).
+    """
     @_builtins.property
     def project_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(

@@ -1,0 +1,388 @@
+"""GatewayService: AssembleContext latency against the three downstream reads it wraps,
+made serially in the same run, and ReleaseResponse throughput.
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/gateway_bench.py --episodes 100000
+
+Data, loaded once per size under --out and reused:
+
+* 100k episodes: bench/retrieval_corpus.py (clustered synthetic vectors and topic-word
+  texts, COPY into journal.events, journal.episodes and journal.changes; one subject);
+* 1k learnings, COPY into learning.candidates, learning.learnings and
+  learning.learning_revisions (the revision trigger projects learning_state): active,
+  active tier, manual decision, workspace scope (so every one is eligible for every
+  session and GetLearnedContext scores all 1k per call), texts made of the same topic
+  words so queries match some of them;
+* 32 run records of the benchmark session, through JournalService.CompleteRun.
+
+Topology (--topology split, the default): journal, learning and retrieval each run as an
+`engram serve <service>` process; the gateway runs in this process (so the in-server
+split of AssembleContext into fan-out and receipts can be timed). --topology single runs
+all four in this process, sharing one interpreter lock. Hashing embedder (the
+query-embedding cost of MiniLM would dominate both sides alike); index persistence off.
+Per iteration, in alternating order so machine noise hits both sides alike:
+
+* serial: LearningService.GetLearnedContext, JournalService.GetRecoveredMemory and
+  RetrievalService.Recall, one after the other, with the requests the gateway sends;
+  their sum is the baseline;
+* AssembleContext: the same three reads in parallel, plus coverage validation, packing,
+  rendering, one retrieval-audit receipt, up to three injection receipts (parallel) and
+  the journaled trace event.
+
+ReleaseResponse: one context, candidates alternating between a plain answer (RELEASE)
+and an unlicensed absence claim (REGENERATE); every verdict is journaled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import grpc
+import psycopg
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._common import percentile
+from bench.retrieval_corpus import SUBJECT, Corpus, prepare, query_text, topic_words
+from engram.channels import open_channel
+from engram.config import Settings
+from engram.db import migrations
+from engram.embedder_cache import shared_embedder
+from engram.gateway.v1 import gateway_pb2 as gpb
+from engram.gateway.v1 import gateway_pb2_grpc as ggrpc
+from engram.journal.v1 import journal_pb2 as jpb
+from engram.journal.v1 import journal_pb2_grpc as jgrpc
+from engram.learning.v1 import learning_pb2 as lpb
+from engram.learning.v1 import learning_pb2_grpc as lgrpc
+from engram.retrieval.v1 import retrieval_pb2 as rpb
+from engram.retrieval.v1 import retrieval_pb2_grpc as rgrpc
+from engram.server import start_suite
+
+ROOT = Path(__file__).resolve().parent.parent
+SESSION = "bench-gateway-session"
+KINDS = ("fact", "preference", "decision")
+
+
+def clone_with_learnings(server_url: str, source_db: str, episodes: int, learnings: int,
+                         out: Path) -> str:
+    """A copy of the episode corpus database with the learning schema and learnings."""
+    name = f"gateway_{episodes}_{learnings}"
+    info = psycopg.conninfo.conninfo_to_dict(server_url)
+    info["dbname"] = name
+    url = psycopg.conninfo.make_conninfo(**info)  # type: ignore[arg-type]
+    migrations_dir = ROOT / "learning_service" / "migrations"
+    schema = hashlib.sha256(b"".join(f.read_bytes() for f in sorted(migrations_dir.glob("*.sql"))
+                                     )).hexdigest()
+    marker = out / f"{name}.json"
+    if marker.exists() and json.loads(marker.read_text()).get("schema") == schema:
+        return url
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{source_db}"')
+    migrations.apply(url, "learning", migrations_dir)
+    with psycopg.connect(url, autocommit=True) as conn, conn.transaction(), \
+            conn.cursor() as cur:
+        rows = []
+        for i in range(learnings):
+            words = topic_words(i % 1000)
+            content = f"{KINDS[i % 3]} {i}: {' '.join(words[:3])} matters for item{i}"
+            rows.append((uuid.uuid4(), uuid.uuid4(), KINDS[i % 3], content,
+                         hashlib.sha256(content.lower().encode()).hexdigest()))
+        with cur.copy("COPY learning.candidates (candidate_id, origin, scope_kind, scope_id, "
+                      "kind, content, content_sha256, confidence, sensitivity) "
+                      "FROM STDIN") as copy:
+            for candidate_id, _, kind, content, sha in rows:
+                copy.write_row((candidate_id, "api", "workspace", "default", kind, content, sha,
+                                90, "normal"))
+        with cur.copy("COPY learning.learnings (learning_id, candidate_id, origin, scope_kind, "
+                      "scope_id, kind, content, content_sha256, confidence, sensitivity, "
+                      "verification_status, policy_decision, policy_actor) FROM STDIN") as copy:
+            for candidate_id, learning_id, kind, content, sha in rows:
+                copy.write_row((learning_id, candidate_id, "api", "workspace", "default", kind,
+                                content, sha, 90, "normal", "unverified", "manual", "bench"))
+        with cur.copy("COPY learning.learning_revisions (learning_id, revision, status, "
+                      "publish_tier, action, actor) FROM STDIN") as copy:
+            for _, learning_id, _, _, _ in rows:
+                copy.write_row((learning_id, 1, "active", "active", "published", "bench"))
+    marker.write_text(json.dumps({"learnings": learnings, "schema": schema}))
+    return url
+
+
+def time_phases() -> dict[str, list[float]]:
+    """Time the gateway's fan-out and receipt phases inside this process (the suite is
+    in-process, so the in-server split of AssembleContext can be read directly)."""
+    from gateway.fanout import Fanout
+    from gateway.receipts import ReceiptWriter
+
+    phases: dict[str, list[float]] = {"fan_out": [], "receipts": []}
+    for owner, attribute, phase in ((Fanout, "fetch", "fan_out"),
+                                    (ReceiptWriter, "record", "receipts")):
+        original = getattr(owner, attribute)
+
+        def timed_phase(self: Any, *args: Any, _original: Any = original,
+                        _phase: str = phase) -> Any:
+            started = time.perf_counter()
+            try:
+                return _original(self, *args)
+            finally:
+                phases[_phase].append(time.perf_counter() - started)
+
+        setattr(owner, attribute, timed_phase)
+    return phases
+
+
+def stats(values: list[float]) -> dict[str, float]:
+    return {"p50_ms": round(percentile(values, 50) * 1000, 2),
+            "p99_ms": round(percentile(values, 99) * 1000, 2)}
+
+
+def timed(call: Any, request: Any) -> tuple[float, Any]:
+    started = time.perf_counter()
+    response = call(request)
+    return time.perf_counter() - started, response
+
+
+def wait_ready(retrieval: Any, learning: Any, journal: Any, timeout: float) -> dict[str, Any]:
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        index = retrieval.GetIndexStatus(rpb.GetIndexStatusRequest())
+        watermark = journal.GetStatus(jpb.GetStatusRequest()).feed_watermark
+        capture = learning.GetLearningStatus(lpb.GetLearningStatusRequest()).capture_cursor
+        if index.ready and index.applied_cursor >= watermark and capture >= watermark:
+            return {"index_episodes": index.episodes, "ready_seconds":
+                    round(time.monotonic() - started, 1)}
+        time.sleep(0.5)
+    raise TimeoutError("services did not catch up with the journal")
+
+
+def run_serial(calls: list[tuple[str, Any, Any]], series: dict[str, list[float]],
+               keep: bool) -> float:
+    total = 0.0
+    for name, call, request in calls:
+        elapsed, _ = timed(call, request)
+        total += elapsed
+        if keep:
+            series[name].append(elapsed)
+    return total
+
+
+def assemble_series(stubs: dict[str, Any], iterations: int, warmup: int,
+                    phases: dict[str, list[float]]) -> dict[str, Any]:
+    series: dict[str, list[float]] = {k: [] for k in (
+        "learned", "recovered", "recall", "serial_sum", "assemble")}
+    statuses: dict[str, int] = {}
+    for i in range(iterations + warmup):
+        text = query_text(i % 1000, i) + " matters"
+        serial: list[tuple[str, Any, Any]] = [
+            ("learned", stubs["learning"].GetLearnedContext, lpb.GetLearnedContextRequest(
+                session_id=SESSION, pending_input=text, max_entries=8)),
+            ("recovered", stubs["journal"].GetRecoveredMemory, jpb.GetRecoveredMemoryRequest(
+                session_id=SESSION, pending_input=text)),
+            ("recall", stubs["retrieval"].Recall, rpb.RecallRequest(
+                query_text=text, subject=SUBJECT, exclude_session_id=SESSION, limit=5)),
+        ]
+        assemble = gpb.AssembleContextRequest(subject=SUBJECT, session_id=SESSION,
+                                              input_text=text, request_id=str(uuid.uuid4()))
+
+        keep = i >= warmup
+        if i % 2:
+            total = run_serial(serial, series, keep)
+            elapsed, response = timed(stubs["gateway"].AssembleContext, assemble)
+        else:
+            elapsed, response = timed(stubs["gateway"].AssembleContext, assemble)
+            total = run_serial(serial, series, keep)
+        if i >= warmup:
+            series["serial_sum"].append(total)
+            series["assemble"].append(elapsed)
+            for section in response.sections:
+                key = f"{section.name}:{gpb.SectionStatus.Name(section.status)}"
+                statuses[key] = statuses.get(key, 0) + 1
+    result: dict[str, Any] = {name: stats(values) for name, values in series.items()}
+    for name, values in phases.items():
+        result[f"assemble_{name}"] = stats(values[-iterations:])
+    result["ratio_p50_assemble_over_serial"] = round(
+        result["assemble"]["p50_ms"] / result["serial_sum"]["p50_ms"], 2)
+    result["ratio_p99_assemble_over_serial"] = round(
+        result["assemble"]["p99_ms"] / result["serial_sum"]["p99_ms"], 2)
+    result["section_statuses"] = statuses
+    return result
+
+
+def release_series(gateway: Any, calls: int, clients: int) -> dict[str, Any]:
+    context_id = gateway.AssembleContext(gpb.AssembleContextRequest(
+        subject=SUBJECT, session_id=SESSION, input_text="what about w0001 w0003",
+        request_id=str(uuid.uuid4()))).context_id
+    texts = ["The item is filed under w0001.", "You never told me about w0001."]
+    latencies: list[float] = []
+    verdicts: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def client(offset: int) -> None:
+        for k in range(calls // clients):
+            request = gpb.ReleaseResponseRequest(
+                context_id=context_id, candidate_text=texts[(offset + k) % 2], attempt=1,
+                request_id=str(uuid.uuid4()))
+            elapsed, response = timed(gateway.ReleaseResponse, request)
+            with lock:
+                latencies.append(elapsed)
+                name = gpb.Verdict.Name(response.verdict)
+                verdicts[name] = verdicts.get(name, 0) + 1
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=client, args=(c,)) for c in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - started
+    return {"clients": clients, "calls": len(latencies),
+            "per_second": round(len(latencies) / wall, 1), **stats(latencies),
+            "verdicts": verdicts}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def spawn_planes(url: str, out: Path) -> tuple[list[subprocess.Popen[bytes]], dict[str, str]]:
+    """journal, learning and retrieval as three `engram serve <service>` processes."""
+    addresses = {name: f"127.0.0.1:{free_port()}" for name in ("journal", "learning",
+                                                                "retrieval")}
+    processes: list[subprocess.Popen[bytes]] = []
+    try:
+        for name, address in addresses.items():
+            processes.append(_serve(name, address, addresses["journal"], url, out))
+        for name, address in addresses.items():
+            _wait_serving(name, address)
+    except BaseException:
+        stop_processes(processes)
+        raise
+    return processes, addresses
+
+
+def _serve(name: str, address: str, journal: str, url: str, out: Path
+           ) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "ENGRAM_LISTEN": address,
+           "ENGRAM_DATABASE_URL": url, "ENGRAM_JOURNAL_ADDR": journal,
+           "ENGRAM_EMBEDDER": "hashing", "ENGRAM_INDEX_PERSIST": "false",
+           "ENGRAM_INDEX_STALENESS_SECONDS": "60", "ENGRAM_LOG_LEVEL": "WARNING",
+           "ENGRAM_METRICS_PORT": "-1", "ENGRAM_DATA_DIR": str(out / f"data-{name}")}
+    return subprocess.Popen(
+        [sys.executable, "-c", "from engram.cli.main import main; main()", "serve", name],
+        env=env, cwd=ROOT)
+
+
+def stop_processes(processes: list[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def _wait_serving(name: str, address: str) -> None:
+    channel = open_channel(address)
+    health = health_pb2_grpc.HealthStub(channel)
+    deadline = time.monotonic() + 120
+    try:
+        while True:
+            try:
+                reply = health.Check(health_pb2.HealthCheckRequest(service=""), timeout=2)
+                if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                    return
+            except grpc.RpcError:
+                pass
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{name} did not start")
+            time.sleep(0.3)
+    finally:
+        channel.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--episodes", type=int, default=100_000)
+    parser.add_argument("--learnings", type=int, default=1000)
+    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--release-calls", type=int, default=400)
+    parser.add_argument("--topology", choices=("split", "single"), default="split")
+    parser.add_argument("--out", type=Path, default=Path("/var/tmp/engram-gateway-bench"))
+    args = parser.parse_args()
+
+    phases = time_phases()
+    model = shared_embedder("hashing").name
+    server, corpus_url, _ = prepare(args.out, args.episodes, model)
+    corpus_db = psycopg.conninfo.conninfo_to_dict(corpus_url)["dbname"]
+    url = clone_with_learnings(server.url, str(corpus_db), args.episodes, args.learnings,
+                               args.out)
+    overrides: dict[str, Any] = {
+        "listen": "127.0.0.1:0", "database_url": url, "embedder": "hashing",
+        "data_dir": str(args.out / "data"), "index_persist": False, "metrics_port": -1,
+        "index_staleness_seconds": 60, "log_level": "WARNING", "grace_seconds": 1.0,
+    }
+    processes: list[subprocess.Popen[bytes]] = []
+    suite = None
+    channels: list[grpc.Channel] = []
+    summary: dict[str, Any] = {"episodes": args.episodes, "learnings": args.learnings,
+                               "corpus": Corpus(args.episodes).episodes,
+                               "topology": args.topology}
+    try:
+        if args.topology == "split":
+            processes, addresses = spawn_planes(url, args.out)
+            overrides.update(journal_addr=addresses["journal"],
+                             learning_addr=addresses["learning"],
+                             retrieval_addr=addresses["retrieval"])
+            suite = start_suite(Settings.load(overrides, env={}), ["gateway"])
+        else:
+            suite = start_suite(Settings.load(overrides, env={}),
+                                ["journal", "learning", "retrieval", "gateway"])
+            addresses = {name: suite.address for name in ("journal", "learning", "retrieval")}
+        channels = [open_channel(a) for a in (*addresses.values(), suite.address)]
+        stubs: dict[str, Any] = {
+            "journal": jgrpc.JournalServiceStub(channels[0]),
+            "learning": lgrpc.LearningServiceStub(channels[1]),
+            "retrieval": rgrpc.RetrievalServiceStub(channels[2]),
+            "gateway": ggrpc.GatewayServiceStub(channels[3]),
+        }
+        summary["startup"] = wait_ready(stubs["retrieval"], stubs["learning"],
+                                        stubs["journal"], timeout=900)
+        for k in range(32):
+            words = topic_words(k)
+            stubs["journal"].CompleteRun(jpb.CompleteRunRequest(
+                run_id=f"bench-run-{k}", session_id=SESSION, subject=SUBJECT,
+                status=jpb.RUN_STATUS_COMPLETED, request_text=f"look into {' '.join(words)}",
+                outcome_text=f"filed {words[0]} under item{k}", request_id=str(uuid.uuid4())))
+        print(json.dumps(summary), flush=True)
+        summary["assemble"] = assemble_series(stubs, args.iterations, args.warmup, phases)
+        print(json.dumps(summary["assemble"]), flush=True)
+        summary["release"] = [release_series(stubs["gateway"], args.release_calls, clients)
+                              for clients in (1, 4)]
+        print(json.dumps(summary, indent=1), flush=True)
+    finally:
+        for channel in channels:
+            channel.close()
+        if suite is not None:
+            suite.stop(grace=1)
+        stop_processes(processes)
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+"""GatewayService transport: validate requests, call the domain, return responses."""
+
+from __future__ import annotations
+
+import grpc
+
+from engram.auth import Role
+from engram.errors import InvalidArgument
+from engram.gateway.v1 import gateway_pb2 as gpb
+from engram.gateway.v1 import gateway_pb2_grpc as gpb_grpc
+from engram.validation import (
+    optional_id,
+    page_size,
+    require_id,
+    require_request_id,
+    require_text,
+    workspace_or_default,
+)
+from gateway.assemble import AssembleCommand
+from gateway.operator import MemoryContextCommand, SearchCommand
+from gateway.packing import DEFAULT_BUDGET_TOKENS, MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
+from gateway.service import GatewayService, ReleaseCommand
+
+SERVICE = gpb.DESCRIPTOR.services_by_name["GatewayService"].full_name
+MAX_INPUT_CHARS = 16_384
+MAX_CANDIDATE_CHARS = 65_536
+# The strictest plane limit (run-memory search) so a valid query is valid downstream.
+MAX_QUERY_CHARS = 1000
+MAX_PROJECTS = 32
+
+
+def _method(name: str) -> str:
+    return f"/{SERVICE}/{name}"
+
+
+# Runtime is the default role; the operator views need operator.
+METHOD_ROLES: dict[str, Role] = {
+    _method("SearchMemory"): Role.OPERATOR,
+    _method("GetMemoryContext"): Role.OPERATOR,
+}
+
+
+def _projects(values: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    if len(values) > MAX_PROJECTS:
+        raise InvalidArgument("project_ids", f"at most {MAX_PROJECTS}")
+    return tuple(require_id("project_ids", v) for v in values)
+
+
+def _request_id(value: str) -> str:
+    parsed = require_request_id("request_id", value, required=False)
+    return str(parsed) if parsed is not None else ""
+
+
+def _budget(value: int) -> int:
+    if value == 0:
+        return DEFAULT_BUDGET_TOKENS
+    if not MIN_BUDGET_TOKENS <= value <= MAX_BUDGET_TOKENS:
+        raise InvalidArgument(
+            "budget_tokens", f"must be {MIN_BUDGET_TOKENS}..{MAX_BUDGET_TOKENS} (0 = "
+            f"{DEFAULT_BUDGET_TOKENS})"
+        )
+    return value
+
+
+class GatewayServicer(gpb_grpc.GatewayServiceServicer):
+    def __init__(self, service: GatewayService) -> None:
+        self.service = service
+
+    def AssembleContext(self, request: gpb.AssembleContextRequest,
+                        context: grpc.ServicerContext) -> gpb.AssembleContextResponse:
+        command = AssembleCommand(
+            subject=require_id("subject", request.subject),
+            workspace=workspace_or_default("workspace", request.workspace),
+            session_id=require_id("session_id", request.session_id),
+            persona_id=optional_id("persona_id", request.persona_id),
+            project_ids=_projects(list(request.project_ids)),
+            input_text=require_text("input_text", request.input_text, max_chars=MAX_INPUT_CHARS),
+            budget_tokens=_budget(request.budget_tokens),
+            request_id=_request_id(request.request_id),
+        )
+        return self.service.assemble(command)
+
+    def ReleaseResponse(self, request: gpb.ReleaseResponseRequest,
+                        context: grpc.ServicerContext) -> gpb.ReleaseResponseResponse:
+        if request.attempt < 1:
+            raise InvalidArgument("attempt", "must be at least 1")
+        command = ReleaseCommand(
+            context_id=require_text("context_id", request.context_id, max_chars=128),
+            candidate_text=require_text("candidate_text", request.candidate_text,
+                                        max_chars=MAX_CANDIDATE_CHARS),
+            attempt=request.attempt,
+            request_id=_request_id(request.request_id),
+            subject=optional_id("subject", request.subject),
+            workspace=workspace_or_default("workspace", request.workspace),
+            session_id=optional_id("session_id", request.session_id),
+        )
+        return self.service.release(command)
+
+    def SearchMemory(self, request: gpb.SearchMemoryRequest,
+                     context: grpc.ServicerContext) -> gpb.SearchMemoryResponse:
+        command = SearchCommand(
+            session_id=require_id("session_id", request.session_id),
+            persona_id=optional_id("persona_id", request.persona_id),
+            project_ids=_projects(list(request.project_ids)),
+            query=require_text("query", request.query, max_chars=MAX_QUERY_CHARS, min_chars=0),
+            page_size=page_size("page_size", request.page_size, default=20, maximum=100),
+            page_token=request.page_token,
+        )
+        return self.service.search_memory(command)
+
+    def GetMemoryContext(self, request: gpb.GetMemoryContextRequest,
+                         context: grpc.ServicerContext) -> gpb.GetMemoryContextResponse:
+        command = MemoryContextCommand(
+            session_id=require_id("session_id", request.session_id),
+            persona_id=optional_id("persona_id", request.persona_id),
+            project_ids=_projects(list(request.project_ids)),
+            pending_input=require_text("pending_input", request.pending_input,
+                                       max_chars=MAX_INPUT_CHARS, min_chars=0),
+        )
+        return self.service.memory_context(command)
