@@ -27,7 +27,7 @@ def scratch_database(server_url: str | None = None) -> Iterator[str]:
     info = psycopg.conninfo.conninfo_to_dict(server_url)
     info["dbname"] = name
     try:
-        yield psycopg.conninfo.make_conninfo(**info)
+        yield psycopg.conninfo.make_conninfo("", **info)
     finally:
         with psycopg.connect(server_url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -34,8 +34,10 @@ from engram.server import start_suite
 
 
 def turn_text(i: int) -> tuple[str, str]:
-    return (f"Turn {i}: please remember that meeting {i} moved to room {i % 97}.",
-            f"Noted: meeting {i} is now in room {i % 97}.")
+    return (
+        f"Turn {i}: please remember that meeting {i} moved to room {i % 97}.",
+        f"Noted: meeting {i} is now in room {i % 97}.",
+    )
 
 
 def run_clients(clients: int, per_client: int, one: Callable[[int], None]) -> dict[str, float]:
@@ -65,9 +67,11 @@ def run_clients(clients: int, per_client: int, one: Callable[[int], None]) -> di
 
 def baseline(url: str, clients: int, per_client: int, offset: int) -> dict[str, float]:
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("CREATE TABLE IF NOT EXISTS bench_turns (id bigint GENERATED ALWAYS AS "
-                     "IDENTITY PRIMARY KEY, subject text, session_id text, user_text text, "
-                     "assistant_text text)")
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS bench_turns (id bigint GENERATED ALWAYS AS "
+            "IDENTITY PRIMARY KEY, subject text, session_id text, user_text text, "
+            "assistant_text text)"
+        )
     local = threading.local()
 
     def one(i: int) -> None:
@@ -76,20 +80,30 @@ def baseline(url: str, clients: int, per_client: int, offset: int) -> dict[str, 
             conn = local.conn = psycopg.connect(url, autocommit=True)
         user, assistant = turn_text(offset + i)
         with conn.transaction():
-            conn.execute("INSERT INTO bench_turns (subject, session_id, user_text, "
-                         "assistant_text) VALUES (%s, %s, %s, %s)",
-                         ("bench", f"s{i % 50}", user, assistant))
+            conn.execute(
+                "INSERT INTO bench_turns (subject, session_id, user_text, "
+                "assistant_text) VALUES (%s, %s, %s, %s)",
+                ("bench", f"s{i % 50}", user, assistant),
+            )
 
     return run_clients(clients, per_client, one)
 
 
-def grpc_commits(stub: pb_grpc.JournalServiceStub, clients: int, per_client: int,
-                 offset: int) -> dict[str, float]:
+def grpc_commits(
+    stub: pb_grpc.JournalServiceStub, clients: int, per_client: int, offset: int
+) -> dict[str, float]:
     def one(i: int) -> None:
         user, assistant = turn_text(offset + i)
-        stub.CommitTurn(pb.CommitTurnRequest(
-            subject="bench", session_id=f"s{i % 50}", user_text=user, assistant_text=assistant,
-            request_id=str(uuid.uuid4()), learning_eligible=True))
+        stub.CommitTurn(
+            pb.CommitTurnRequest(
+                subject="bench",
+                session_id=f"s{i % 50}",
+                user_text=user,
+                assistant_text=assistant,
+                request_id=str(uuid.uuid4()),
+                learning_eligible=True,
+            )
+        )
 
     return run_clients(clients, per_client, one)
 
@@ -100,9 +114,17 @@ def main() -> None:
     parser.add_argument("--database-server-url", default="", help="default: embedded")
     args = parser.parse_args()
     with scratch_database(args.database_server_url) as url:
-        settings = Settings.load({"listen": "127.0.0.1:0", "database_url": url,
-                                  "embedder": "hashing", "workers_enabled": False,
-                                  "metrics_port": -1, "log_level": "WARNING"}, env={})
+        settings = Settings.load(
+            {
+                "listen": "127.0.0.1:0",
+                "database_url": url,
+                "embedder": "hashing",
+                "workers_enabled": False,
+                "metrics_port": -1,
+                "log_level": "WARNING",
+            },
+            env={},
+        )
         suite = start_suite(settings, ["journal"])
         channel = open_channel(suite.address)
         stub = pb_grpc.JournalServiceStub(channel)
@@ -116,14 +138,18 @@ def main() -> None:
             rows.append((clients, base, commit))
         channel.close()
         suite.stop(grace=1)
-    print("| clients | baseline INSERT rows/s | CommitTurn/s | ratio | "
-          "baseline p50/p99 ms | CommitTurn p50/p99 ms |")
+    print(
+        "| clients | baseline INSERT rows/s | CommitTurn/s | ratio | "
+        "baseline p50/p99 ms | CommitTurn p50/p99 ms |"
+    )
     print("|---|---|---|---|---|---|")
     for clients, base, commit in rows:
-        print(f"| {clients} | {base['throughput']:.0f} | {commit['throughput']:.0f} | "
-              f"{commit['throughput'] / base['throughput']:.2f} | "
-              f"{base['p50_ms']:.2f} / {base['p99_ms']:.2f} | "
-              f"{commit['p50_ms']:.2f} / {commit['p99_ms']:.2f} |")
+        print(
+            f"| {clients} | {base['throughput']:.0f} | {commit['throughput']:.0f} | "
+            f"{commit['throughput'] / base['throughput']:.2f} | "
+            f"{base['p50_ms']:.2f} / {base['p99_ms']:.2f} | "
+            f"{commit['p50_ms']:.2f} / {commit['p99_ms']:.2f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -74,16 +74,18 @@ SESSION = "bench-gateway-session"
 KINDS = ("fact", "preference", "decision")
 
 
-def clone_with_learnings(server_url: str, source_db: str, episodes: int, learnings: int,
-                         out: Path) -> str:
+def clone_with_learnings(
+    server_url: str, source_db: str, episodes: int, learnings: int, out: Path
+) -> str:
     """A copy of the episode corpus database with the learning schema and learnings."""
     name = f"gateway_{episodes}_{learnings}"
     info = psycopg.conninfo.conninfo_to_dict(server_url)
     info["dbname"] = name
     url = psycopg.conninfo.make_conninfo(**info)  # type: ignore[arg-type]
     migrations_dir = ROOT / "learning_service" / "migrations"
-    schema = hashlib.sha256(b"".join(f.read_bytes() for f in sorted(migrations_dir.glob("*.sql"))
-                                     )).hexdigest()
+    schema = hashlib.sha256(
+        b"".join(f.read_bytes() for f in sorted(migrations_dir.glob("*.sql")))
+    ).hexdigest()
     marker = out / f"{name}.json"
     if marker.exists() and json.loads(marker.read_text()).get("schema") == schema:
         return url
@@ -91,28 +93,56 @@ def clone_with_learnings(server_url: str, source_db: str, episodes: int, learnin
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{source_db}"')
     migrations.apply(url, "learning", migrations_dir)
-    with psycopg.connect(url, autocommit=True) as conn, conn.transaction(), \
-            conn.cursor() as cur:
+    with psycopg.connect(url, autocommit=True) as conn, conn.transaction(), conn.cursor() as cur:
         rows = []
         for i in range(learnings):
             words = topic_words(i % 1000)
             content = f"{KINDS[i % 3]} {i}: {' '.join(words[:3])} matters for item{i}"
-            rows.append((uuid.uuid4(), uuid.uuid4(), KINDS[i % 3], content,
-                         hashlib.sha256(content.lower().encode()).hexdigest()))
-        with cur.copy("COPY learning.candidates (candidate_id, origin, scope_kind, scope_id, "
-                      "kind, content, content_sha256, confidence, sensitivity) "
-                      "FROM STDIN") as copy:
+            rows.append(
+                (
+                    uuid.uuid4(),
+                    uuid.uuid4(),
+                    KINDS[i % 3],
+                    content,
+                    hashlib.sha256(content.lower().encode()).hexdigest(),
+                )
+            )
+        with cur.copy(
+            "COPY learning.candidates (candidate_id, origin, scope_kind, scope_id, "
+            "kind, content, content_sha256, confidence, sensitivity) "
+            "FROM STDIN"
+        ) as copy:
             for candidate_id, _, kind, content, sha in rows:
-                copy.write_row((candidate_id, "api", "workspace", "default", kind, content, sha,
-                                90, "normal"))
-        with cur.copy("COPY learning.learnings (learning_id, candidate_id, origin, scope_kind, "
-                      "scope_id, kind, content, content_sha256, confidence, sensitivity, "
-                      "verification_status, policy_decision, policy_actor) FROM STDIN") as copy:
+                copy.write_row(
+                    (candidate_id, "api", "workspace", "default", kind, content, sha, 90, "normal")
+                )
+        with cur.copy(
+            "COPY learning.learnings (learning_id, candidate_id, origin, scope_kind, "
+            "scope_id, kind, content, content_sha256, confidence, sensitivity, "
+            "verification_status, policy_decision, policy_actor) FROM STDIN"
+        ) as copy:
             for candidate_id, learning_id, kind, content, sha in rows:
-                copy.write_row((learning_id, candidate_id, "api", "workspace", "default", kind,
-                                content, sha, 90, "normal", "unverified", "manual", "bench"))
-        with cur.copy("COPY learning.learning_revisions (learning_id, revision, status, "
-                      "publish_tier, action, actor) FROM STDIN") as copy:
+                copy.write_row(
+                    (
+                        learning_id,
+                        candidate_id,
+                        "api",
+                        "workspace",
+                        "default",
+                        kind,
+                        content,
+                        sha,
+                        90,
+                        "normal",
+                        "unverified",
+                        "manual",
+                        "bench",
+                    )
+                )
+        with cur.copy(
+            "COPY learning.learning_revisions (learning_id, revision, status, "
+            "publish_tier, action, actor) FROM STDIN"
+        ) as copy:
             for _, learning_id, _, _, _ in rows:
                 copy.write_row((learning_id, 1, "active", "active", "published", "bench"))
     marker.write_text(json.dumps({"learnings": learnings, "schema": schema}))
@@ -126,12 +156,15 @@ def time_phases() -> dict[str, list[float]]:
     from gateway.receipts import ReceiptWriter
 
     phases: dict[str, list[float]] = {"fan_out": [], "receipts": []}
-    for owner, attribute, phase in ((Fanout, "fetch", "fan_out"),
-                                    (ReceiptWriter, "record", "receipts")):
+    for owner, attribute, phase in (
+        (Fanout, "fetch", "fan_out"),
+        (ReceiptWriter, "record", "receipts"),
+    ):
         original = getattr(owner, attribute)
 
-        def timed_phase(self: Any, *args: Any, _original: Any = original,
-                        _phase: str = phase) -> Any:
+        def timed_phase(
+            self: Any, *args: Any, _original: Any = original, _phase: str = phase
+        ) -> Any:
             started = time.perf_counter()
             try:
                 return _original(self, *args)
@@ -143,8 +176,10 @@ def time_phases() -> dict[str, list[float]]:
 
 
 def stats(values: list[float]) -> dict[str, float]:
-    return {"p50_ms": round(percentile(values, 50) * 1000, 2),
-            "p99_ms": round(percentile(values, 99) * 1000, 2)}
+    return {
+        "p50_ms": round(percentile(values, 50) * 1000, 2),
+        "p99_ms": round(percentile(values, 99) * 1000, 2),
+    }
 
 
 def timed(call: Any, request: Any) -> tuple[float, Any]:
@@ -160,14 +195,17 @@ def wait_ready(retrieval: Any, learning: Any, journal: Any, timeout: float) -> d
         watermark = journal.GetStatus(jpb.GetStatusRequest()).feed_watermark
         capture = learning.GetLearningStatus(lpb.GetLearningStatusRequest()).capture_cursor
         if index.ready and index.applied_cursor >= watermark and capture >= watermark:
-            return {"index_episodes": index.episodes, "ready_seconds":
-                    round(time.monotonic() - started, 1)}
+            return {
+                "index_episodes": index.episodes,
+                "ready_seconds": round(time.monotonic() - started, 1),
+            }
         time.sleep(0.5)
     raise TimeoutError("services did not catch up with the journal")
 
 
-def run_serial(calls: list[tuple[str, Any, Any]], series: dict[str, list[float]],
-               keep: bool) -> float:
+def run_serial(
+    calls: list[tuple[str, Any, Any]], series: dict[str, list[float]], keep: bool
+) -> float:
     total = 0.0
     for name, call, request in calls:
         elapsed, _ = timed(call, request)
@@ -177,23 +215,37 @@ def run_serial(calls: list[tuple[str, Any, Any]], series: dict[str, list[float]]
     return total
 
 
-def assemble_series(stubs: dict[str, Any], iterations: int, warmup: int,
-                    phases: dict[str, list[float]]) -> dict[str, Any]:
-    series: dict[str, list[float]] = {k: [] for k in (
-        "learned", "recovered", "recall", "serial_sum", "assemble")}
+def assemble_series(
+    stubs: dict[str, Any], iterations: int, warmup: int, phases: dict[str, list[float]]
+) -> dict[str, Any]:
+    series: dict[str, list[float]] = {
+        k: [] for k in ("learned", "recovered", "recall", "serial_sum", "assemble")
+    }
     statuses: dict[str, int] = {}
     for i in range(iterations + warmup):
         text = query_text(i % 1000, i) + " matters"
         serial: list[tuple[str, Any, Any]] = [
-            ("learned", stubs["learning"].GetLearnedContext, lpb.GetLearnedContextRequest(
-                session_id=SESSION, pending_input=text, max_entries=8)),
-            ("recovered", stubs["journal"].GetRecoveredMemory, jpb.GetRecoveredMemoryRequest(
-                session_id=SESSION, pending_input=text)),
-            ("recall", stubs["retrieval"].Recall, rpb.RecallRequest(
-                query_text=text, subject=SUBJECT, exclude_session_id=SESSION, limit=5)),
+            (
+                "learned",
+                stubs["learning"].GetLearnedContext,
+                lpb.GetLearnedContextRequest(session_id=SESSION, pending_input=text, max_entries=8),
+            ),
+            (
+                "recovered",
+                stubs["journal"].GetRecoveredMemory,
+                jpb.GetRecoveredMemoryRequest(session_id=SESSION, pending_input=text),
+            ),
+            (
+                "recall",
+                stubs["retrieval"].Recall,
+                rpb.RecallRequest(
+                    query_text=text, subject=SUBJECT, exclude_session_id=SESSION, limit=5
+                ),
+            ),
         ]
-        assemble = gpb.AssembleContextRequest(subject=SUBJECT, session_id=SESSION,
-                                              input_text=text, request_id=str(uuid.uuid4()))
+        assemble = gpb.AssembleContextRequest(
+            subject=SUBJECT, session_id=SESSION, input_text=text, request_id=str(uuid.uuid4())
+        )
 
         keep = i >= warmup
         if i % 2:
@@ -212,17 +264,24 @@ def assemble_series(stubs: dict[str, Any], iterations: int, warmup: int,
     for name, values in phases.items():
         result[f"assemble_{name}"] = stats(values[-iterations:])
     result["ratio_p50_assemble_over_serial"] = round(
-        result["assemble"]["p50_ms"] / result["serial_sum"]["p50_ms"], 2)
+        result["assemble"]["p50_ms"] / result["serial_sum"]["p50_ms"], 2
+    )
     result["ratio_p99_assemble_over_serial"] = round(
-        result["assemble"]["p99_ms"] / result["serial_sum"]["p99_ms"], 2)
+        result["assemble"]["p99_ms"] / result["serial_sum"]["p99_ms"], 2
+    )
     result["section_statuses"] = statuses
     return result
 
 
 def release_series(gateway: Any, calls: int, clients: int) -> dict[str, Any]:
-    context_id = gateway.AssembleContext(gpb.AssembleContextRequest(
-        subject=SUBJECT, session_id=SESSION, input_text="what about w0001 w0003",
-        request_id=str(uuid.uuid4()))).context_id
+    context_id = gateway.AssembleContext(
+        gpb.AssembleContextRequest(
+            subject=SUBJECT,
+            session_id=SESSION,
+            input_text="what about w0001 w0003",
+            request_id=str(uuid.uuid4()),
+        )
+    ).context_id
     texts = ["The item is filed under w0001.", "You never told me about w0001."]
     latencies: list[float] = []
     verdicts: dict[str, int] = {}
@@ -231,8 +290,11 @@ def release_series(gateway: Any, calls: int, clients: int) -> dict[str, Any]:
     def client(offset: int) -> None:
         for k in range(calls // clients):
             request = gpb.ReleaseResponseRequest(
-                context_id=context_id, candidate_text=texts[(offset + k) % 2], attempt=1,
-                request_id=str(uuid.uuid4()))
+                context_id=context_id,
+                candidate_text=texts[(offset + k) % 2],
+                attempt=1,
+                request_id=str(uuid.uuid4()),
+            )
             elapsed, response = timed(gateway.ReleaseResponse, request)
             with lock:
                 latencies.append(elapsed)
@@ -246,9 +308,13 @@ def release_series(gateway: Any, calls: int, clients: int) -> dict[str, Any]:
     for thread in threads:
         thread.join()
     wall = time.perf_counter() - started
-    return {"clients": clients, "calls": len(latencies),
-            "per_second": round(len(latencies) / wall, 1), **stats(latencies),
-            "verdicts": verdicts}
+    return {
+        "clients": clients,
+        "calls": len(latencies),
+        "per_second": round(len(latencies) / wall, 1),
+        **stats(latencies),
+        "verdicts": verdicts,
+    }
 
 
 def free_port() -> int:
@@ -259,8 +325,7 @@ def free_port() -> int:
 
 def spawn_planes(url: str, out: Path) -> tuple[list[subprocess.Popen[bytes]], dict[str, str]]:
     """journal, learning and retrieval as three `engram serve <service>` processes."""
-    addresses = {name: f"127.0.0.1:{free_port()}" for name in ("journal", "learning",
-                                                                "retrieval")}
+    addresses = {name: f"127.0.0.1:{free_port()}" for name in ("journal", "learning", "retrieval")}
     processes: list[subprocess.Popen[bytes]] = []
     try:
         for name, address in addresses.items():
@@ -273,16 +338,25 @@ def spawn_planes(url: str, out: Path) -> tuple[list[subprocess.Popen[bytes]], di
     return processes, addresses
 
 
-def _serve(name: str, address: str, journal: str, url: str, out: Path
-           ) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "ENGRAM_LISTEN": address,
-           "ENGRAM_DATABASE_URL": url, "ENGRAM_JOURNAL_ADDR": journal,
-           "ENGRAM_EMBEDDER": "hashing", "ENGRAM_INDEX_PERSIST": "false",
-           "ENGRAM_INDEX_STALENESS_SECONDS": "60", "ENGRAM_LOG_LEVEL": "WARNING",
-           "ENGRAM_METRICS_PORT": "-1", "ENGRAM_DATA_DIR": str(out / f"data-{name}")}
+def _serve(name: str, address: str, journal: str, url: str, out: Path) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "OPENBLAS_NUM_THREADS": "1",
+        "ENGRAM_LISTEN": address,
+        "ENGRAM_DATABASE_URL": url,
+        "ENGRAM_JOURNAL_ADDR": journal,
+        "ENGRAM_EMBEDDER": "hashing",
+        "ENGRAM_INDEX_PERSIST": "false",
+        "ENGRAM_INDEX_STALENESS_SECONDS": "60",
+        "ENGRAM_LOG_LEVEL": "WARNING",
+        "ENGRAM_METRICS_PORT": "-1",
+        "ENGRAM_DATA_DIR": str(out / f"data-{name}"),
+    }
     return subprocess.Popen(
         [sys.executable, "-c", "from engram.cli.main import main; main()", "serve", name],
-        env=env, cwd=ROOT)
+        env=env,
+        cwd=ROOT,
+    )
 
 
 def stop_processes(processes: list[subprocess.Popen[bytes]]) -> None:
@@ -315,8 +389,9 @@ def _wait_serving(name: str, address: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--episodes", type=int, default=100_000)
     parser.add_argument("--learnings", type=int, default=1000)
     parser.add_argument("--iterations", type=int, default=200)
@@ -330,29 +405,40 @@ def main() -> None:
     model = shared_embedder("hashing").name
     server, corpus_url, _ = prepare(args.out, args.episodes, model)
     corpus_db = psycopg.conninfo.conninfo_to_dict(corpus_url)["dbname"]
-    url = clone_with_learnings(server.url, str(corpus_db), args.episodes, args.learnings,
-                               args.out)
+    url = clone_with_learnings(server.url, str(corpus_db), args.episodes, args.learnings, args.out)
     overrides: dict[str, Any] = {
-        "listen": "127.0.0.1:0", "database_url": url, "embedder": "hashing",
-        "data_dir": str(args.out / "data"), "index_persist": False, "metrics_port": -1,
-        "index_staleness_seconds": 60, "log_level": "WARNING", "grace_seconds": 1.0,
+        "listen": "127.0.0.1:0",
+        "database_url": url,
+        "embedder": "hashing",
+        "data_dir": str(args.out / "data"),
+        "index_persist": False,
+        "metrics_port": -1,
+        "index_staleness_seconds": 60,
+        "log_level": "WARNING",
+        "grace_seconds": 1.0,
     }
     processes: list[subprocess.Popen[bytes]] = []
     suite = None
     channels: list[grpc.Channel] = []
-    summary: dict[str, Any] = {"episodes": args.episodes, "learnings": args.learnings,
-                               "corpus": Corpus(args.episodes).episodes,
-                               "topology": args.topology}
+    summary: dict[str, Any] = {
+        "episodes": args.episodes,
+        "learnings": args.learnings,
+        "corpus": Corpus(args.episodes).episodes,
+        "topology": args.topology,
+    }
     try:
         if args.topology == "split":
             processes, addresses = spawn_planes(url, args.out)
-            overrides.update(journal_addr=addresses["journal"],
-                             learning_addr=addresses["learning"],
-                             retrieval_addr=addresses["retrieval"])
+            overrides.update(
+                journal_addr=addresses["journal"],
+                learning_addr=addresses["learning"],
+                retrieval_addr=addresses["retrieval"],
+            )
             suite = start_suite(Settings.load(overrides, env={}), ["gateway"])
         else:
-            suite = start_suite(Settings.load(overrides, env={}),
-                                ["journal", "learning", "retrieval", "gateway"])
+            suite = start_suite(
+                Settings.load(overrides, env={}), ["journal", "learning", "retrieval", "gateway"]
+            )
             addresses = {name: suite.address for name in ("journal", "learning", "retrieval")}
         channels = [open_channel(a) for a in (*addresses.values(), suite.address)]
         stubs: dict[str, Any] = {
@@ -361,19 +447,28 @@ def main() -> None:
             "retrieval": rgrpc.RetrievalServiceStub(channels[2]),
             "gateway": ggrpc.GatewayServiceStub(channels[3]),
         }
-        summary["startup"] = wait_ready(stubs["retrieval"], stubs["learning"],
-                                        stubs["journal"], timeout=900)
+        summary["startup"] = wait_ready(
+            stubs["retrieval"], stubs["learning"], stubs["journal"], timeout=900
+        )
         for k in range(32):
             words = topic_words(k)
-            stubs["journal"].CompleteRun(jpb.CompleteRunRequest(
-                run_id=f"bench-run-{k}", session_id=SESSION, subject=SUBJECT,
-                status=jpb.RUN_STATUS_COMPLETED, request_text=f"look into {' '.join(words)}",
-                outcome_text=f"filed {words[0]} under item{k}", request_id=str(uuid.uuid4())))
+            stubs["journal"].CompleteRun(
+                jpb.CompleteRunRequest(
+                    run_id=f"bench-run-{k}",
+                    session_id=SESSION,
+                    subject=SUBJECT,
+                    status=jpb.RUN_STATUS_COMPLETED,
+                    request_text=f"look into {' '.join(words)}",
+                    outcome_text=f"filed {words[0]} under item{k}",
+                    request_id=str(uuid.uuid4()),
+                )
+            )
         print(json.dumps(summary), flush=True)
         summary["assemble"] = assemble_series(stubs, args.iterations, args.warmup, phases)
         print(json.dumps(summary["assemble"]), flush=True)
-        summary["release"] = [release_series(stubs["gateway"], args.release_calls, clients)
-                              for clients in (1, 4)]
+        summary["release"] = [
+            release_series(stubs["gateway"], args.release_calls, clients) for clients in (1, 4)
+        ]
         print(json.dumps(summary, indent=1), flush=True)
     finally:
         for channel in channels:

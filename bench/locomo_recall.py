@@ -57,27 +57,40 @@ from engram.timeutil import to_timestamp
 from retrieval_service.snapshot import SearchRequest
 
 KS = (5, 10, 25)
-CATEGORY_NAMES = {4: "single-hop", 1: "multi-hop", 2: "temporal", 3: "open-domain",
-                  5: "adversarial"}
+CATEGORY_NAMES = {
+    4: "single-hop",
+    1: "multi-hop",
+    2: "temporal",
+    3: "open-domain",
+    5: "adversarial",
+}
 # LoCoMo paper, Table 3 (dialog units, DRAGON retriever): R@5 / R@10 / R@25.
 PAPER_DRAGON = {
-    "single-hop": (68.0, 77.7, 87.1), "multi-hop": (35.4, 46.6, 62.5),
-    "temporal": (70.4, 77.3, 83.5), "open-domain": (33.1, 40.8, 52.6),
-    "adversarial": (43.9, 54.7, 66.3), "overall": (56.7, 66.2, 76.7),
+    "single-hop": (68.0, 77.7, 87.1),
+    "multi-hop": (35.4, 46.6, 62.5),
+    "temporal": (70.4, 77.3, 83.5),
+    "open-domain": (33.1, 40.8, 52.6),
+    "adversarial": (43.9, 54.7, 66.3),
+    "overall": (56.7, 66.2, 76.7),
 }
 MODES = ("dense", "lexical", "fused")
 
 
-def import_conversations(journal: jgrpc.JournalServiceStub, conversations: list[Any]
-                         ) -> dict[str, dict[str, set[str]]]:
+def import_conversations(
+    journal: jgrpc.JournalServiceStub, conversations: list[Any]
+) -> dict[str, dict[str, set[str]]]:
     """Commit every utterance; subject -> episode id -> dia_ids."""
     mapping: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for conversation in conversations:
         for turn in commits_for(conversation):
             request = jpb.CommitTurnRequest(
-                subject=turn.subject, session_id=turn.session_id, user_text=turn.user_text,
-                assistant_text=turn.assistant_text, request_id=turn.request_id,
-                learning_eligible=True)
+                subject=turn.subject,
+                session_id=turn.session_id,
+                user_text=turn.user_text,
+                assistant_text=turn.assistant_text,
+                request_id=turn.request_id,
+                learning_eligible=True,
+            )
             request.occurred_at.CopyFrom(to_timestamp(turn.occurred_at))
             receipt = journal.CommitTurn(request).receipt
             mapping[turn.subject][receipt.episode_id].add(turn.dia_id)
@@ -92,26 +105,35 @@ def dia_ids(episode_ids: list[str], episodes: dict[str, set[str]]) -> set[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path,
-                        default=Path("/work/shared/data/locomo/locomo10.json"))
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--data", type=Path, default=Path("/work/shared/data/locomo/locomo10.json"))
     parser.add_argument("--embedder", default="minilm")
     parser.add_argument("--conversations", type=int, default=0, help="first N only (0 = all)")
     args = parser.parse_args()
     conversations = load_conversations(args.data)
     if args.conversations:
-        conversations = conversations[:args.conversations]
+        conversations = conversations[: args.conversations]
     embedder = shared_embedder(args.embedder)
     embedder.embed_one("warm up")
     timings: dict[str, float] = {}
     with scratch_database() as url:
-        settings = Settings.load({
-            "listen": "127.0.0.1:0", "database_url": url, "embedder": args.embedder,
-            "data_dir": f"/tmp/engram-locomo-{time.time_ns()}", "index_persist": False,
-            "metrics_port": -1, "log_level": "WARNING", "embed_batch_size": 64,
-            "index_staleness_seconds": 3600, "grace_seconds": 1.0,
-        }, env={})
+        settings = Settings.load(
+            {
+                "listen": "127.0.0.1:0",
+                "database_url": url,
+                "embedder": args.embedder,
+                "data_dir": f"/tmp/engram-locomo-{time.time_ns()}",
+                "index_persist": False,
+                "metrics_port": -1,
+                "log_level": "WARNING",
+                "embed_batch_size": 64,
+                "index_staleness_seconds": 3600,
+                "grace_seconds": 1.0,
+            },
+            env={},
+        )
         suite = start_suite(settings, ["journal", "retrieval"])
         channel = open_channel(suite.address)
         journal = jgrpc.JournalServiceStub(channel)
@@ -126,8 +148,10 @@ def main() -> None:
                     break
                 time.sleep(0.5)
             timings["embedded_after_seconds"] = round(time.monotonic() - started, 1)
-            while retrieval.GetIndexStatus(rpb.GetIndexStatusRequest()).applied_cursor < \
-                    status.feed_watermark:
+            while (
+                retrieval.GetIndexStatus(rpb.GetIndexStatusRequest()).applied_cursor
+                < status.feed_watermark
+            ):
                 time.sleep(0.1)
             binding = next(b for b in suite.bindings if b.name == "retrieval")
             snapshot = binding.servicer.runtime.index.snapshot  # type: ignore[attr-defined]
@@ -148,26 +172,43 @@ def main() -> None:
                     continue
                 gold = set(qa.evidence)
                 episodes = mapping[conversation.subject]
-                result = snapshot.search(SearchRequest(
-                    conversation.subject, "default", "", None, None, vector, qa.question,
-                    window, window))
+                result = snapshot.search(
+                    SearchRequest(
+                        conversation.subject,
+                        "default",
+                        "",
+                        None,
+                        None,
+                        vector,
+                        qa.question,
+                        window,
+                        window,
+                    )
+                )
                 for k in KS:
                     w = candidate_window(k)
                     ranked = {
                         "dense": result.dense.ids[:k],
                         "lexical": result.lexical.ids[:k],
-                        "fused": [f.id for f in rrf([result.dense.ids[:w],
-                                                     result.lexical.ids[:w]])[:k]],
+                        "fused": [
+                            f.id for f in rrf([result.dense.ids[:w], result.lexical.ids[:w]])[:k]
+                        ],
                     }
                     for mode, ids in ranked.items():
                         recall = len(gold & dia_ids(ids, episodes)) / len(gold)
                         for name in (category, "overall"):
                             sums[(mode, name, k)] += recall
-                response = retrieval.Recall(rpb.RecallRequest(
-                    query_text=qa.question, subject=conversation.subject, limit=10,
-                    query_embedding=vector.tolist()))
-                recall = len(gold & dia_ids([h.episode_id for h in response.hits],
-                                            episodes)) / len(gold)
+                response = retrieval.Recall(
+                    rpb.RecallRequest(
+                        query_text=qa.question,
+                        subject=conversation.subject,
+                        limit=10,
+                        query_embedding=vector.tolist(),
+                    )
+                )
+                recall = len(gold & dia_ids([h.episode_id for h in response.hits], episodes)) / len(
+                    gold
+                )
                 for name in (category, "overall"):
                     sums[("recall_rpc", name, 10)] += recall
             timings["evaluation_seconds"] = round(time.monotonic() - started, 1)
@@ -178,17 +219,23 @@ def main() -> None:
                     continue
                 row: dict[str, Any] = {"questions": counts[name]}
                 for mode in MODES:
-                    row[mode] = [round(100 * sums[(mode, name, k)] / counts[name], 1)
-                                 for k in KS]
-                row["recall_rpc@10"] = round(100 * sums[("recall_rpc", name, 10)] /
-                                             counts[name], 1)
+                    row[mode] = [round(100 * sums[(mode, name, k)] / counts[name], 1) for k in KS]
+                row["recall_rpc@10"] = round(100 * sums[("recall_rpc", name, 10)] / counts[name], 1)
                 row["paper_dragon"] = list(PAPER_DRAGON.get(name, ()))
                 table[name] = row
-            print(json.dumps({"conversations": len(conversations),
-                              "turns": sum(c.turn_count() for c in conversations),
-                              "episodes": snapshot.live, "embedder": embedder.name,
-                              "timings": timings, "recall_percent_at_5_10_25": table},
-                             indent=1))
+            print(
+                json.dumps(
+                    {
+                        "conversations": len(conversations),
+                        "turns": sum(c.turn_count() for c in conversations),
+                        "episodes": snapshot.live,
+                        "embedder": embedder.name,
+                        "timings": timings,
+                        "recall_percent_at_5_10_25": table,
+                    },
+                    indent=1,
+                )
+            )
         finally:
             channel.close()
             suite.stop(grace=1)

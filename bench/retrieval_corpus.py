@@ -81,7 +81,8 @@ class Corpus:
         rng = np.random.default_rng(self.seed + 2)
         clusters = rng.integers(0, CENTRES, count)
         vectors = centres[clusters] + rng.standard_normal((count, DIM)).astype(
-            np.float32) / np.sqrt(DIM)
+            np.float32
+        ) / np.sqrt(DIM)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors.astype(np.float32), clusters
 
@@ -93,8 +94,10 @@ def topic_words(cluster: int) -> list[str]:
 def episode_text(row: int, cluster: int) -> tuple[str, str]:
     words = topic_words(cluster)
     pick = [words[(row + k) % 5] for k in range(3)]
-    return (f"note {row} about {' '.join(pick)} and item{row % 997}",
-            f"recorded {pick[0]} for later")
+    return (
+        f"note {row} about {' '.join(pick)} and item{row % 997}",
+        f"recorded {pick[0]} for later",
+    )
 
 
 def query_text(cluster: int, k: int) -> str:
@@ -103,17 +106,16 @@ def query_text(cluster: int, k: int) -> str:
 
 
 def episode_id(row: int) -> uuid.UUID:
-    return uuid.UUID(bytes=hashlib.sha256(f"bench-episode-{row}".encode()).digest()[:16],
-                     version=4)
+    return uuid.UUID(bytes=hashlib.sha256(f"bench-episode-{row}".encode()).digest()[:16], version=4)
 
 
 _SECONDARY_INDEXES = {
     "episodes_embedding_hnsw": "CREATE INDEX episodes_embedding_hnsw ON journal.episodes "
-                               "USING hnsw (embedding vector_cosine_ops) "
-                               "WITH (m = 16, ef_construction = 64)",
+    "USING hnsw (embedding vector_cosine_ops) "
+    "WITH (m = 16, ef_construction = 64)",
     "episodes_tsv_idx": "CREATE INDEX episodes_tsv_idx ON journal.episodes USING gin (search_tsv)",
     "episodes_scope_idx": "CREATE INDEX episodes_scope_idx ON journal.episodes "
-                          "(subject, workspace, last_seen_at)",
+    "(subject, workspace, last_seen_at)",
 }
 
 
@@ -140,8 +142,9 @@ def load(url: str, corpus: Corpus, model: str, log: dict[str, float]) -> None:
         log["index_seconds"] = round(time.monotonic() - started, 1)
 
 
-def _copy_chunk(conn: psycopg.Connection, start: int, clusters: np.ndarray,
-                vectors: np.ndarray, model: str) -> None:
+def _copy_chunk(
+    conn: psycopg.Connection, start: int, clusters: np.ndarray, vectors: np.ndarray, model: str
+) -> None:
     n = len(clusters)
     rows = range(start, start + n)
     texts = [episode_text(r, int(c)) for r, c in zip(rows, clusters, strict=True)]
@@ -149,30 +152,91 @@ def _copy_chunk(conn: psycopg.Connection, start: int, clusters: np.ndarray,
     shas = [hashlib.sha256(f"User: {u}\nAssistant: {a}".encode()).hexdigest() for u, a in texts]
     sessions = [f"bench-session-{r // 20}" for r in rows]
     with conn.transaction(), conn.cursor() as cur:
-        with cur.copy("COPY journal.events (event_type, subject, workspace, session_id, "
-                      "payload, provenance, content_sha256, occurred_at) FROM STDIN") as copy:
+        with cur.copy(
+            "COPY journal.events (event_type, subject, workspace, session_id, "
+            "payload, provenance, content_sha256, occurred_at) FROM STDIN"
+        ) as copy:
             for i in range(n):
-                payload = {"user_text": texts[i][0], "assistant_text": texts[i][1],
-                           "learning_eligible": True}
-                copy.write_row(("conversation.turn.completed", SUBJECT, WORKSPACE, sessions[i],
-                                json.dumps(payload), "generated_output_unverified", shas[i],
-                                times[i]))
-        with cur.copy("COPY journal.episodes (episode_id, subject, workspace, content_sha256, "
-                      "session_id, session_ids, user_text, assistant_text, first_seen_at, "
-                      "last_seen_at, first_event_id, last_event_id, embedding, "
-                      "embedding_model, embedded_at) FROM STDIN WITH (FORMAT BINARY)") as copy:
-            copy.set_types(["uuid", "text", "text", "text", "text", "text[]", "text", "text",
-                            "timestamptz", "timestamptz", "int8", "int8", "vector", "text",
-                            "timestamptz"])
+                payload = {
+                    "user_text": texts[i][0],
+                    "assistant_text": texts[i][1],
+                    "learning_eligible": True,
+                }
+                copy.write_row(
+                    (
+                        "conversation.turn.completed",
+                        SUBJECT,
+                        WORKSPACE,
+                        sessions[i],
+                        json.dumps(payload),
+                        "generated_output_unverified",
+                        shas[i],
+                        times[i],
+                    )
+                )
+        with cur.copy(
+            "COPY journal.episodes (episode_id, subject, workspace, content_sha256, "
+            "session_id, session_ids, user_text, assistant_text, first_seen_at, "
+            "last_seen_at, first_event_id, last_event_id, embedding, "
+            "embedding_model, embedded_at) FROM STDIN WITH (FORMAT BINARY)"
+        ) as copy:
+            copy.set_types(
+                [
+                    "uuid",
+                    "text",
+                    "text",
+                    "text",
+                    "text",
+                    "text[]",
+                    "text",
+                    "text",
+                    "timestamptz",
+                    "timestamptz",
+                    "int8",
+                    "int8",
+                    "vector",
+                    "text",
+                    "timestamptz",
+                ]
+            )
             for i, row in enumerate(rows):
-                copy.write_row((episode_id(row), SUBJECT, WORKSPACE, shas[i], sessions[i],
-                                [sessions[i]], texts[i][0], texts[i][1], times[i], times[i],
-                                row + 1, row + 1, vectors[i], model, times[i]))
-        with cur.copy("COPY journal.changes (cursor, kind, subject, workspace, session_id, "
-                      "record_kind, record_id, event_type, event_id) FROM STDIN") as copy:
+                copy.write_row(
+                    (
+                        episode_id(row),
+                        SUBJECT,
+                        WORKSPACE,
+                        shas[i],
+                        sessions[i],
+                        [sessions[i]],
+                        texts[i][0],
+                        texts[i][1],
+                        times[i],
+                        times[i],
+                        row + 1,
+                        row + 1,
+                        vectors[i],
+                        model,
+                        times[i],
+                    )
+                )
+        with cur.copy(
+            "COPY journal.changes (cursor, kind, subject, workspace, session_id, "
+            "record_kind, record_id, event_type, event_id) FROM STDIN"
+        ) as copy:
             for i, row in enumerate(rows):
-                copy.write_row((row + 1, "episode_embedded", SUBJECT, WORKSPACE, sessions[i],
-                                "episode", str(episode_id(row)), "", 0))
+                copy.write_row(
+                    (
+                        row + 1,
+                        "episode_embedded",
+                        SUBJECT,
+                        WORKSPACE,
+                        sessions[i],
+                        "episode",
+                        str(episode_id(row)),
+                        "",
+                        0,
+                    )
+                )
 
 
 def prepare(out: Path, episodes: int, model: str) -> tuple[EmbeddedPostgres, str, dict[str, float]]:
@@ -199,8 +263,9 @@ def prepare(out: Path, episodes: int, model: str) -> tuple[EmbeddedPostgres, str
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--episodes", type=int, default=100_000)
     parser.add_argument("--out", type=Path, default=Path("/var/tmp/engram-bench"))
     parser.add_argument("--embedder", default="minilm")

@@ -43,15 +43,23 @@ def probe_word(i: int) -> str:
 
 
 def commit(journal: jgrpc.JournalServiceStub, user: str, assistant: str) -> str:
-    receipt = journal.CommitTurn(jpb.CommitTurnRequest(
-        subject=SUBJECT, session_id="s1", user_text=user, assistant_text=assistant,
-        request_id=str(uuid.uuid4()), learning_eligible=True)).receipt
+    receipt = journal.CommitTurn(
+        jpb.CommitTurnRequest(
+            subject=SUBJECT,
+            session_id="s1",
+            user_text=user,
+            assistant_text=assistant,
+            request_id=str(uuid.uuid4()),
+            learning_eligible=True,
+        )
+    ).receipt
     return str(receipt.episode_id)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--turns", type=int, default=200)
     parser.add_argument("--background", type=int, default=500)
     parser.add_argument("--embedder", default="minilm")
@@ -60,11 +68,19 @@ def main() -> None:
     embedder = shared_embedder(args.embedder)
     embedder.embed_one("warm up")
     with scratch_database(args.database_url or None) as url:
-        settings = Settings.load({
-            "listen": "127.0.0.1:0", "database_url": url, "embedder": args.embedder,
-            "data_dir": f"/tmp/engram-fresh-{uuid.uuid4().hex[:6]}", "index_persist": False,
-            "metrics_port": -1, "log_level": "WARNING", "grace_seconds": 1.0,
-        }, env={})
+        settings = Settings.load(
+            {
+                "listen": "127.0.0.1:0",
+                "database_url": url,
+                "embedder": args.embedder,
+                "data_dir": f"/tmp/engram-fresh-{uuid.uuid4().hex[:6]}",
+                "index_persist": False,
+                "metrics_port": -1,
+                "log_level": "WARNING",
+                "grace_seconds": 1.0,
+            },
+            env={},
+        )
         suite = start_suite(settings, ["journal", "retrieval"])
         channel = open_channel(suite.address)
         journal = jgrpc.JournalServiceStub(channel)
@@ -86,8 +102,11 @@ def main() -> None:
                 count = 0
                 while time.perf_counter() - committed < TIMEOUT_SECONDS:
                     count += 1
-                    response = retrieval.Recall(rpb.RecallRequest(
-                        query_text=word, subject=SUBJECT, limit=5, query_embedding=vector))
+                    response = retrieval.Recall(
+                        rpb.RecallRequest(
+                            query_text=word, subject=SUBJECT, limit=5, query_embedding=vector
+                        )
+                    )
                     hit = next((h for h in response.hits if h.episode_id == episode_id), None)
                     if hit is not None and response.served_by == rpb.SERVED_BY_RESIDENT:
                         now = time.perf_counter() - committed
@@ -103,16 +122,25 @@ def main() -> None:
                 polls.append(count)
 
             def ms(values: list[float]) -> dict[str, float]:
-                return {"p50_ms": round(percentile(values, 50) * 1000, 1),
-                        "p99_ms": round(percentile(values, 99) * 1000, 1),
-                        "max_ms": round(max(values) * 1000, 1)}
+                return {
+                    "p50_ms": round(percentile(values, 50) * 1000, 1),
+                    "p99_ms": round(percentile(values, 99) * 1000, 1),
+                    "max_ms": round(max(values) * 1000, 1),
+                }
 
-            print(json.dumps({
-                "turns": args.turns, "background": args.background, "misses": misses,
-                "commit_to_recall_lexical": ms(lexical),
-                "commit_to_recall_dense": ms(dense),
-                "recall_polls_p50": percentile([float(p) for p in polls], 50),
-            }, indent=1))
+            print(
+                json.dumps(
+                    {
+                        "turns": args.turns,
+                        "background": args.background,
+                        "misses": misses,
+                        "commit_to_recall_lexical": ms(lexical),
+                        "commit_to_recall_dense": ms(dense),
+                        "recall_polls_p50": percentile([float(p) for p in polls], 50),
+                    },
+                    indent=1,
+                )
+            )
         finally:
             channel.close()
             suite.stop(grace=1)

@@ -29,8 +29,9 @@ faiss: Any = _faiss_module
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--episodes", type=int, default=1_000_000)
     parser.add_argument("--ef-construction", type=int, default=80)
     parser.add_argument("--queries", type=int, default=300)
@@ -38,7 +39,7 @@ def main() -> None:
     corpus = Corpus(args.episodes)
     vectors = np.empty((args.episodes, DIM), dtype=np.float32)
     for start, _clusters, chunk in corpus.chunks():
-        vectors[start:start + len(chunk)] = chunk
+        vectors[start : start + len(chunk)] = chunk
     queries, _ = corpus.queries(args.queries)
     exact = faiss.IndexFlatIP(DIM)
     exact.add(vectors)
@@ -48,8 +49,11 @@ def main() -> None:
     index.hnsw.efConstruction = args.ef_construction
     started = time.monotonic()
     index.add(vectors)
-    print(f"episodes {args.episodes} M {HNSW_M} efConstruction {args.ef_construction} "
-          f"build {time.monotonic() - started:.1f}s", flush=True)
+    print(
+        f"episodes {args.episodes} M {HNSW_M} efConstruction {args.ef_construction} "
+        f"build {time.monotonic() - started:.1f}s",
+        flush=True,
+    )
     faiss.omp_set_num_threads(1)  # one query at a time, as a request does
     for ef in (64, 128, 256, 512):
         params = faiss.SearchParametersHNSW(efSearch=ef)
@@ -59,9 +63,12 @@ def main() -> None:
             _, labels = index.search(query.reshape(1, -1), 10, params=params)
             latencies.append(time.perf_counter() - t)
             recalls.append(len(set(labels[0]) & set(gold)) / 10)
-        print(f"efSearch {ef}: recall@10 {np.mean(recalls):.3f} "
-              f"p50 {percentile(latencies, 50) * 1000:.2f} ms "
-              f"p99 {percentile(latencies, 99) * 1000:.2f} ms", flush=True)
+        print(
+            f"efSearch {ef}: recall@10 {np.mean(recalls):.3f} "
+            f"p50 {percentile(latencies, 50) * 1000:.2f} ms "
+            f"p99 {percentile(latencies, 99) * 1000:.2f} ms",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

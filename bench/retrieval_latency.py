@@ -52,8 +52,10 @@ def rss_bytes() -> int:
 
 
 def stats(values: list[float]) -> dict[str, float]:
-    return {"p50_ms": round(percentile(values, 50) * 1000, 3),
-            "p99_ms": round(percentile(values, 99) * 1000, 3)}
+    return {
+        "p50_ms": round(percentile(values, 50) * 1000, 3),
+        "p99_ms": round(percentile(values, 99) * 1000, 3),
+    }
 
 
 def timed(call: Any, request: Any) -> tuple[float, Any]:
@@ -74,7 +76,8 @@ def pgvector_top10(url: str, vectors: np.ndarray) -> list[set[str]]:
             rows = conn.execute(
                 "SELECT episode_id FROM journal.episodes WHERE subject = %s AND workspace = %s "
                 "AND embedding IS NOT NULL ORDER BY embedding <=> %s LIMIT 10",
-                (SUBJECT, WORKSPACE, vector)).fetchall()
+                (SUBJECT, WORKSPACE, vector),
+            ).fetchall()
             found.append({str(r[0]) for r in rows})
     return found
 
@@ -83,30 +86,36 @@ def dense_recall(runtime: Any, vectors: np.ndarray, url: str) -> dict[str, float
     """Resident dense top-10 (and pgvector's) against exact inner product over the same rows."""
     snapshot = runtime.index.snapshot
     base = snapshot.segments[0]
-    subject, workspace = (runtime.index.interner.lookup(SUBJECT),
-                          runtime.index.interner.lookup(WORKSPACE))
+    subject, workspace = (
+        runtime.index.interner.lookup(SUBJECT),
+        runtime.index.interner.lookup(WORKSPACE),
+    )
     lo, hi = base.scope_range(subject, workspace)
     recalls, pg_recalls, latencies = [], [], []
     pgvector = pgvector_top10(url, vectors)
     for vector, pg_ids in zip(vectors, pgvector, strict=True):
         started = time.perf_counter()
-        result = snapshot.search(SearchRequest(SUBJECT, WORKSPACE, "", None, None, vector, "",
-                                               10, 10))
+        result = snapshot.search(
+            SearchRequest(SUBJECT, WORKSPACE, "", None, None, vector, "", 10, 10)
+        )
         latencies.append(time.perf_counter() - started)
         scores = base.dense.vectors[lo:hi] @ vector
         exact = {base.episode_id(int(r) + lo) for r in np.argsort(-scores)[:10]}
         recalls.append(len(exact & set(result.dense.ids)) / 10)
         pg_recalls.append(len(exact & pg_ids) / 10)
-    return {"recall_at_10": round(float(np.mean(recalls)), 4),
-            "pgvector_recall_at_10": round(float(np.mean(pg_recalls)), 4),
-            "dense_only_p50_ms": round(percentile(latencies, 50) * 1000, 3),
-            "dense_only_p99_ms": round(percentile(latencies, 99) * 1000, 3),
-            "queries": len(vectors)}
+    return {
+        "recall_at_10": round(float(np.mean(recalls)), 4),
+        "pgvector_recall_at_10": round(float(np.mean(pg_recalls)), 4),
+        "dense_only_p50_ms": round(percentile(latencies, 50) * 1000, 3),
+        "dense_only_p99_ms": round(percentile(latencies, 99) * 1000, 3),
+        "queries": len(vectors),
+    }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--episodes", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--recall-queries", type=int, default=200)
@@ -120,17 +129,28 @@ def main() -> None:
     started = time.monotonic()
     server, url, load_log = prepare(args.out, args.episodes, model)
     prepare_seconds = time.monotonic() - started
-    settings = Settings.load({
-        "listen": "127.0.0.1:0", "database_url": url, "embedder": args.embedder,
-        "data_dir": str(args.out / f"data-{args.episodes}"), "index_persist": False,
-        "metrics_port": -1, "index_staleness_seconds": 60, "log_level": "WARNING",
-        "grace_seconds": 1.0,
-    }, env={})
+    settings = Settings.load(
+        {
+            "listen": "127.0.0.1:0",
+            "database_url": url,
+            "embedder": args.embedder,
+            "data_dir": str(args.out / f"data-{args.episodes}"),
+            "index_persist": False,
+            "metrics_port": -1,
+            "index_staleness_seconds": 60,
+            "log_level": "WARNING",
+            "grace_seconds": 1.0,
+        },
+        env={},
+    )
     rss_before = rss_bytes()
     started = time.monotonic()
     suite = start_suite(settings, ["journal", "retrieval"])
-    summary: dict[str, Any] = {"episodes": args.episodes, "load": load_log,
-                               "prepare_seconds": round(prepare_seconds, 1)}
+    summary: dict[str, Any] = {
+        "episodes": args.episodes,
+        "load": load_log,
+        "prepare_seconds": round(prepare_seconds, 1),
+    }
     try:
         channel = open_channel(suite.address)
         retrieval = rgrpc.RetrievalServiceStub(channel)
@@ -153,8 +173,9 @@ def main() -> None:
 
         corpus = Corpus(args.episodes)
         vectors, clusters = corpus.queries(args.queries + args.warmup)
-        series: dict[str, list[float]] = {k: [] for k in (
-            "recall_vector", "search_vector", "recall_text", "search_text")}
+        series: dict[str, list[float]] = {
+            k: [] for k in ("recall_vector", "search_vector", "recall_text", "search_text")
+        }
         served: dict[int, int] = {}
         server_embed, server_search = [], []
         agree_top1 = 0
@@ -162,14 +183,30 @@ def main() -> None:
             text = query_text(int(cluster), i)
             values = vector.tolist()
             calls = [
-                ("recall_vector", retrieval.Recall, rpb.RecallRequest(
-                    query_text=text, subject=SUBJECT, limit=10, query_embedding=values)),
-                ("search_vector", journal.SearchEpisodes, jpb.SearchEpisodesRequest(
-                    query_text=text, subject=SUBJECT, limit=10, query_embedding=values)),
-                ("recall_text", retrieval.Recall, rpb.RecallRequest(
-                    query_text=text, subject=SUBJECT, limit=10)),
-                ("search_text", journal.SearchEpisodes, jpb.SearchEpisodesRequest(
-                    query_text=text, subject=SUBJECT, limit=10)),
+                (
+                    "recall_vector",
+                    retrieval.Recall,
+                    rpb.RecallRequest(
+                        query_text=text, subject=SUBJECT, limit=10, query_embedding=values
+                    ),
+                ),
+                (
+                    "search_vector",
+                    journal.SearchEpisodes,
+                    jpb.SearchEpisodesRequest(
+                        query_text=text, subject=SUBJECT, limit=10, query_embedding=values
+                    ),
+                ),
+                (
+                    "recall_text",
+                    retrieval.Recall,
+                    rpb.RecallRequest(query_text=text, subject=SUBJECT, limit=10),
+                ),
+                (
+                    "search_text",
+                    journal.SearchEpisodes,
+                    jpb.SearchEpisodesRequest(query_text=text, subject=SUBJECT, limit=10),
+                ),
             ]
             responses: dict[str, Any] = {}
             for name, call, request in calls:
@@ -187,16 +224,22 @@ def main() -> None:
         result: dict[str, Any] = {name: stats(values) for name, values in series.items()}
         for mode in ("vector", "text"):
             result[f"ratio_p50_{mode}"] = round(
-                result[f"search_{mode}"]["p50_ms"] / result[f"recall_{mode}"]["p50_ms"], 2)
+                result[f"search_{mode}"]["p50_ms"] / result[f"recall_{mode}"]["p50_ms"], 2
+            )
         result["recall_server_embed"] = stats(server_embed)
         result["recall_server_search"] = stats(server_search)
-        result["served_by"] = {rpb.ServedBy.Name(k): v  # type: ignore[arg-type]
-                               for k, v in served.items()}
+        result["served_by"] = {
+            rpb.ServedBy.Name(k): v  # type: ignore[arg-type]
+            for k, v in served.items()
+        }
         result["top1_agreement_vector"] = round(agree_top1 / args.queries, 3)
         summary["latency"] = result
         binding = next(b for b in suite.bindings if b.name == "retrieval")
-        summary["dense"] = dense_recall(binding.servicer.runtime,  # type: ignore[attr-defined]
-                                        corpus.queries(args.recall_queries)[0], url)
+        summary["dense"] = dense_recall(
+            binding.servicer.runtime,  # type: ignore[attr-defined]
+            corpus.queries(args.recall_queries)[0],
+            url,
+        )
         print(json.dumps(summary, indent=1), flush=True)
         channel.close()
     finally:

@@ -73,13 +73,20 @@ class Assembler:
         self._receipts.record(cmd.who, context_id, sections)
         state.journal_event_id = wait(journaled, self._planes.timeout_s, lambda: 0)
         for packed in sections:
-            count_plane_event("gateway", "section_" + gpb.SectionStatus.Name(
-                packed.status).removeprefix("SECTION_STATUS_").lower())  # type: ignore[arg-type]
+            status_name = gpb.SectionStatus.Name(packed.status)  # type: ignore[arg-type]
+            count_plane_event(
+                "gateway", "section_" + status_name.removeprefix("SECTION_STATUS_").lower()
+            )
         return self._response(state, sections, exact), state
 
     @staticmethod
-    def _state(cmd: AssembleCommand, context_id: str, inputs: list[SectionInput],
-               sections: list[PackedSection], exact: ExactOutcome | None) -> ContextState:
+    def _state(
+        cmd: AssembleCommand,
+        context_id: str,
+        inputs: list[SectionInput],
+        sections: list[PackedSection],
+        exact: ExactOutcome | None,
+    ) -> ContextState:
         """What ReleaseResponse needs, fixed before any receipt is written. A block later
         withheld for a failed receipt still counts as mentioning the looked-up terms:
         that errs towards NOT_ABSENT, never towards licensing a negative."""
@@ -97,8 +104,9 @@ class Assembler:
             input_excerpt=cmd.input_text,
             sections=tuple(
                 SectionRecord(
-                    evidence=SectionEvidence(p.name, p.source.absence_state, p.source.coverage,
-                                             p.source.hit_count),
+                    evidence=SectionEvidence(
+                        p.name, p.source.absence_state, p.source.coverage, p.source.hit_count
+                    ),
                     status=gpb.SectionStatus.Name(p.status),  # type: ignore[arg-type]
                     record_ids=tuple(e.record_id for e in p.kept),
                     block_sha256=render.block_sha256(p.rendered) if p.rendered else "",
@@ -115,40 +123,53 @@ class Assembler:
         payload = struct_pb2.Struct()
         payload.update(self._seal(state.to_payload()))
         try:
-            response = self._planes.call("journal", "AppendEvent", jpb.AppendEventRequest(
-                event_type=CONTEXT_EVENT, subject=state.subject, workspace=state.workspace,
-                session_id=state.session_id, payload=payload,
-                provenance=jpb.PROVENANCE_SYSTEM,
-                request_id=derived_id(state.context_id, "context"),
-            ), jpb.AppendEventResponse)
+            response = self._planes.call(
+                "journal",
+                "AppendEvent",
+                jpb.AppendEventRequest(
+                    event_type=CONTEXT_EVENT,
+                    subject=state.subject,
+                    workspace=state.workspace,
+                    session_id=state.session_id,
+                    payload=payload,
+                    provenance=jpb.PROVENANCE_SYSTEM,
+                    request_id=derived_id(state.context_id, "context"),
+                ),
+                jpb.AppendEventResponse,
+            )
         except DownstreamError as exc:
-            log.warning("context trace not journaled", extra={"context_id": state.context_id,
-                                                              "error": str(exc)})
+            log.warning(
+                "context trace not journaled",
+                extra={"context_id": state.context_id, "error": str(exc)},
+            )
             count_plane_event("gateway", "trace_not_journaled")
             return 0
         return int(response.event.event_id)
 
     @staticmethod
-    def _response(state: ContextState, sections: list[PackedSection],
-                  exact: ExactOutcome | None) -> gpb.AssembleContextResponse:
+    def _response(
+        state: ContextState, sections: list[PackedSection], exact: ExactOutcome | None
+    ) -> gpb.AssembleContextResponse:
         traces = []
         for packed in sections:
             included = packed.status == gpb.SECTION_STATUS_INCLUDED
-            traces.append(gpb.SectionTrace(
-                name=packed.name,
-                coverage=packed.source.coverage,
-                absence_state=packed.source.absence_state,  # type: ignore[arg-type]
-                record_ids=[e.record_id for e in packed.kept],
-                block_sha256=render.block_sha256(packed.rendered) if included else "",
-                status=packed.status,  # type: ignore[arg-type]
-                detail="; ".join(packed.details),
-                candidates_evaluated=len(packed.source.candidates),
-                entries_packed=len(packed.kept) if included else 0,
-                entries_dropped_budget=len(packed.dropped),
-                budget_tokens=packed.budget,
-                used_tokens=estimate_tokens(packed.rendered),
-                injection_receipt_id=packed.receipt_id if included else 0,
-            ))
+            traces.append(
+                gpb.SectionTrace(
+                    name=packed.name,
+                    coverage=packed.source.coverage,
+                    absence_state=packed.source.absence_state,  # type: ignore[arg-type]
+                    record_ids=[e.record_id for e in packed.kept],
+                    block_sha256=render.block_sha256(packed.rendered) if included else "",
+                    status=packed.status,  # type: ignore[arg-type]
+                    detail="; ".join(packed.details),
+                    candidates_evaluated=len(packed.source.candidates),
+                    entries_packed=len(packed.kept) if included else 0,
+                    entries_dropped_budget=len(packed.dropped),
+                    budget_tokens=packed.budget,
+                    used_tokens=estimate_tokens(packed.rendered),
+                    injection_receipt_id=packed.receipt_id if included else 0,
+                )
+            )
         trace = gpb.ContextTrace(
             sections=traces,
             exact_lookup=exact.trace if exact is not None else gpb.ExactLookupTrace(ran=False),
@@ -158,8 +179,9 @@ class Assembler:
         )
         return gpb.AssembleContextResponse(
             context_id=state.context_id,
-            sections=[gpb.ContextSection(name=p.name, rendered=p.rendered,
-                                         status=p.status)  # type: ignore[arg-type]
-                      for p in sections],
+            sections=[
+                gpb.ContextSection(name=p.name, rendered=p.rendered, status=p.status)  # type: ignore[arg-type]
+                for p in sections
+            ],
             trace=trace,
         )

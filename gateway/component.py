@@ -16,11 +16,17 @@ MIGRATIONS = None
 
 def build(ctx: BuildContext) -> ServiceBinding:
     settings = ctx.settings
-    planes = Planes(ctx.journal_addr, ctx.learning_addr, ctx.retrieval_addr,
-                    settings.service_token, settings.downstream_timeout_ms)
+    planes = Planes(
+        ctx.journal_addr,
+        ctx.learning_addr,
+        ctx.retrieval_addr,
+        settings.service_token,
+        settings.downstream_timeout_ms,
+    )
     # Downstream fan-out runs here, not on the RPC threads.
-    executor = ThreadPoolExecutor(max_workers=max(8, settings.max_workers),
-                                  thread_name_prefix="gateway-fanout")
+    executor = ThreadPoolExecutor(
+        max_workers=max(8, settings.max_workers), thread_name_prefix="gateway-fanout"
+    )
     service = GatewayService(planes, executor, settings.service_token)
 
     def stop() -> None:

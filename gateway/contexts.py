@@ -129,8 +129,9 @@ class PayloadSeal:
 
     def _mac(self, payload: dict[str, Any]) -> str:
         body = {k: v for k, v in payload.items() if k != "seal"}
-        canonical = json.dumps(integral(body), sort_keys=True, separators=(",", ":"),
-                               ensure_ascii=False)
+        canonical = json.dumps(
+            integral(body), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
         return hmac.new(self._key, canonical.encode(), hashlib.sha256).hexdigest()
 
     def seal(self, payload: dict[str, Any]) -> dict[str, Any]:
@@ -226,7 +227,9 @@ class ContextState:
                 }
                 for s in self.sections
             ],
-            "exact_lookup": None if exact is None else {
+            "exact_lookup": None
+            if exact is None
+            else {
                 "terms": list(exact.terms),
                 "topic": exact.topic,
                 "absence_state": _state_name(exact.absence_state),
@@ -237,8 +240,15 @@ class ContextState:
         }
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any], *, subject: str, workspace: str,
-                     session_id: str, event_id: int) -> ContextState:
+    def from_payload(
+        cls,
+        payload: dict[str, Any],
+        *,
+        subject: str,
+        workspace: str,
+        session_id: str,
+        event_id: int,
+    ) -> ContextState:
         sections = tuple(
             SectionRecord(
                 evidence=SectionEvidence(

@@ -24,13 +24,15 @@ DEADLINE_SLACK_S = 1.0
 
 # Codes meaning "the source could not be reached" (transport, deadline, not
 # configured); every other failure means the source was reached and failed.
-UNREACHABLE_CODES = frozenset({
-    grpc.StatusCode.UNAVAILABLE,
-    grpc.StatusCode.DEADLINE_EXCEEDED,
-    grpc.StatusCode.UNIMPLEMENTED,
-    grpc.StatusCode.CANCELLED,
-    grpc.StatusCode.RESOURCE_EXHAUSTED,
-})
+UNREACHABLE_CODES = frozenset(
+    {
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        grpc.StatusCode.UNIMPLEMENTED,
+        grpc.StatusCode.CANCELLED,
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -50,10 +52,17 @@ class DownstreamError(Exception):
 class Planes:
     """Stubs of the three planes with one deadline for every call."""
 
-    def __init__(self, journal_addr: str, learning_addr: str, retrieval_addr: str,
-                 token: str, timeout_ms: int) -> None:
-        self._channels = [open_channel(addr, token)
-                          for addr in (journal_addr, learning_addr, retrieval_addr)]
+    def __init__(
+        self,
+        journal_addr: str,
+        learning_addr: str,
+        retrieval_addr: str,
+        token: str,
+        timeout_ms: int,
+    ) -> None:
+        self._channels = [
+            open_channel(addr, token) for addr in (journal_addr, learning_addr, retrieval_addr)
+        ]
         self.journal = journal_pb2_grpc.JournalServiceStub(self._channels[0])
         self.learning = learning_pb2_grpc.LearningServiceStub(self._channels[1])
         self.retrieval = retrieval_pb2_grpc.RetrievalServiceStub(self._channels[2])
@@ -62,8 +71,9 @@ class Planes:
     def call(self, plane: str, method: str, request: Any, response_type: type[R]) -> R:
         """Call ``<plane>.<method>(request)`` with the deadline; gRPC errors become
         :class:`DownstreamError`."""
-        stub = {"journal": self.journal, "learning": self.learning,
-                "retrieval": self.retrieval}[plane]
+        stub = {"journal": self.journal, "learning": self.learning, "retrieval": self.retrieval}[
+            plane
+        ]
         try:
             response = getattr(stub, method)(request, timeout=self.timeout_s)
         except grpc.RpcError as exc:

@@ -72,56 +72,94 @@ class Fanout:
         self._planes = planes
         self._executor = executor
 
-    def _guarded(self, name: str, query: dict[str, object], plane: str, method: str,
-                 fetch: Callable[[], SectionInput]) -> SectionInput:
+    def _guarded(
+        self,
+        name: str,
+        query: dict[str, object],
+        plane: str,
+        method: str,
+        fetch: Callable[[], SectionInput],
+    ) -> SectionInput:
         try:
             return fetch()
         except DownstreamError as exc:
             return from_error(name, query, exc)
         except Exception as exc:  # a malformed answer is failed evidence
             log.exception("section %s failed", name)
-            return from_error(name, query, DownstreamError(plane, method, "INTERNAL",
-                                                           type(exc).__name__, False))
+            return from_error(
+                name, query, DownstreamError(plane, method, "INTERNAL", type(exc).__name__, False)
+            )
 
     def _learned(self, cmd: AssembleCommand, query: dict[str, object]) -> SectionInput:
         request = lpb.GetLearnedContextRequest(
-            session_id=cmd.session_id, persona_id=cmd.persona_id,
-            project_ids=list(cmd.project_ids), pending_input=cmd.input_text[:MAX_QUERY_CHARS],
+            session_id=cmd.session_id,
+            persona_id=cmd.persona_id,
+            project_ids=list(cmd.project_ids),
+            pending_input=cmd.input_text[:MAX_QUERY_CHARS],
             max_entries=LEARNED_MAX_ENTRIES,
         )
-        return self._guarded("learned_context", query, "learning", "GetLearnedContext",
-                             lambda: learned_section(self._planes.call(
-                                 "learning", "GetLearnedContext", request,
-                                 lpb.GetLearnedContextResponse), query))
+        return self._guarded(
+            "learned_context",
+            query,
+            "learning",
+            "GetLearnedContext",
+            lambda: learned_section(
+                self._planes.call(
+                    "learning", "GetLearnedContext", request, lpb.GetLearnedContextResponse
+                ),
+                query,
+            ),
+        )
 
     def _recovered(self, cmd: AssembleCommand, query: dict[str, object]) -> SectionInput:
         request = jpb.GetRecoveredMemoryRequest(
             session_id=cmd.session_id, pending_input=cmd.input_text[:MAX_QUERY_CHARS]
         )
-        return self._guarded("recovered_memory", query, "journal", "GetRecoveredMemory",
-                             lambda: recovered_section(self._planes.call(
-                                 "journal", "GetRecoveredMemory", request,
-                                 jpb.GetRecoveredMemoryResponse), query, cmd.who))
+        return self._guarded(
+            "recovered_memory",
+            query,
+            "journal",
+            "GetRecoveredMemory",
+            lambda: recovered_section(
+                self._planes.call(
+                    "journal", "GetRecoveredMemory", request, jpb.GetRecoveredMemoryResponse
+                ),
+                query,
+                cmd.who,
+            ),
+        )
 
     def _episodic(self, cmd: AssembleCommand, query: dict[str, object]) -> SectionInput:
         request = rpb.RecallRequest(
-            query_text=cmd.input_text[:MAX_QUERY_CHARS], subject=cmd.subject,
-            workspace=cmd.workspace, exclude_session_id=cmd.session_id, limit=RECALL_LIMIT,
+            query_text=cmd.input_text[:MAX_QUERY_CHARS],
+            subject=cmd.subject,
+            workspace=cmd.workspace,
+            exclude_session_id=cmd.session_id,
+            limit=RECALL_LIMIT,
         )
-        return self._guarded("episodic_recall", query, "retrieval", "Recall",
-                             lambda: episodic_section(self._planes.call(
-                                 "retrieval", "Recall", request, rpb.RecallResponse),
-                                 query, cmd.who))
+        return self._guarded(
+            "episodic_recall",
+            query,
+            "retrieval",
+            "Recall",
+            lambda: episodic_section(
+                self._planes.call("retrieval", "Recall", request, rpb.RecallResponse),
+                query,
+                cmd.who,
+            ),
+        )
 
-    def _exact(self, cmd: AssembleCommand, exact_route: ExactRoute,
-               query: dict[str, object]) -> ExactOutcome:
+    def _exact(
+        self, cmd: AssembleCommand, exact_route: ExactRoute, query: dict[str, object]
+    ) -> ExactOutcome:
         request = rpb.FindExactRequest(
-            terms=list(exact_route.terms), subject=cmd.subject, workspace=cmd.workspace,
+            terms=list(exact_route.terms),
+            subject=cmd.subject,
+            workspace=cmd.workspace,
             limit=EXACT_LIMIT,
         )
         try:
-            response = self._planes.call("retrieval", "FindExact", request,
-                                         rpb.FindExactResponse)
+            response = self._planes.call("retrieval", "FindExact", request, rpb.FindExactResponse)
         except DownstreamError as exc:
             return self._exact_failed(exact_route, query, exc.unreachable, str(exc))
         except Exception as exc:  # a malformed answer is failed evidence
@@ -129,63 +167,93 @@ class Fanout:
             return self._exact_failed(exact_route, query, False, type(exc).__name__)
         hits = len(response.hits)
         coverage, state, problem = checked(
-            "exact_lookup", query, response.HasField("coverage"), response.coverage, hits,
+            "exact_lookup",
+            query,
+            response.HasField("coverage"),
+            response.coverage,
+            hits,
             response.absence_state,
         )
         terms = tuple(response.normalized_terms) or exact_route.terms
         scope = response.scope_description if not problem else f"withheld: {problem}"
         evidence = ExactEvidence(terms, exact_route.reply_topic, state, coverage, hits, scope)
-        return ExactOutcome(evidence, gpb.ExactLookupTrace(
-            ran=True, terms=list(terms), coverage=coverage,
-            absence_state=state, hits=hits,  # type: ignore[arg-type]
-            scope_description=scope,
-        ))
+        return ExactOutcome(
+            evidence,
+            gpb.ExactLookupTrace(
+                ran=True,
+                terms=list(terms),
+                coverage=coverage,
+                absence_state=state,  # type: ignore[arg-type]
+                hits=hits,
+                scope_description=scope,
+            ),
+        )
 
     @staticmethod
-    def _exact_failed(exact_route: ExactRoute, query: dict[str, object], unreachable: bool,
-                      why: str) -> ExactOutcome:
+    def _exact_failed(
+        exact_route: ExactRoute, query: dict[str, object], unreachable: bool, why: str
+    ) -> ExactOutcome:
         coverage = failed_coverage("exact_lookup", query, unreachable=unreachable)
         state = derive_absence(coverage, 0)
-        evidence = ExactEvidence(exact_route.terms, exact_route.reply_topic, state, coverage, 0,
-                                 f"not searched: {why}")
-        return ExactOutcome(evidence, gpb.ExactLookupTrace(
-            ran=True, terms=list(exact_route.terms), coverage=coverage,
-            absence_state=state, hits=0,
-            scope_description=evidence.scope_description,
-        ))
+        evidence = ExactEvidence(
+            exact_route.terms, exact_route.reply_topic, state, coverage, 0, f"not searched: {why}"
+        )
+        return ExactOutcome(
+            evidence,
+            gpb.ExactLookupTrace(
+                ran=True,
+                terms=list(exact_route.terms),
+                coverage=coverage,
+                absence_state=state,
+                hits=0,
+                scope_description=evidence.scope_description,
+            ),
+        )
 
-    def fetch(self, cmd: AssembleCommand, context_id: str, exact_route: ExactRoute | None
-                   ) -> tuple[list[SectionInput], ExactOutcome | None]:
+    def fetch(
+        self, cmd: AssembleCommand, context_id: str, exact_route: ExactRoute | None
+    ) -> tuple[list[SectionInput], ExactOutcome | None]:
         input_sha = hashlib.sha256(cmd.input_text.encode()).hexdigest()
 
         def query(name: str) -> dict[str, object]:
-            return {"section": name, "context_id": context_id, "session_id": cmd.session_id,
-                    "input_sha256": input_sha}
+            return {
+                "section": name,
+                "context_id": context_id,
+                "session_id": cmd.session_id,
+                "input_sha256": input_sha,
+            }
 
         jobs = {
             "learned_context": self._executor.submit(self._learned, cmd, query("learned_context")),
             "recovered_memory": self._executor.submit(
-                self._recovered, cmd, query("recovered_memory")),
-            "episodic_recall": self._executor.submit(
-                self._episodic, cmd, query("episodic_recall")),
+                self._recovered, cmd, query("recovered_memory")
+            ),
+            "episodic_recall": self._executor.submit(self._episodic, cmd, query("episodic_recall")),
         }
-        plane_of = {"learned_context": ("learning", "GetLearnedContext"),
-                    "recovered_memory": ("journal", "GetRecoveredMemory"),
-                    "episodic_recall": ("retrieval", "Recall")}
+        plane_of = {
+            "learned_context": ("learning", "GetLearnedContext"),
+            "recovered_memory": ("journal", "GetRecoveredMemory"),
+            "episodic_recall": ("retrieval", "Recall"),
+        }
         exact_job = None
         if exact_route is not None:
-            exact_job = self._executor.submit(self._exact, cmd, exact_route,
-                                              query("exact_lookup"))
+            exact_job = self._executor.submit(self._exact, cmd, exact_route, query("exact_lookup"))
         sections = []
         for name, job in jobs.items():
             plane, method = plane_of[name]
-            late = DownstreamError(plane, method, "DEADLINE_EXCEEDED",
-                                   "no answer within the deadline", True)
+            late = DownstreamError(
+                plane, method, "DEADLINE_EXCEEDED", "no answer within the deadline", True
+            )
             fallback = functools.partial(from_error, name, query(name), late)
             sections.append(wait(job, self._planes.timeout_s, fallback))
         exact = None
         if exact_job is not None and exact_route is not None:
             route_ = exact_route
-            exact = wait(exact_job, self._planes.timeout_s, lambda: self._exact_failed(
-                route_, query("exact_lookup"), True, "no answer within the deadline"))
+            exact = wait(
+                exact_job,
+                self._planes.timeout_s,
+                lambda: self._exact_failed(
+                    route_, query("exact_lookup"), True, "no answer within the deadline"
+                ),
+            )
         return sections, exact

@@ -54,54 +54,83 @@ class OperatorViews:
         self._planes = planes
         self._executor = executor
 
-    def _scope_keys(self, session_id: str, persona_id: str, project_ids: tuple[str, ...]
-                    ) -> list[str]:
+    def _scope_keys(
+        self, session_id: str, persona_id: str, project_ids: tuple[str, ...]
+    ) -> list[str]:
         try:
-            response = self._planes.call("learning", "ResolveScopes", lpb.ResolveScopesRequest(
-                session_id=session_id, persona_id=persona_id, project_ids=list(project_ids),
-            ), lpb.ResolveScopesResponse)
+            response = self._planes.call(
+                "learning",
+                "ResolveScopes",
+                lpb.ResolveScopesRequest(
+                    session_id=session_id,
+                    persona_id=persona_id,
+                    project_ids=list(project_ids),
+                ),
+                lpb.ResolveScopesResponse,
+            )
         except DownstreamError as exc:
             raise Unavailable(f"cannot resolve scopes: {exc}") from None
         return list(response.scope_keys)
 
     def search_memory(self, cmd: SearchCommand) -> gpb.SearchMemoryResponse:
-        query = {"session_id": cmd.session_id, "persona_id": cmd.persona_id,
-                 "project_ids": list(cmd.project_ids), "query": cmd.query}
+        query = {
+            "session_id": cmd.session_id,
+            "persona_id": cmd.persona_id,
+            "project_ids": list(cmd.project_ids),
+            "query": cmd.query,
+        }
         offset = int(decode(cmd.page_token, query).get("offset", 0))
         scope_keys = self._scope_keys(cmd.session_id, cmd.persona_id, cmd.project_ids)
         visible = set(scope_keys)
         want = min(search.MAX_DEPTH, offset + cmd.page_size + 1)
         learning_job = self._executor.submit(self._learning_hits, scope_keys, cmd.query, want)
-        run_job = self._executor.submit(self._run_hits, cmd.session_id, scope_keys, cmd.query,
-                                        want)
+        run_job = self._executor.submit(self._run_hits, cmd.session_id, scope_keys, cmd.query, want)
         learning_raw = learning_job.result()
         run_raw = run_job.result()
         merged = search.merge(
-            [search.learning_hits(learning_raw, visible),
-             search.run_hits(run_raw, cmd.session_id, visible)],
+            [
+                search.learning_hits(learning_raw, visible),
+                search.run_hits(run_raw, cmd.session_id, visible),
+            ],
             browse=not cmd.query.strip(),
         )[: search.MAX_DEPTH]
-        page = merged[offset: offset + cmd.page_size]
+        page = merged[offset : offset + cmd.page_size]
         has_more = len(merged) > offset + cmd.page_size
         return gpb.SearchMemoryResponse(
-            hits=[gpb.MemoryHit(
-                hit_kind=h.kind, id=h.id, title=h.title, excerpt=h.excerpt,
-                scope_key=h.scope_key, score=h.score, prompt_eligible=h.prompt_eligible,
-                time=_timestamp(h.time),
-            ) for h in page],
+            hits=[
+                gpb.MemoryHit(
+                    hit_kind=h.kind,
+                    id=h.id,
+                    title=h.title,
+                    excerpt=h.excerpt,
+                    scope_key=h.scope_key,
+                    score=h.score,
+                    prompt_eligible=h.prompt_eligible,
+                    time=_timestamp(h.time),
+                )
+                for h in page
+            ],
             next_page_token=encode(query, {"offset": offset + cmd.page_size}) if has_more else "",
         )
 
-    def _learning_hits(self, scope_keys: list[str], query: str, want: int
-                       ) -> list[lpb.LearningSearchHit]:
+    def _learning_hits(
+        self, scope_keys: list[str], query: str, want: int
+    ) -> list[lpb.LearningSearchHit]:
         hits: list[lpb.LearningSearchHit] = []
         token = ""
         while len(hits) < want:
             try:
-                page = self._planes.call("learning", "SearchLearnings", lpb.SearchLearningsRequest(
-                    scope_keys=scope_keys, query=query,
-                    page_size=min(DOWNSTREAM_PAGE_SIZE, want - len(hits)), page_token=token,
-                ), lpb.SearchLearningsResponse)
+                page = self._planes.call(
+                    "learning",
+                    "SearchLearnings",
+                    lpb.SearchLearningsRequest(
+                        scope_keys=scope_keys,
+                        query=query,
+                        page_size=min(DOWNSTREAM_PAGE_SIZE, want - len(hits)),
+                        page_token=token,
+                    ),
+                    lpb.SearchLearningsResponse,
+                )
             except DownstreamError as exc:
                 raise Unavailable(f"learning search unavailable: {exc}") from None
             hits.extend(page.hits)
@@ -110,16 +139,25 @@ class OperatorViews:
                 break
         return hits
 
-    def _run_hits(self, session_id: str, scope_keys: list[str], query: str, want: int
-                  ) -> list[jpb.RankedRunRecord]:
+    def _run_hits(
+        self, session_id: str, scope_keys: list[str], query: str, want: int
+    ) -> list[jpb.RankedRunRecord]:
         records: list[jpb.RankedRunRecord] = []
         token = ""
         while len(records) < want:
             try:
-                page = self._planes.call("journal", "SearchRunMemory", jpb.SearchRunMemoryRequest(
-                    session_id=session_id, query=query, visible_scope_keys=scope_keys,
-                    page_size=min(DOWNSTREAM_PAGE_SIZE, want - len(records)), page_token=token,
-                ), jpb.SearchRunMemoryResponse)
+                page = self._planes.call(
+                    "journal",
+                    "SearchRunMemory",
+                    jpb.SearchRunMemoryRequest(
+                        session_id=session_id,
+                        query=query,
+                        visible_scope_keys=scope_keys,
+                        page_size=min(DOWNSTREAM_PAGE_SIZE, want - len(records)),
+                        page_token=token,
+                    ),
+                    jpb.SearchRunMemoryResponse,
+                )
             except DownstreamError as exc:
                 raise Unavailable(f"run-memory search unavailable: {exc}") from None
             records.extend(page.records)
@@ -134,17 +172,35 @@ class OperatorViews:
         every prompt-eligible learning of the visible scopes (a browse: excerpts, no
         coverage)."""
         browse = not cmd.pending_input.strip()
-        scopes_job = self._executor.submit(self._scope_keys, cmd.session_id, cmd.persona_id,
-                                           cmd.project_ids)
-        learned_job = None if browse else self._executor.submit(
-            self._planes.call, "learning", "GetLearnedContext", lpb.GetLearnedContextRequest(
-                session_id=cmd.session_id, persona_id=cmd.persona_id,
-                project_ids=list(cmd.project_ids), pending_input=cmd.pending_input,
-            ), lpb.GetLearnedContextResponse)
-        recovered_job = self._executor.submit(self._planes.call, "journal", "GetRecoveredMemory",
-                                              jpb.GetRecoveredMemoryRequest(
-            session_id=cmd.session_id, pending_input=cmd.pending_input,
-        ), jpb.GetRecoveredMemoryResponse)
+        scopes_job = self._executor.submit(
+            self._scope_keys, cmd.session_id, cmd.persona_id, cmd.project_ids
+        )
+        learned_job = (
+            None
+            if browse
+            else self._executor.submit(
+                self._planes.call,
+                "learning",
+                "GetLearnedContext",
+                lpb.GetLearnedContextRequest(
+                    session_id=cmd.session_id,
+                    persona_id=cmd.persona_id,
+                    project_ids=list(cmd.project_ids),
+                    pending_input=cmd.pending_input,
+                ),
+                lpb.GetLearnedContextResponse,
+            )
+        )
+        recovered_job = self._executor.submit(
+            self._planes.call,
+            "journal",
+            "GetRecoveredMemory",
+            jpb.GetRecoveredMemoryRequest(
+                session_id=cmd.session_id,
+                pending_input=cmd.pending_input,
+            ),
+            jpb.GetRecoveredMemoryResponse,
+        )
         skills_job = self._executor.submit(self._active_skills)
         scope_keys = scopes_job.result()
         visible = set(scope_keys)
@@ -152,26 +208,35 @@ class OperatorViews:
         query = {"view": "memory_context", "session_id": cmd.session_id}
         if learned_job is None:
             response.learned_context.extend(
-                gpb.EligibleItem(id=h.id, kind=lpb.LearningKind.Name(h.kind)
-                                 .removeprefix("LEARNING_KIND_").lower(),
-                                 scope_key=h.scope_key, text=h.excerpt)
+                gpb.EligibleItem(
+                    id=h.id,
+                    kind=lpb.LearningKind.Name(h.kind).removeprefix("LEARNING_KIND_").lower(),
+                    scope_key=h.scope_key,
+                    text=h.excerpt,
+                )
                 for h in self._learning_hits(scope_keys, "", MAX_BROWSED_LEARNINGS)
                 if h.hit_kind == "learning" and h.prompt_eligible and h.scope_key in visible
             )
         else:
             try:
                 learned = learned_job.result()
-                coverage, _, problem = checked("learned_context", query,
-                                               learned.HasField("coverage"), learned.coverage,
-                                               len(learned.entries))
+                coverage, _, problem = checked(
+                    "learned_context",
+                    query,
+                    learned.HasField("coverage"),
+                    learned.coverage,
+                    len(learned.entries),
+                )
                 response.learned_coverage.CopyFrom(coverage)
                 if not problem:
                     response.learned_context.extend(
                         gpb.EligibleItem(
                             id=e.learning.learning_id,
                             kind=lpb.LearningKind.Name(e.learning.kind)
-                            .removeprefix("LEARNING_KIND_").lower(),
-                            scope_key=scope_key(e.learning.scope), text=e.learning.content,
+                            .removeprefix("LEARNING_KIND_")
+                            .lower(),
+                            scope_key=scope_key(e.learning.scope),
+                            text=e.learning.content,
                             score=e.score,
                         )
                         for e in learned.entries
@@ -182,15 +247,21 @@ class OperatorViews:
         who = Who("", "", cmd.session_id)
         try:
             recovered = recovered_job.result()
-            coverage, _, problem = checked("recovered_memory", query,
-                                           recovered.HasField("coverage"), recovered.coverage,
-                                           len(recovered.records))
+            coverage, _, problem = checked(
+                "recovered_memory",
+                query,
+                recovered.HasField("coverage"),
+                recovered.coverage,
+                len(recovered.records),
+            )
             response.recovered_coverage.CopyFrom(coverage)
             if not problem:
                 response.recovered_memory.extend(
                     gpb.EligibleItem(
-                        id=r.record.run_id, kind="run_record",
-                        scope_key=f"session:{r.record.session_id}", text=r.record.summary,
+                        id=r.record.run_id,
+                        kind="run_record",
+                        scope_key=f"session:{r.record.session_id}",
+                        text=r.record.summary,
                         score=r.score,
                     )
                     for r in recovered.records
@@ -199,8 +270,9 @@ class OperatorViews:
         except DownstreamError as exc:
             response.recovered_coverage.CopyFrom(_failed("recovered_memory", query, exc))
         response.visible_skills.extend(
-            gpb.EligibleItem(id=s.skill_name, kind="skill", scope_key="workspace:default",
-                             text=s.instructions)
+            gpb.EligibleItem(
+                id=s.skill_name, kind="skill", scope_key="workspace:default", text=s.instructions
+            )
             for s in skills_job.result()
         )
         return response
@@ -210,10 +282,12 @@ class OperatorViews:
         token = ""
         for _ in range(MAX_SKILL_PAGES):
             try:
-                page = self._planes.call("learning", "ListActiveSkills",
-                                         lpb.ListActiveSkillsRequest(page_size=100,
-                                                                     page_token=token),
-                                         lpb.ListActiveSkillsResponse)
+                page = self._planes.call(
+                    "learning",
+                    "ListActiveSkills",
+                    lpb.ListActiveSkillsRequest(page_size=100, page_token=token),
+                    lpb.ListActiveSkillsResponse,
+                )
             except DownstreamError as exc:
                 raise Unavailable(f"skills unavailable: {exc}") from None
             skills.extend(page.skills)
@@ -221,7 +295,6 @@ class OperatorViews:
             if not token:
                 break
         return skills
-
 
 
 def _failed(name: str, query: Mapping[str, object], exc: DownstreamError) -> common_pb2.Coverage:

@@ -76,8 +76,9 @@ def _drop_key(entry: Entry, order: DropOrder) -> tuple[float, float]:
     return (-entry.rank, entry.recency)
 
 
-def pack(entries: Sequence[Entry], budget_tokens: int, framing_tokens: int,
-         order: DropOrder) -> Packing:
+def pack(
+    entries: Sequence[Entry], budget_tokens: int, framing_tokens: int, order: DropOrder
+) -> Packing:
     """Keep the entries that fit ``budget_tokens``; ``kept`` stays in rank order."""
     available = budget_tokens - framing_tokens
     fits_alone = [e for e in entries if entry_cost(e) <= available]

@@ -26,12 +26,14 @@ from gateway.sections import RECORD_KINDS, Who
 _EMPTY_BLOCK_SHA256 = render.block_sha256("")
 
 
-def _audit_row(section: str, entry: Entry, score: float, decision: int
-               ) -> jpb.RetrievalAuditEntry:
+def _audit_row(section: str, entry: Entry, score: float, decision: int) -> jpb.RetrievalAuditEntry:
     return jpb.RetrievalAuditEntry(
-        section=section, record_kind=RECORD_KINDS[section], record_id=entry.record_id,
+        section=section,
+        record_kind=RECORD_KINDS[section],
+        record_id=entry.record_id,
         decision=decision,  # type: ignore[arg-type]
-        score=score, rank=entry.rank + 1,
+        score=score,
+        rank=entry.rank + 1,
     )
 
 
@@ -61,17 +63,20 @@ class ReceiptWriter:
         self._planes = planes
         self._executor = executor
 
-    def record(self, who: Who, context_id: str,
-                         sections: list[PackedSection]) -> None:
+    def record(self, who: Who, context_id: str, sections: list[PackedSection]) -> None:
         entries = audit_entries(sections)
         if entries:
             try:
                 request = jpb.RecordRetrievalAuditRequest(
-                    context_id=context_id, subject=who.subject, workspace=who.workspace,
-                    session_id=who.session_id, entries=entries,
+                    context_id=context_id,
+                    subject=who.subject,
+                    workspace=who.workspace,
+                    session_id=who.session_id,
+                    entries=entries,
                 )
-                self._planes.call("journal", "RecordRetrievalAudit", request,
-                                  jpb.RecordRetrievalAuditResponse)
+                self._planes.call(
+                    "journal", "RecordRetrievalAudit", request, jpb.RecordRetrievalAuditResponse
+                )
             except DownstreamError as exc:
                 count_plane_event("gateway", "receipt_failed")
                 for packed in sections:
@@ -100,15 +105,24 @@ class ReceiptWriter:
         """Writes the injection receipt; returns "" or the error."""
         included = packed.status == gpb.SECTION_STATUS_INCLUDED
         try:
-            response = self._planes.call("journal", "RecordContextInjection",
-                                         jpb.RecordContextInjectionRequest(
-                context_id=context_id, subject=who.subject, workspace=who.workspace,
-                session_id=who.session_id, section=packed.name,
-                record_ids=[e.record_id for e in packed.kept],
-                block_sha256=render.block_sha256(packed.rendered) if included
-                else _EMPTY_BLOCK_SHA256,
-                injected_count=len(packed.kept), omitted_count=len(packed.dropped),
-            ), jpb.RecordContextInjectionResponse)
+            response = self._planes.call(
+                "journal",
+                "RecordContextInjection",
+                jpb.RecordContextInjectionRequest(
+                    context_id=context_id,
+                    subject=who.subject,
+                    workspace=who.workspace,
+                    session_id=who.session_id,
+                    section=packed.name,
+                    record_ids=[e.record_id for e in packed.kept],
+                    block_sha256=render.block_sha256(packed.rendered)
+                    if included
+                    else _EMPTY_BLOCK_SHA256,
+                    injected_count=len(packed.kept),
+                    omitted_count=len(packed.dropped),
+                ),
+                jpb.RecordContextInjectionResponse,
+            )
         except DownstreamError as exc:
             return str(exc)
         packed.receipt_id = response.receipt_id

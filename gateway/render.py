@@ -128,5 +128,6 @@ def recovered_line(run_id: str, status: str, recorded_at: datetime | None, summa
 def episodic_line(when: datetime | None, user_text: str, assistant_text: str) -> str:
     said = neutralise(user_text, MAX_EPISODE_SIDE_CHARS)
     replied = neutralise(assistant_text, MAX_EPISODE_SIDE_CHARS)
-    return (f"- [{_when(when)}] the user wrote \u00ab{said}\u00bb; "
-            f"the reply was \u00ab{replied}\u00bb")
+    return (
+        f"- [{_when(when)}] the user wrote \u00ab{said}\u00bb; the reply was \u00ab{replied}\u00bb"
+    )

@@ -57,17 +57,25 @@ def learning_hits(hits: Sequence[lpb.LearningSearchHit], visible: set[str]) -> l
     for rank, hit in enumerate(hits):
         if hit.hit_kind == "learning" and hit.scope_key not in visible:
             continue
-        out.append(Hit(
-            kind=hit.hit_kind or "learning", id=hit.id, title=hit.title,
-            excerpt=_excerpt(hit.excerpt), scope_key=hit.scope_key, score=hit.score,
-            prompt_eligible=hit.prompt_eligible, time=_seconds(hit.updated_at),
-            source_rank=rank,
-        ))
+        out.append(
+            Hit(
+                kind=hit.hit_kind or "learning",
+                id=hit.id,
+                title=hit.title,
+                excerpt=_excerpt(hit.excerpt),
+                scope_key=hit.scope_key,
+                score=hit.score,
+                prompt_eligible=hit.prompt_eligible,
+                time=_seconds(hit.updated_at),
+                source_rank=rank,
+            )
+        )
     return out
 
 
-def run_hits(records: Sequence[jpb.RankedRunRecord], session_id: str, visible: set[str]
-             ) -> list[Hit]:
+def run_hits(
+    records: Sequence[jpb.RankedRunRecord], session_id: str, visible: set[str]
+) -> list[Hit]:
     out = []
     for rank, ranked in enumerate(records):
         record = ranked.record
@@ -75,13 +83,20 @@ def run_hits(records: Sequence[jpb.RankedRunRecord], session_id: str, visible: s
         if not own and not visible.intersection(record.scope_keys):
             continue
         status = jpb.RunStatus.Name(record.status).removeprefix("RUN_STATUS_").lower()
-        out.append(Hit(
-            kind="recovered_run", id=record.run_id, title=f"run {record.run_id} ({status})",
-            excerpt=_excerpt(record.summary), scope_key=f"session:{record.session_id}",
-            score=ranked.score,
-            # Recovered memory is injected into its own session only.
-            prompt_eligible=own, time=_seconds(record.recorded_at), source_rank=rank,
-        ))
+        out.append(
+            Hit(
+                kind="recovered_run",
+                id=record.run_id,
+                title=f"run {record.run_id} ({status})",
+                excerpt=_excerpt(record.summary),
+                scope_key=f"session:{record.session_id}",
+                score=ranked.score,
+                # Recovered memory is injected into its own session only.
+                prompt_eligible=own,
+                time=_seconds(record.recorded_at),
+                source_rank=rank,
+            )
+        )
     return out
 
 

@@ -44,9 +44,13 @@ RECORD_KINDS = {
     "recovered_memory": "run_record",
     "episodic_recall": "episode",
 }
-PROMPT_ELIGIBLE_KINDS = frozenset({
-    lpb.LEARNING_KIND_FACT, lpb.LEARNING_KIND_PREFERENCE, lpb.LEARNING_KIND_DECISION,
-})
+PROMPT_ELIGIBLE_KINDS = frozenset(
+    {
+        lpb.LEARNING_KIND_FACT,
+        lpb.LEARNING_KIND_PREFERENCE,
+        lpb.LEARNING_KIND_DECISION,
+    }
+)
 _SCOPE_PREFIX = {
     common_pb2.SCOPE_KIND_SESSION: "session",
     common_pb2.SCOPE_KIND_PERSONA: "persona",
@@ -98,8 +102,9 @@ def scope_key(scope: common_pb2.Scope) -> str:
     return f"{_SCOPE_PREFIX.get(scope.kind, 'unknown')}:{scope.id}"
 
 
-def failed_coverage(name: str, query: Mapping[str, object], *, unreachable: bool
-                    ) -> common_pb2.Coverage:
+def failed_coverage(
+    name: str, query: Mapping[str, object], *, unreachable: bool
+) -> common_pb2.Coverage:
     read_path, source = READ_PATHS[name]
     return unavailable_coverage(read_path, [source], dict(query), failed=not unreachable)
 
@@ -116,9 +121,14 @@ def from_error(name: str, query: Mapping[str, object], error: DownstreamError) -
     )
 
 
-def checked(name: str, query: Mapping[str, object], present: bool,
-            coverage: common_pb2.Coverage, hits: int, claimed_state: int | None = None
-            ) -> tuple[common_pb2.Coverage, int, str]:
+def checked(
+    name: str,
+    query: Mapping[str, object],
+    present: bool,
+    coverage: common_pb2.Coverage,
+    hits: int,
+    claimed_state: int | None = None,
+) -> tuple[common_pb2.Coverage, int, str]:
     """(coverage, absence state, problem); on a problem the coverage is a gateway-made
     FAILED one and the state FAILED."""
     problem = ""
@@ -133,8 +143,10 @@ def checked(name: str, query: Mapping[str, object], present: bool,
         state = derive_absence(coverage, hits)
         if claimed_state not in (None, common_pb2.ABSENCE_STATE_UNSPECIFIED, state):
             claimed = common_pb2.AbsenceState.Name(claimed_state)  # type: ignore[arg-type]
-            problem = (f"absence state {claimed} contradicts its coverage "
-                       f"({common_pb2.AbsenceState.Name(state)})")
+            problem = (
+                f"absence state {claimed} contradicts its coverage "
+                f"({common_pb2.AbsenceState.Name(state)})"
+            )
         else:
             return coverage, state, ""
     failed = failed_coverage(name, query, unreachable=False)
@@ -163,8 +175,10 @@ def learning_withheld(learning: lpb.Learning, visible: set[str]) -> str:
         return "kind is not prompt-eligible"
     if learning.sensitivity == lpb.SENSITIVITY_SENSITIVE:
         return "sensitive"
-    if (learning.status != lpb.LEARNING_STATUS_ACTIVE
-            or learning.publish_tier != lpb.PUBLISH_TIER_ACTIVE):
+    if (
+        learning.status != lpb.LEARNING_STATUS_ACTIVE
+        or learning.publish_tier != lpb.PUBLISH_TIER_ACTIVE
+    ):
         return "not active at the active tier"
     if visible and scope_key(learning.scope) not in visible:
         return "scope not visible"
@@ -173,20 +187,24 @@ def learning_withheld(learning: lpb.Learning, visible: set[str]) -> str:
 
 def run_record_foreign(record: jpb.RunRecord, who: Who) -> bool:
     """Recovered memory is injected into its own session only."""
-    return (record.session_id != who.session_id
-            or bool(record.subject and who.subject and record.subject != who.subject)
-            or bool(record.workspace and who.workspace and record.workspace != who.workspace))
+    return (
+        record.session_id != who.session_id
+        or bool(record.subject and who.subject and record.subject != who.subject)
+        or bool(record.workspace and who.workspace and record.workspace != who.workspace)
+    )
 
 
-def learned_section(response: lpb.GetLearnedContextResponse, query: Mapping[str, object]
-                    ) -> SectionInput:
+def learned_section(
+    response: lpb.GetLearnedContextResponse, query: Mapping[str, object]
+) -> SectionInput:
     hits = len(response.entries)
     coverage, state, problem = checked(
         "learned_context", query, response.HasField("coverage"), response.coverage, hits
     )
     visible = set(response.scope_keys)
-    section = SectionInput("learned_context", coverage, state, hits,
-                           scope_keys=tuple(response.scope_keys))
+    section = SectionInput(
+        "learned_context", coverage, state, hits, scope_keys=tuple(response.scope_keys)
+    )
     for rank, item in enumerate(response.entries):
         learning = item.learning
         key = scope_key(learning.scope)
@@ -194,14 +212,15 @@ def learned_section(response: lpb.GetLearnedContextResponse, query: Mapping[str,
         kind = lpb.LearningKind.Name(learning.kind).removeprefix("LEARNING_KIND_").lower()
         line = render.learned_line(kind, key, learning.content)
         recency = learning.created_at.seconds + learning.created_at.nanos / 1e9
-        section.candidates.append(Candidate(
-            Entry(learning.learning_id, line, rank, recency), item.score, withheld
-        ))
+        section.candidates.append(
+            Candidate(Entry(learning.learning_id, line, rank, recency), item.score, withheld)
+        )
     return _finish(section, problem)
 
 
-def recovered_section(response: jpb.GetRecoveredMemoryResponse, query: Mapping[str, object],
-                      who: Who) -> SectionInput:
+def recovered_section(
+    response: jpb.GetRecoveredMemoryResponse, query: Mapping[str, object], who: Who
+) -> SectionInput:
     hits = len(response.records)
     coverage, state, problem = checked(
         "recovered_memory", query, response.HasField("coverage"), response.coverage, hits
@@ -213,33 +232,42 @@ def recovered_section(response: jpb.GetRecoveredMemoryResponse, query: Mapping[s
         record = ranked.record
         withheld = "another session's run record" if run_record_foreign(record, who) else ""
         status = jpb.RunStatus.Name(record.status).removeprefix("RUN_STATUS_").lower()
-        recorded_at = (record.recorded_at.ToDatetime(tzinfo=UTC)
-                       if record.HasField("recorded_at") else None)
+        recorded_at = (
+            record.recorded_at.ToDatetime(tzinfo=UTC) if record.HasField("recorded_at") else None
+        )
         line = render.recovered_line(record.run_id, status, recorded_at, record.summary)
         recency = record.recorded_at.seconds + record.recorded_at.nanos / 1e9
-        section.candidates.append(Candidate(
-            Entry(record.run_id, line, rank, recency), ranked.score, withheld
-        ))
+        section.candidates.append(
+            Candidate(Entry(record.run_id, line, rank, recency), ranked.score, withheld)
+        )
     return _finish(section, problem)
 
 
-def episodic_section(response: rpb.RecallResponse, query: Mapping[str, object], who: Who
-                     ) -> SectionInput:
+def episodic_section(
+    response: rpb.RecallResponse, query: Mapping[str, object], who: Who
+) -> SectionInput:
     hits = len(response.hits)
     coverage, state, problem = checked(
-        "episodic_recall", query, response.HasField("coverage"), response.coverage, hits,
+        "episodic_recall",
+        query,
+        response.HasField("coverage"),
+        response.coverage,
+        hits,
         response.absence_state,
     )
     section = SectionInput("episodic_recall", coverage, state, hits)
     for rank, hit in enumerate(response.hits):
         withheld = ""
-        if (hit.session_id == who.session_id or hit.subject != who.subject
-                or (hit.workspace or "default") != who.workspace):
+        if (
+            hit.session_id == who.session_id
+            or hit.subject != who.subject
+            or (hit.workspace or "default") != who.workspace
+        ):
             withheld = "outside the episodic scope (active session, subject or workspace)"
         when = hit.last_seen_at.ToDatetime(tzinfo=UTC) if hit.HasField("last_seen_at") else None
         line = render.episodic_line(when, hit.user_text, hit.assistant_text)
         recency = hit.last_seen_at.seconds + hit.last_seen_at.nanos / 1e9
-        section.candidates.append(Candidate(
-            Entry(hit.episode_id, line, rank, recency), hit.score, withheld
-        ))
+        section.candidates.append(
+            Candidate(Entry(hit.episode_id, line, rank, recency), hit.score, withheld)
+        )
     return _finish(section, problem)

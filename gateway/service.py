@@ -80,9 +80,11 @@ class GatewayService:
         self._operator = OperatorViews(planes, executor)
         self._contexts: LruCache[str, ContextState] = LruCache(CONTEXT_CACHE_SIZE)
         self._assembled: IdempotencyCache[gpb.AssembleContextResponse] = IdempotencyCache(
-            REQUEST_CACHE_SIZE)
+            REQUEST_CACHE_SIZE
+        )
         self._released: IdempotencyCache[gpb.ReleaseResponseResponse] = IdempotencyCache(
-            REQUEST_CACHE_SIZE)
+            REQUEST_CACHE_SIZE
+        )
 
     # ------------------------------------------------------------ AssembleContext
 
@@ -90,8 +92,7 @@ class GatewayService:
         if not cmd.request_id:
             return self._assemble(cmd)
         fields = {k: v for k, v in asdict(cmd).items() if k != "request_id"}
-        return self._assembled.run(cmd.request_id, fingerprint(fields),
-                                   lambda: self._assemble(cmd))
+        return self._assembled.run(cmd.request_id, fingerprint(fields), lambda: self._assemble(cmd))
 
     def _assemble(self, cmd: AssembleCommand) -> gpb.AssembleContextResponse:
         response, state = self._assembler.assemble(cmd)
@@ -103,10 +104,10 @@ class GatewayService:
     def release(self, cmd: ReleaseCommand) -> gpb.ReleaseResponseResponse:
         if not cmd.request_id:
             return self._release(cmd)
-        fields = {k: v for k, v in asdict(cmd).items()
-                  if k in ("context_id", "candidate_text", "attempt")}
-        return self._released.run(cmd.request_id, fingerprint(fields),
-                                  lambda: self._release(cmd))
+        fields = {
+            k: v for k, v in asdict(cmd).items() if k in ("context_id", "candidate_text", "attempt")
+        }
+        return self._released.run(cmd.request_id, fingerprint(fields), lambda: self._release(cmd))
 
     def _release(self, cmd: ReleaseCommand) -> gpb.ReleaseResponseResponse:
         state = self.context(cmd.context_id, cmd.subject, cmd.workspace, cmd.session_id)
@@ -123,9 +124,11 @@ class GatewayService:
             repair_directive=decision.repair_directive,
             violations=[
                 gpb.ViolatingClause(
-                    clause=v.claim.clause.text, scope=_SCOPES[v.claim.scope],
+                    clause=v.claim.clause.text,
+                    scope=_SCOPES[v.claim.scope],
                     absence_state=v.judged.state,  # type: ignore[arg-type]
-                    start=v.claim.clause.start, end=v.claim.clause.end,
+                    start=v.claim.clause.start,
+                    end=v.claim.clause.end,
                 )
                 for v in decision.violations
             ],
@@ -134,56 +137,69 @@ class GatewayService:
             detail=decision.detail,
         )
 
-    def _journal_verdict(self, state: ContextState, cmd: ReleaseCommand,
-                         decision: GateDecision) -> tuple[int, str]:
+    def _journal_verdict(
+        self, state: ContextState, cmd: ReleaseCommand, decision: GateDecision
+    ) -> tuple[int, str]:
         """(event id, "") or (0, error). A reused request_id is ALREADY_EXISTS."""
         candidate_sha = hashlib.sha256(cmd.candidate_text.encode()).hexdigest()
         payload = struct_pb2.Struct()
-        payload.update({
-            "context_id": state.context_id,
-            "attempt": cmd.attempt,
-            "verdict": decision.verdict.value,
-            "evidence_state": common_pb2.AbsenceState.Name(
-                decision.evidence.state),  # type: ignore[arg-type]
-            "evidence_path": decision.evidence.path,
-            "evidence_summary": decision.evidence.summary[:1000],
-            "candidate_sha256": candidate_sha,
-            "released_sha256": hashlib.sha256(decision.released_text.encode()).hexdigest(),
-            "claims": len(decision.judgements),
-            "violations": [
-                {
-                    "clause": v.claim.clause.text[:MAX_CLAUSE_CHARS],
-                    "scope": v.claim.scope.value,
-                    "pattern": v.claim.pattern,
-                    "absence_state": common_pb2.AbsenceState.Name(
-                        v.judged.state),  # type: ignore[arg-type]
-                    "start": v.claim.clause.start,
-                    "end": v.claim.clause.end,
-                }
-                for v in decision.violations[:MAX_JOURNALED_VIOLATIONS]
-            ],
-        })
+        payload.update(
+            {
+                "context_id": state.context_id,
+                "attempt": cmd.attempt,
+                "verdict": decision.verdict.value,
+                "evidence_state": common_pb2.AbsenceState.Name(decision.evidence.state),  # type: ignore[arg-type]
+                "evidence_path": decision.evidence.path,
+                "evidence_summary": decision.evidence.summary[:1000],
+                "candidate_sha256": candidate_sha,
+                "released_sha256": hashlib.sha256(decision.released_text.encode()).hexdigest(),
+                "claims": len(decision.judgements),
+                "violations": [
+                    {
+                        "clause": v.claim.clause.text[:MAX_CLAUSE_CHARS],
+                        "scope": v.claim.scope.value,
+                        "pattern": v.claim.pattern,
+                        "absence_state": common_pb2.AbsenceState.Name(v.judged.state),  # type: ignore[arg-type]
+                        "start": v.claim.clause.start,
+                        "end": v.claim.clause.end,
+                    }
+                    for v in decision.violations[:MAX_JOURNALED_VIOLATIONS]
+                ],
+            }
+        )
         request_id = cmd.request_id or derived_id(
-            state.context_id, f"verdict:{cmd.attempt}:{candidate_sha}")
+            state.context_id, f"verdict:{cmd.attempt}:{candidate_sha}"
+        )
         try:
-            response = self._planes.call("journal", "AppendEvent", jpb.AppendEventRequest(
-                event_type=VERDICT_EVENT, subject=state.subject, workspace=state.workspace,
-                session_id=state.session_id, payload=payload, provenance=jpb.PROVENANCE_SYSTEM,
-                request_id=request_id,
-            ), jpb.AppendEventResponse)
+            response = self._planes.call(
+                "journal",
+                "AppendEvent",
+                jpb.AppendEventRequest(
+                    event_type=VERDICT_EVENT,
+                    subject=state.subject,
+                    workspace=state.workspace,
+                    session_id=state.session_id,
+                    payload=payload,
+                    provenance=jpb.PROVENANCE_SYSTEM,
+                    request_id=request_id,
+                ),
+                jpb.AppendEventResponse,
+            )
         except DownstreamError as exc:
             if exc.code == "ALREADY_EXISTS":
                 raise AlreadyExists(
                     f"request_id {cmd.request_id} was already used for a different verdict",
-                    reason="REQUEST_ID_REUSED", metadata={"field": "request_id"},
+                    reason="REQUEST_ID_REUSED",
+                    metadata={"field": "request_id"},
                 ) from None
             return 0, str(exc)
         return int(response.event.event_id), ""
 
     # ------------------------------------------------------------ context lookup
 
-    def context(self, context_id: str, subject: str, workspace: str, session_id: str
-                ) -> ContextState:
+    def context(
+        self, context_id: str, subject: str, workspace: str, session_id: str
+    ) -> ContextState:
         """The cached context, or the one recovered from the journal via the locator."""
         state = self._contexts.get(context_id)
         if state is not None:
@@ -210,19 +226,27 @@ class GatewayService:
             )
         return NotFound(message, reason="CONTEXT_UNKNOWN", metadata={"context_id": context_id})
 
-    def _recover(self, context_id: str, subject: str, workspace: str, session_id: str
-                 ) -> ContextState | None:
+    def _recover(
+        self, context_id: str, subject: str, workspace: str, session_id: str
+    ) -> ContextState | None:
         state: ContextState | None = None
         attempts: list[tuple[int, str]] = []
         token = ""
         for _ in range(MAX_RECOVERY_PAGES):
             try:
-                page = self._planes.call("journal", "ReadSessionJournal",
-                                         jpb.ReadSessionJournalRequest(
-                    subject=subject, workspace=workspace, session_id=session_id,
-                    page_size=RECOVERY_PAGE_SIZE, page_token=token,
-                    event_types=[CONTEXT_EVENT, VERDICT_EVENT],
-                ), jpb.ReadSessionJournalResponse)
+                page = self._planes.call(
+                    "journal",
+                    "ReadSessionJournal",
+                    jpb.ReadSessionJournalRequest(
+                        subject=subject,
+                        workspace=workspace,
+                        session_id=session_id,
+                        page_size=RECOVERY_PAGE_SIZE,
+                        page_token=token,
+                        event_types=[CONTEXT_EVENT, VERDICT_EVENT],
+                    ),
+                    jpb.ReadSessionJournalResponse,
+                )
             except DownstreamError as exc:
                 if exc.code == "INVALID_ARGUMENT":
                     return None
@@ -231,15 +255,23 @@ class GatewayService:
                 payload = integral(MessageToDict(event.payload))
                 if payload.get("context_id") != context_id:
                     continue
-                if (event.event_type == CONTEXT_EVENT and state is None
-                        and event.provenance == jpb.PROVENANCE_SYSTEM
-                        and self._seal.verify(payload)):
+                if (
+                    event.event_type == CONTEXT_EVENT
+                    and state is None
+                    and event.provenance == jpb.PROVENANCE_SYSTEM
+                    and self._seal.verify(payload)
+                ):
                     state = ContextState.from_payload(
-                        payload, subject=event.subject, workspace=event.workspace,
-                        session_id=event.session_id, event_id=int(event.event_id))
+                        payload,
+                        subject=event.subject,
+                        workspace=event.workspace,
+                        session_id=event.session_id,
+                        event_id=int(event.event_id),
+                    )
                 elif event.event_type == VERDICT_EVENT:
-                    attempts.append((int(payload.get("attempt", 0)),
-                                     str(payload.get("verdict", ""))))
+                    attempts.append(
+                        (int(payload.get("attempt", 0)), str(payload.get("verdict", "")))
+                    )
             token = page.next_page_token
             if not token:
                 break

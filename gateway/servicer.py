@@ -56,8 +56,8 @@ def _budget(value: int) -> int:
         return DEFAULT_BUDGET_TOKENS
     if not MIN_BUDGET_TOKENS <= value <= MAX_BUDGET_TOKENS:
         raise InvalidArgument(
-            "budget_tokens", f"must be {MIN_BUDGET_TOKENS}..{MAX_BUDGET_TOKENS} (0 = "
-            f"{DEFAULT_BUDGET_TOKENS})"
+            "budget_tokens",
+            f"must be {MIN_BUDGET_TOKENS}..{MAX_BUDGET_TOKENS} (0 = {DEFAULT_BUDGET_TOKENS})",
         )
     return value
 
@@ -66,8 +66,9 @@ class GatewayServicer(gpb_grpc.GatewayServiceServicer):
     def __init__(self, service: GatewayService) -> None:
         self.service = service
 
-    def AssembleContext(self, request: gpb.AssembleContextRequest,
-                        context: grpc.ServicerContext) -> gpb.AssembleContextResponse:
+    def AssembleContext(
+        self, request: gpb.AssembleContextRequest, context: grpc.ServicerContext
+    ) -> gpb.AssembleContextResponse:
         command = AssembleCommand(
             subject=require_id("subject", request.subject),
             workspace=workspace_or_default("workspace", request.workspace),
@@ -80,14 +81,16 @@ class GatewayServicer(gpb_grpc.GatewayServiceServicer):
         )
         return self.service.assemble(command)
 
-    def ReleaseResponse(self, request: gpb.ReleaseResponseRequest,
-                        context: grpc.ServicerContext) -> gpb.ReleaseResponseResponse:
+    def ReleaseResponse(
+        self, request: gpb.ReleaseResponseRequest, context: grpc.ServicerContext
+    ) -> gpb.ReleaseResponseResponse:
         if request.attempt < 1:
             raise InvalidArgument("attempt", "must be at least 1")
         command = ReleaseCommand(
             context_id=require_text("context_id", request.context_id, max_chars=128),
-            candidate_text=require_text("candidate_text", request.candidate_text,
-                                        max_chars=MAX_CANDIDATE_CHARS),
+            candidate_text=require_text(
+                "candidate_text", request.candidate_text, max_chars=MAX_CANDIDATE_CHARS
+            ),
             attempt=request.attempt,
             request_id=_request_id(request.request_id),
             subject=optional_id("subject", request.subject),
@@ -96,8 +99,9 @@ class GatewayServicer(gpb_grpc.GatewayServiceServicer):
         )
         return self.service.release(command)
 
-    def SearchMemory(self, request: gpb.SearchMemoryRequest,
-                     context: grpc.ServicerContext) -> gpb.SearchMemoryResponse:
+    def SearchMemory(
+        self, request: gpb.SearchMemoryRequest, context: grpc.ServicerContext
+    ) -> gpb.SearchMemoryResponse:
         command = SearchCommand(
             session_id=require_id("session_id", request.session_id),
             persona_id=optional_id("persona_id", request.persona_id),
@@ -108,13 +112,15 @@ class GatewayServicer(gpb_grpc.GatewayServiceServicer):
         )
         return self.service.search_memory(command)
 
-    def GetMemoryContext(self, request: gpb.GetMemoryContextRequest,
-                         context: grpc.ServicerContext) -> gpb.GetMemoryContextResponse:
+    def GetMemoryContext(
+        self, request: gpb.GetMemoryContextRequest, context: grpc.ServicerContext
+    ) -> gpb.GetMemoryContextResponse:
         command = MemoryContextCommand(
             session_id=require_id("session_id", request.session_id),
             persona_id=optional_id("persona_id", request.persona_id),
             project_ids=_projects(list(request.project_ids)),
-            pending_input=require_text("pending_input", request.pending_input,
-                                       max_chars=MAX_INPUT_CHARS, min_chars=0),
+            pending_input=require_text(
+                "pending_input", request.pending_input, max_chars=MAX_INPUT_CHARS, min_chars=0
+            ),
         )
         return self.service.memory_context(command)

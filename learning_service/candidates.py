@@ -40,7 +40,9 @@ MAX_EVIDENCE_REF_CHARS = 256
 # Legal moves of a candidate, for IllegalTransition details.
 CANDIDATE_MOVES: dict[CandidateStatus, tuple[CandidateStatus, ...]] = {
     CandidateStatus.PENDING: (
-        CandidateStatus.ESCALATED, CandidateStatus.PUBLISHED, CandidateStatus.REJECTED,
+        CandidateStatus.ESCALATED,
+        CandidateStatus.PUBLISHED,
+        CandidateStatus.REJECTED,
     ),
     CandidateStatus.ESCALATED: (CandidateStatus.PUBLISHED, CandidateStatus.REJECTED),
     CandidateStatus.PUBLISHED: (),
@@ -74,8 +76,9 @@ def check_not_secret(field_name: str, text: str) -> None:
     """Secret-looking text (credentials, assignment shapes, redaction markers)
     is refused before anything is stored."""
     if looks_like_secret(text):
-        raise InvalidArgument(field_name, "looks like secret material; it is never stored",
-                              reason="SECRET_CONTENT")
+        raise InvalidArgument(
+            field_name, "looks like secret material; it is never stored", reason="SECRET_CONTENT"
+        )
 
 
 def check_reason(field_name: str, reason: str, *, required: bool) -> str:
@@ -101,8 +104,9 @@ def check_content(content: str) -> str:
 
 def validate_api_candidate(candidate: NewCandidate) -> None:
     if candidate.kind is Kind.RUN_SUMMARY:
-        raise InvalidArgument("kind", "run_summary candidates are daemon-owned",
-                              reason="RUN_SUMMARY_DAEMON_OWNED")
+        raise InvalidArgument(
+            "kind", "run_summary candidates are daemon-owned", reason="RUN_SUMMARY_DAEMON_OWNED"
+        )
     check_content(candidate.content)
     if not 0 <= candidate.confidence <= 100:
         raise InvalidArgument("confidence", "must be 0..100")
@@ -110,8 +114,9 @@ def validate_api_candidate(candidate: NewCandidate) -> None:
         raise InvalidArgument("evidence_refs", f"at most {MAX_EVIDENCE_REFS} references")
     for i, ref in enumerate(candidate.evidence_refs):
         if not ref or len(ref) > MAX_EVIDENCE_REF_CHARS:
-            raise InvalidArgument(f"evidence_refs[{i}]",
-                                  f"must be 1..{MAX_EVIDENCE_REF_CHARS} chars")
+            raise InvalidArgument(
+                f"evidence_refs[{i}]", f"must be 1..{MAX_EVIDENCE_REF_CHARS} chars"
+            )
         check_not_secret(f"evidence_refs[{i}]", ref)
     if candidate.expires_at is not None and candidate.expires_at <= now():
         raise InvalidArgument("expires_at", "must be in the future")
@@ -137,12 +142,24 @@ def _params(candidate: NewCandidate) -> dict[str, Any]:
     }
 
 
-def record_status(conn: Conn, candidate_id: UUID | str, status: CandidateStatus, *,
-                  actor: str, reason: str = "", learning_id: UUID | str | None = None) -> None:
+def record_status(
+    conn: Conn,
+    candidate_id: UUID | str,
+    status: CandidateStatus,
+    *,
+    actor: str,
+    reason: str = "",
+    learning_id: UUID | str | None = None,
+) -> None:
     conn.execute(
         Q["insert_candidate_event"],
-        {"candidate_id": candidate_id, "status": status.value, "reason": reason,
-         "actor": actor, "learning_id": learning_id},
+        {
+            "candidate_id": candidate_id,
+            "status": status.value,
+            "reason": reason,
+            "actor": actor,
+            "learning_id": learning_id,
+        },
     )
 
 
@@ -197,8 +214,7 @@ class CandidateBook:
                 return get_candidate(conn, replay["candidate_id"])
             row = conn.execute(Q["insert_candidate"], _params(candidate)).fetchone()
             assert row is not None
-            record_status(conn, row["candidate_id"], CandidateStatus.PENDING,
-                          actor=current_actor())
+            record_status(conn, row["candidate_id"], CandidateStatus.PENDING, actor=current_actor())
             idem.store({"candidate_id": str(row["candidate_id"])})
             return get_candidate(conn, row["candidate_id"])
 
@@ -206,25 +222,39 @@ class CandidateBook:
         with self.db.connection() as conn:
             return get_candidate(conn, candidate_id)
 
-    def list(self, statuses: Sequence[CandidateStatus], kind: Kind | None, before_seq: int,
-             limit: int) -> list[Row]:
+    def list(
+        self, statuses: Sequence[CandidateStatus], kind: Kind | None, before_seq: int, limit: int
+    ) -> list[Row]:
         with self.db.connection() as conn:
             return conn.execute(
                 Q["candidates_page"],
-                {"statuses": [s.value for s in statuses], "kind": kind.value if kind else None,
-                 "before": before_seq, "limit": limit},
+                {
+                    "statuses": [s.value for s in statuses],
+                    "kind": kind.value if kind else None,
+                    "before": before_seq,
+                    "limit": limit,
+                },
             ).fetchall()
 
     def reject(self, candidate_id: UUID, reason: str, request_id: UUID | None) -> Row:
         reason = check_reason("reason", reason, required=False)
         with self.db.transaction() as conn, translating(CONSTRAINT_ERRORS):
-            idem = Idempotency(conn, "reject_candidate", request_id,
-                               {"candidate_id": str(candidate_id), "reason": reason})
+            idem = Idempotency(
+                conn,
+                "reject_candidate",
+                request_id,
+                {"candidate_id": str(candidate_id), "reason": reason},
+            )
             if idem.replay() is not None:
                 return get_candidate(conn, candidate_id)
             lock_open_candidate(conn, candidate_id, CandidateStatus.REJECTED)
-            record_status(conn, candidate_id, CandidateStatus.REJECTED, actor=current_actor(),
-                          reason=reason or "rejected by operator")
+            record_status(
+                conn,
+                candidate_id,
+                CandidateStatus.REJECTED,
+                actor=current_actor(),
+                reason=reason or "rejected by operator",
+            )
             idem.store({"candidate_id": str(candidate_id)})
             return get_candidate(conn, candidate_id)
 

@@ -86,7 +86,7 @@ def label_candidates(request_text: str) -> list[tuple[Kind, str]]:
     matches = list(_LABEL.finditer(request_text))
     for i, match in enumerate(matches):
         end = matches[i + 1].start() if i + 1 < len(matches) else len(request_text)
-        segment = request_text[match.end():end].split("\n", 1)[0]
+        segment = request_text[match.end() : end].split("\n", 1)[0]
         content = " ".join(trim_instruction(segment).split())
         if not _WORDLIKE.search(content) or content.endswith(TRUNCATION_MARK):
             continue
@@ -104,8 +104,13 @@ class CapturePlan:
     counts: Counter[str] = field(default_factory=Counter)
 
 
-def _candidate(run: RunCompletion, kind: Kind, content: str, confidence: int,
-               sensitivity: Sensitivity = Sensitivity.NORMAL) -> NewCandidate:
+def _candidate(
+    run: RunCompletion,
+    kind: Kind,
+    content: str,
+    confidence: int,
+    sensitivity: Sensitivity = Sensitivity.NORMAL,
+) -> NewCandidate:
     return NewCandidate(
         origin=Origin.DAEMON,
         scope=Scope(ScopeKind.SESSION, run.session_id),
@@ -128,8 +133,9 @@ def _acceptable(content: str, plan: CapturePlan) -> bool:
     return True
 
 
-def plan_capture(run: RunCompletion, settings: CaptureSettings,
-                 extractor: ExtractorClient | None) -> CapturePlan:
+def plan_capture(
+    run: RunCompletion, settings: CaptureSettings, extractor: ExtractorClient | None
+) -> CapturePlan:
     """The candidates one completed run produces (remote extractor call
     included); nothing is written here."""
     plan = CapturePlan()
@@ -143,21 +149,36 @@ def plan_capture(run: RunCompletion, settings: CaptureSettings,
         elif extractor is not None:
             _extract(run, settings, extractor, plan)
     if settings.run_summary_enabled and run.summary.strip() and _acceptable(run.summary, plan):
-        plan.candidates.append(_candidate(run, Kind.RUN_SUMMARY, run.summary.strip(),
-                                          RUN_SUMMARY_CONFIDENCE, Sensitivity.SENSITIVE))
+        plan.candidates.append(
+            _candidate(
+                run,
+                Kind.RUN_SUMMARY,
+                run.summary.strip(),
+                RUN_SUMMARY_CONFIDENCE,
+                Sensitivity.SENSITIVE,
+            )
+        )
         plan.counts["capture_run_summary_total"] += 1
     return plan
 
 
-def _extract(run: RunCompletion, settings: CaptureSettings, extractor: ExtractorClient,
-             plan: CapturePlan) -> None:
+def _extract(
+    run: RunCompletion, settings: CaptureSettings, extractor: ExtractorClient, plan: CapturePlan
+) -> None:
     try:
-        proposals = extractor.extract(run.run_id, run.session_id, run.request_text,
-                                      run.outcome_text, settings.max_candidates_per_run)
+        proposals = extractor.extract(
+            run.run_id,
+            run.session_id,
+            run.request_text,
+            run.outcome_text,
+            settings.max_candidates_per_run,
+        )
     except PluginError as exc:
         plan.counts["capture_extractor_errors_total"] += 1
-        log.warning("extractor failed; no candidates for this run",
-                    extra={"run_id": run.run_id, "error": str(exc)})
+        log.warning(
+            "extractor failed; no candidates for this run",
+            extra={"run_id": run.run_id, "error": str(exc)},
+        )
         return
     seen: set[tuple[Kind, str]] = set()
     for proposal in proposals:
@@ -187,8 +208,13 @@ class CaptureInterrupted(Exception):
 class CaptureWorker:
     """Follows the journal feed; one step follows until the stream ends."""
 
-    def __init__(self, db: Database, journal: JournalClient, extractor: ExtractorClient | None,
-                 on_new_candidates: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        db: Database,
+        journal: JournalClient,
+        extractor: ExtractorClient | None,
+        on_new_candidates: Callable[[], None],
+    ) -> None:
         self.db = db
         self.journal = journal
         self.extractor = extractor
@@ -219,8 +245,13 @@ class CaptureWorker:
                 last = 0
                 for change in batch.changes:
                     if change.event_type == RUN_EVENT:
-                        self.capture(change.cursor, change.subject, change.workspace,
-                                     change.session_id, change.event_id)
+                        self.capture(
+                            change.cursor,
+                            change.subject,
+                            change.workspace,
+                            change.session_id,
+                            change.event_id,
+                        )
                     last = change.cursor
                 # An empty batch means every matching change up to the
                 # watermark was delivered.
@@ -234,8 +265,9 @@ class CaptureWorker:
             if cursor_position(conn, CURSOR, for_update=True) < position:
                 advance_cursor(conn, CURSOR, position)
 
-    def capture(self, cursor: int, subject: str, workspace: str, session_id: str,
-                event_id: int) -> int:
+    def capture(
+        self, cursor: int, subject: str, workspace: str, session_id: str, event_id: int
+    ) -> int:
         """Capture one run.completed change; returns the candidates created."""
         run = self.journal.read_run_completion(subject, workspace, session_id, event_id)
         with self.db.connection() as conn:
@@ -258,8 +290,7 @@ class CaptureWorker:
             count_plane_event("learning", name.removesuffix("_total"), amount)
         return created
 
-    def _commit(self, cursor: int, candidates: Sequence[NewCandidate],
-                counts: Counter[str]) -> int:
+    def _commit(self, cursor: int, candidates: Sequence[NewCandidate], counts: Counter[str]) -> int:
         created = 0
         with self.db.transaction() as conn:
             if cursor_position(conn, CURSOR, for_update=True) >= cursor:

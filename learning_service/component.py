@@ -29,8 +29,11 @@ def build(ctx: BuildContext) -> ServiceBinding:
     db = Database(ctx.database_url, max_size=settings.pool_max_size, name="learning").open()
     journal = JournalClient(ctx.journal_addr, settings.service_token)
     judges = JudgeClients(settings.service_token)
-    extractor = (ExtractorClient(settings.extractor_addr, settings.service_token)
-                 if settings.extractor_addr else None)
+    extractor = (
+        ExtractorClient(settings.extractor_addr, settings.service_token)
+        if settings.extractor_addr
+        else None
+    )
 
     start_hooks: list[Callable[[], None]] = []
     stop_hooks: list[Callable[[], None]] = []

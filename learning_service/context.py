@@ -73,13 +73,20 @@ def select(eligible: Sequence[Row], pending_input: str, max_entries: int) -> Sel
     hits = [s for s in scored if s.score > 0]
     if hits:
         hits.sort(key=lambda s: (-s.score, _scope_rank(s.row), -_recency(s.row)))
-        return Selection(hits[:max_entries], matched=len(hits),
-                         omitted_zero_score=len(scored) - len(hits),
-                         omitted_by_limit=max(0, len(hits) - max_entries))
+        return Selection(
+            hits[:max_entries],
+            matched=len(hits),
+            omitted_zero_score=len(scored) - len(hits),
+            omitted_by_limit=max(0, len(hits) - max_entries),
+        )
     if scored and asks_for_durable_memory(pending_input):
         scored.sort(key=lambda s: (-_recency(s.row), _scope_rank(s.row)))
-        return Selection(scored[:max_entries], matched=len(scored), recency_fallback=True,
-                         omitted_by_limit=max(0, len(scored) - max_entries))
+        return Selection(
+            scored[:max_entries],
+            matched=len(scored),
+            recency_fallback=True,
+            omitted_by_limit=max(0, len(scored) - max_entries),
+        )
     return Selection([], matched=0, omitted_zero_score=len(scored))
 
 
@@ -87,8 +94,9 @@ class ContextReader:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    def learned_context(self, scopes: Sequence[Scope], pending_input: str,
-                        max_entries: int) -> LearnedContext:
+    def learned_context(
+        self, scopes: Sequence[Scope], pending_input: str, max_entries: int
+    ) -> LearnedContext:
         keys = [s.key for s in scopes]
         with self.db.connection() as conn:
             eligible = conn.execute(Q["eligible_in_scopes"], {"scope_keys": keys}).fetchall()
@@ -109,8 +117,12 @@ class ContextReader:
         coverage = build_coverage(
             read_path=LEARNED_CONTEXT_PATH,
             source_systems=[LEARNINGS_SOURCE],
-            query={"scope_keys": keys, "input_sha256": sha256_hex(pending_input),
-                   "max_entries": max_entries, "scoring": "lexical_terms"},
+            query={
+                "scope_keys": keys,
+                "input_sha256": sha256_hex(pending_input),
+                "max_entries": max_entries,
+                "scoring": "lexical_terms",
+            },
             returned=len(picked.chosen),
             limit=max_entries,
             matched_before_limit=picked.matched,
@@ -124,9 +136,12 @@ class ContextReader:
             snapshot_version=str(watermark["revision_seq"] if watermark else 0),
         )
         return LearnedContext(
-            entries=picked.chosen, scope_keys=keys, coverage=coverage,
+            entries=picked.chosen,
+            scope_keys=keys,
+            coverage=coverage,
             omitted_zero_score=picked.omitted_zero_score,
-            omitted_by_limit=picked.omitted_by_limit, recency_fallback=picked.recency_fallback,
+            omitted_by_limit=picked.omitted_by_limit,
+            recency_fallback=picked.recency_fallback,
         )
 
     def search(self, scope_keys: Sequence[str], query: str) -> list[dict[str, Any]]:
@@ -136,29 +151,41 @@ class ContextReader:
         scorers dropped), newest first for an empty query (a browse)."""
         terms = term_set(query)
         with self.db.connection() as conn:
-            learnings = conn.execute(Q["searchable_learnings"],
-                                     {"scope_keys": list(scope_keys)}).fetchall()
+            learnings = conn.execute(
+                Q["searchable_learnings"], {"scope_keys": list(scope_keys)}
+            ).fetchall()
             skills = conn.execute(Q["searchable_skills"]).fetchall()
         hits: list[dict[str, Any]] = []
         for row in learnings:
-            hits.append({
-                "hit_kind": "learning", "id": str(row["learning_id"]),
-                "title": f"{row['kind']} · {row['scope_key']}", "excerpt": row["content"][:280],
-                "scope_key": row["scope_key"], "prompt_eligible": bool(row["prompt_eligible"]),
-                "updated_at": row["updated_at"], "kind": row["kind"],
-                "score": overlap_score(terms, term_set(row["content"])) if terms else 0.0,
-            })
+            hits.append(
+                {
+                    "hit_kind": "learning",
+                    "id": str(row["learning_id"]),
+                    "title": f"{row['kind']} · {row['scope_key']}",
+                    "excerpt": row["content"][:280],
+                    "scope_key": row["scope_key"],
+                    "prompt_eligible": bool(row["prompt_eligible"]),
+                    "updated_at": row["updated_at"],
+                    "kind": row["kind"],
+                    "score": overlap_score(terms, term_set(row["content"])) if terms else 0.0,
+                }
+            )
         if not scope_keys or "workspace:default" in scope_keys:
             for row in skills:
                 text = f"{row['skill_name']} {row['instructions']}"
-                hits.append({
-                    "hit_kind": "skill", "id": row["skill_name"],
-                    "title": f"skill {row['skill_name']} ({row['state']})",
-                    "excerpt": row["instructions"][:280], "scope_key": "workspace:default",
-                    "prompt_eligible": False, "updated_at": row["updated_at"],
-                    "kind": "procedure",
-                    "score": overlap_score(terms, term_set(text)) if terms else 0.0,
-                })
+                hits.append(
+                    {
+                        "hit_kind": "skill",
+                        "id": row["skill_name"],
+                        "title": f"skill {row['skill_name']} ({row['state']})",
+                        "excerpt": row["instructions"][:280],
+                        "scope_key": "workspace:default",
+                        "prompt_eligible": False,
+                        "updated_at": row["updated_at"],
+                        "kind": "procedure",
+                        "score": overlap_score(terms, term_set(text)) if terms else 0.0,
+                    }
+                )
         if terms:
             hits = [h for h in hits if h["score"] > 0]
             hits.sort(key=lambda h: (-h["score"], -h["updated_at"].timestamp(), h["id"]))

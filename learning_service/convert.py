@@ -119,8 +119,10 @@ def scope(kind: str, scope_id: str) -> cpb.Scope:
 
 def source(row: Mapping[str, Any]) -> pb.Source:
     return pb.Source(
-        run_id=row["source_run_id"], session_id=row["source_session_id"],
-        subject=row["source_subject"], workspace=row["source_workspace"],
+        run_id=row["source_run_id"],
+        session_id=row["source_session_id"],
+        subject=row["source_subject"],
+        workspace=row["source_workspace"],
         event_id=int(row["source_event_id"]),
     )
 
@@ -145,13 +147,15 @@ def review(row: Mapping[str, Any]) -> pb.AutomationReview | None:
     )
     judge = row.get("judge")
     if judge:
-        message.judge.CopyFrom(pb.JudgeVerdict(
-            requested_action=_action(judge.get("requested_action")),
-            clamped_action=_action(judge.get("clamped_action")),
-            reason=str(judge.get("reason", "")),
-            decided_at=to_timestamp(judge.get("decided_at")),
-            error=str(judge.get("error", "")),
-        ))
+        message.judge.CopyFrom(
+            pb.JudgeVerdict(
+                requested_action=_action(judge.get("requested_action")),
+                clamped_action=_action(judge.get("clamped_action")),
+                reason=str(judge.get("reason", "")),
+                decided_at=to_timestamp(judge.get("decided_at")),
+                error=str(judge.get("error", "")),
+            )
+        )
     return message
 
 
@@ -192,8 +196,7 @@ def revision(row: Mapping[str, Any]) -> pb.LearningRevision:
     )
 
 
-def learning(row: Mapping[str, Any], history: Sequence[Mapping[str, Any]] = ()
-             ) -> pb.Learning:
+def learning(row: Mapping[str, Any], history: Sequence[Mapping[str, Any]] = ()) -> pb.Learning:
     message = pb.Learning(
         learning_id=str(row["learning_id"]),
         scope=scope(row["scope_kind"], row["scope_id"]),
@@ -241,10 +244,15 @@ def skill(view: SkillView) -> pb.Skill:
         canary_failures=int(row["canary_failures"]),
         lifecycle_events=[
             pb.SkillLifecycleEvent(
-                action=e["action"], from_state=_state(e["from_state"]),
-                to_state=_state(e["to_state"]), run_id=e["run_id"],
-                definition_fingerprint=e["definition_fingerprint"], success=bool(e["success"]),
-                actor=e["actor"], note=e["note"], recorded_at=to_timestamp(e["recorded_at"]),
+                action=e["action"],
+                from_state=_state(e["from_state"]),
+                to_state=_state(e["to_state"]),
+                run_id=e["run_id"],
+                definition_fingerprint=e["definition_fingerprint"],
+                success=bool(e["success"]),
+                actor=e["actor"],
+                note=e["note"],
+                recorded_at=to_timestamp(e["recorded_at"]),
             )
             for e in view.events
         ],
@@ -301,11 +309,13 @@ def policy_document(message: pb.LearningPolicy) -> dict[str, Any]:
 def _rule(rule: Rule) -> pb.PublicationRule:
     return pb.PublicationRule(
         name=rule.name,
-        scope_kind=SCOPE_KIND_TO_PB[rule.scope_kind] if rule.scope_kind
+        scope_kind=SCOPE_KIND_TO_PB[rule.scope_kind]
+        if rule.scope_kind
         else cpb.SCOPE_KIND_UNSPECIFIED,
         scope_id=rule.scope_id,
         kind=KIND_TO_PB[rule.kind] if rule.kind else pb.LEARNING_KIND_UNSPECIFIED,
-        sensitivity=SENSITIVITY_TO_PB[rule.sensitivity] if rule.sensitivity
+        sensitivity=SENSITIVITY_TO_PB[rule.sensitivity]
+        if rule.sensitivity
         else pb.SENSITIVITY_UNSPECIFIED,
         min_confidence=rule.min_confidence,
         require_evidence=rule.require_evidence,
@@ -326,13 +336,14 @@ def policy(value: Policy) -> pb.LearningPolicy:
         publication=pb.PublicationSettings(
             rules=[_rule(r) for r in value.publication.rules],
             default_action=ACTION_TO_PB[value.publication.default_action],
-            allow_api_origin_active_publication=
-                value.publication.allow_api_origin_active_publication,
+            allow_api_origin_active_publication=value.publication.allow_api_origin_active_publication,
             quarantined_rule_names=list(value.publication.quarantined_rule_names),
         ),
         judge=pb.JudgeSettings(
-            enabled=value.judge.enabled, address=value.judge.address,
-            timeout_ms=value.judge.timeout_ms, model=value.judge.model,
+            enabled=value.judge.enabled,
+            address=value.judge.address,
+            timeout_ms=value.judge.timeout_ms,
+            model=value.judge.model,
         ),
         updated_by=value.updated_by,
     )

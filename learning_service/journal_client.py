@@ -111,16 +111,18 @@ class JournalClient:
     def get_run_record(self, run_id: str) -> RunEvidence | None:
         """The daemon-owned run record, or None when the journal has none."""
         try:
-            response = self._stub.GetRunRecord(jpb.GetRunRecordRequest(run_id=run_id),
-                                               timeout=CALL_TIMEOUT_SECONDS)
+            response = self._stub.GetRunRecord(
+                jpb.GetRunRecordRequest(run_id=run_id), timeout=CALL_TIMEOUT_SECONDS
+            )
         except grpc.RpcError as exc:
             if exc.code() == grpc.StatusCode.NOT_FOUND:
                 return None
             raise Unavailable(f"journal GetRunRecord failed: {exc.code().name}") from exc
         return evidence_from_record(response.record)
 
-    def read_run_completion(self, subject: str, workspace: str, session_id: str,
-                            event_id: int) -> RunCompletion | None:
+    def read_run_completion(
+        self, subject: str, workspace: str, session_id: str, event_id: int
+    ) -> RunCompletion | None:
         """The run.completed event `event_id`, read from its session journal;
         None when it is no longer readable (quarantined or purged)."""
         token = ""
@@ -128,13 +130,17 @@ class JournalClient:
             try:
                 page = self._stub.ReadSessionJournal(
                     jpb.ReadSessionJournalRequest(
-                        subject=subject, workspace=workspace, session_id=session_id,
-                        event_types=[RUN_EVENT], page_size=PAGE_SIZE, page_token=token),
+                        subject=subject,
+                        workspace=workspace,
+                        session_id=session_id,
+                        event_types=[RUN_EVENT],
+                        page_size=PAGE_SIZE,
+                        page_token=token,
+                    ),
                     timeout=CALL_TIMEOUT_SECONDS,
                 )
             except grpc.RpcError as exc:
-                raise Unavailable(f"journal ReadSessionJournal failed: {exc.code().name}") \
-                    from exc
+                raise Unavailable(f"journal ReadSessionJournal failed: {exc.code().name}") from exc
             for event in page.events:
                 if event.event_id == event_id:
                     return completion_from_event(event)
@@ -146,7 +152,9 @@ class JournalClient:
 
     def follow_run_events(self, after_cursor: int) -> ChangeStream:
         """Event-appended changes after the cursor, followed live."""
-        call = self._stub.StreamChanges(jpb.StreamChangesRequest(
-            after_cursor=after_cursor, follow=True,
-            kinds=[jpb.CHANGE_KIND_EVENT_APPENDED]))
+        call = self._stub.StreamChanges(
+            jpb.StreamChangesRequest(
+                after_cursor=after_cursor, follow=True, kinds=[jpb.CHANGE_KIND_EVENT_APPENDED]
+            )
+        )
         return ChangeStream(call)

@@ -75,8 +75,7 @@ class ConflictFound:
     subject_key: str
 
 
-def find_conflict(conn: Conn, candidate: Row, exclude: UUID | None = None
-                  ) -> ConflictFound | None:
+def find_conflict(conn: Conn, candidate: Row, exclude: UUID | None = None) -> ConflictFound | None:
     """An active learning in the same scope and kind that states a different
     value for the same subject ("codename is Atlas" vs "codename is Borealis").
 
@@ -88,13 +87,18 @@ def find_conflict(conn: Conn, candidate: Row, exclude: UUID | None = None
     split = subject_value(candidate["content"])
     if split is None:
         return None
-    lock_key(conn, f"learning-subject:{candidate['scope_key']}:{candidate['kind']}:"
-                   f"{split.subject_key}")
+    lock_key(
+        conn, f"learning-subject:{candidate['scope_key']}:{candidate['kind']}:{split.subject_key}"
+    )
     rows = conn.execute(
         Q["conflicting_learnings"],
-        {"scope_kind": candidate["scope_kind"], "scope_id": candidate["scope_id"],
-         "kind": candidate["kind"], "subject_key": split.subject_key,
-         "value_key": split.value_key},
+        {
+            "scope_kind": candidate["scope_kind"],
+            "scope_id": candidate["scope_id"],
+            "kind": candidate["kind"],
+            "subject_key": split.subject_key,
+            "value_key": split.value_key,
+        },
     ).fetchall()
     for row in rows:
         if row["learning_id"] != exclude:
@@ -109,21 +113,39 @@ def _lock_active_learning(conn: Conn, learning_id: UUID, requested: LearningStat
     if state["status"] != LearningStatus.ACTIVE.value:
         raise IllegalTransition(
             TransitionDetail(
-                entity="learning", entity_id=str(learning_id), current_state=state["status"],
-                requested_state=requested.value, allowed_states=(),
+                entity="learning",
+                entity_id=str(learning_id),
+                current_state=state["status"],
+                requested_state=requested.value,
+                allowed_states=(),
             ),
             reason="LEARNING_NOT_ACTIVE",
         )
     return get_learning_row(conn, learning_id)
 
 
-def _append_revision(conn: Conn, current: Row, status: LearningStatus, action: str, *,
-                     actor: str, reason: str, superseded_by: UUID | None = None) -> None:
+def _append_revision(
+    conn: Conn,
+    current: Row,
+    status: LearningStatus,
+    action: str,
+    *,
+    actor: str,
+    reason: str,
+    superseded_by: UUID | None = None,
+) -> None:
     conn.execute(
         Q["insert_revision"],
-        {"learning_id": current["learning_id"], "revision": int(current["revision"]) + 1,
-         "status": status.value, "publish_tier": current["publish_tier"], "action": action,
-         "actor": actor, "reason": reason, "superseded_by": superseded_by},
+        {
+            "learning_id": current["learning_id"],
+            "revision": int(current["revision"]) + 1,
+            "status": status.value,
+            "publish_tier": current["publish_tier"],
+            "action": action,
+            "actor": actor,
+            "reason": reason,
+            "superseded_by": superseded_by,
+        },
     )
 
 
@@ -160,18 +182,41 @@ def publish(conn: Conn, candidate: Row, pub: Publication) -> Row:
     learning_id: UUID = row["learning_id"]
     conn.execute(
         Q["insert_revision"],
-        {"learning_id": learning_id, "revision": 1, "status": LearningStatus.ACTIVE.value,
-         "publish_tier": pub.tier.value, "action": "published", "actor": pub.actor,
-         "reason": pub.reason, "superseded_by": None},
+        {
+            "learning_id": learning_id,
+            "revision": 1,
+            "status": LearningStatus.ACTIVE.value,
+            "publish_tier": pub.tier.value,
+            "action": "published",
+            "actor": pub.actor,
+            "reason": pub.reason,
+            "superseded_by": None,
+        },
     )
     if replaced is not None:
-        _append_revision(conn, replaced, LearningStatus.SUPERSEDED, "superseded",
-                         actor=pub.actor, reason=f"superseded by {learning_id}",
-                         superseded_by=learning_id)
-        skills.revoke_for_learning(conn, replaced["learning_id"], actor=pub.actor,
-                                   note=f"source learning superseded by {learning_id}")
-    record_status(conn, candidate["candidate_id"], CandidateStatus.PUBLISHED, actor=pub.actor,
-                  reason=pub.reason, learning_id=learning_id)
+        _append_revision(
+            conn,
+            replaced,
+            LearningStatus.SUPERSEDED,
+            "superseded",
+            actor=pub.actor,
+            reason=f"superseded by {learning_id}",
+            superseded_by=learning_id,
+        )
+        skills.revoke_for_learning(
+            conn,
+            replaced["learning_id"],
+            actor=pub.actor,
+            note=f"source learning superseded by {learning_id}",
+        )
+    record_status(
+        conn,
+        candidate["candidate_id"],
+        CandidateStatus.PUBLISHED,
+        actor=pub.actor,
+        reason=pub.reason,
+        learning_id=learning_id,
+    )
     return get_learning_row(conn, learning_id)
 
 
@@ -194,8 +239,14 @@ class LearningBook:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    def publish_candidate(self, candidate_id: UUID, tier: Tier, supersedes: UUID | None,
-                          reason: str, request_id: UUID | None) -> tuple[Row, list[Row], Row]:
+    def publish_candidate(
+        self,
+        candidate_id: UUID,
+        tier: Tier,
+        supersedes: UUID | None,
+        reason: str,
+        request_id: UUID | None,
+    ) -> tuple[Row, list[Row], Row]:
         """Manual publication: (learning, its history, candidate).
 
         A same-subject/different-value conflict with an active record is a
@@ -203,9 +254,17 @@ class LearningBook:
         reason = check_reason("reason", reason, required=False)
         actor = current_actor()
         with self.db.transaction() as conn, translating(CONSTRAINT_ERRORS):
-            idem = Idempotency(conn, "publish_candidate", request_id, {
-                "candidate_id": str(candidate_id), "tier": tier.value,
-                "supersedes": str(supersedes or ""), "reason": reason})
+            idem = Idempotency(
+                conn,
+                "publish_candidate",
+                request_id,
+                {
+                    "candidate_id": str(candidate_id),
+                    "tier": tier.value,
+                    "supersedes": str(supersedes or ""),
+                    "reason": reason,
+                },
+            )
             replay = idem.replay()
             if replay is not None:
                 learning = get_learning_row(conn, replay["learning_id"])
@@ -214,40 +273,55 @@ class LearningBook:
                 conflict = find_conflict(conn, candidate, exclude=supersedes)
                 if conflict is not None:
                     raise Conflict(
-                        ConflictInfo(str(conflict.existing_id), conflict.subject_key,
-                                     SUPERSEDE_RESOLUTION),
+                        ConflictInfo(
+                            str(conflict.existing_id), conflict.subject_key, SUPERSEDE_RESOLUTION
+                        ),
                         f"active learning {conflict.existing_id} states a different value for "
                         f"{conflict.subject_key!r} in {candidate['scope_key']}; "
                         f"{SUPERSEDE_RESOLUTION}",
                     )
-                learning = publish(conn, candidate, Publication(
-                    tier=tier, decision=Decision.MANUAL, actor=actor,
-                    # Manual publication does not consult evidence; the injection
-                    # gate keeps manual active records visible without "verified".
-                    verification=Verification.UNVERIFIED,
-                    reason=reason or "published by operator", supersedes=supersedes,
-                ))
+                learning = publish(
+                    conn,
+                    candidate,
+                    Publication(
+                        tier=tier,
+                        decision=Decision.MANUAL,
+                        actor=actor,
+                        # Manual publication does not consult evidence; the injection
+                        # gate keeps manual active records visible without "verified".
+                        verification=Verification.UNVERIFIED,
+                        reason=reason or "published by operator",
+                        supersedes=supersedes,
+                    ),
+                )
                 idem.store({"learning_id": str(learning["learning_id"])})
             revisions = history(conn, [learning["learning_id"]])[learning["learning_id"]]
             return learning, revisions, get_candidate(conn, candidate_id)
 
-    def revoke(self, learning_id: UUID, reason: str, request_id: UUID | None
-               ) -> tuple[Row, list[Row], list[str]]:
+    def revoke(
+        self, learning_id: UUID, reason: str, request_id: UUID | None
+    ) -> tuple[Row, list[Row], list[str]]:
         """Revoke a learning and, in the same transaction, every skill promoted from it."""
         reason = check_reason("reason", reason, required=True)
         actor = current_actor()
         with self.db.transaction() as conn, translating(CONSTRAINT_ERRORS):
-            idem = Idempotency(conn, "revoke_learning", request_id,
-                               {"learning_id": str(learning_id), "reason": reason})
+            idem = Idempotency(
+                conn,
+                "revoke_learning",
+                request_id,
+                {"learning_id": str(learning_id), "reason": reason},
+            )
             replay = idem.replay()
             if replay is not None:
                 revoked_skills: list[str] = list(replay["revoked_skills"])
             else:
                 current = _lock_active_learning(conn, learning_id, LearningStatus.REVOKED)
-                _append_revision(conn, current, LearningStatus.REVOKED, "revoked", actor=actor,
-                                 reason=reason)
+                _append_revision(
+                    conn, current, LearningStatus.REVOKED, "revoked", actor=actor, reason=reason
+                )
                 revoked_skills = skills.revoke_for_learning(
-                    conn, learning_id, actor=actor, note=f"source learning revoked: {reason}")
+                    conn, learning_id, actor=actor, note=f"source learning revoked: {reason}"
+                )
                 idem.store({"revoked_skills": revoked_skills})
             learning = get_learning_row(conn, learning_id)
             return learning, history(conn, [learning_id])[learning_id], revoked_skills
@@ -257,12 +331,22 @@ class LearningBook:
             row = get_learning_row(conn, learning_id)
             return row, history(conn, [learning_id])[learning_id]
 
-    def list(self, status: tuple[tuple[str, ...], str | None], kind: Kind | None,
-             scope: Scope | None, before_seq: int, limit: int) -> list[Row]:
+    def list(
+        self,
+        status: tuple[tuple[str, ...], str | None],
+        kind: Kind | None,
+        scope: Scope | None,
+        before_seq: int,
+        limit: int,
+    ) -> list[Row]:
         statuses, tier = status
         params: dict[str, Any] = {
-            "statuses": list(statuses), "tier": tier, "kind": kind.value if kind else None,
-            "scope_key": scope.key if scope else None, "before": before_seq, "limit": limit,
+            "statuses": list(statuses),
+            "tier": tier,
+            "kind": kind.value if kind else None,
+            "scope_key": scope.key if scope else None,
+            "before": before_seq,
+            "limit": limit,
         }
         with self.db.connection() as conn:
             return conn.execute(Q["learnings_page"], params).fetchall()

@@ -136,7 +136,8 @@ def make_scope(field: str, kind: ScopeKind | None, scope_id: str) -> Scope:
     if kind is ScopeKind.WORKSPACE:
         if scope_id and scope_id != DEFAULT_WORKSPACE:
             raise InvalidArgument(
-                f"{field}.id", f'the workspace scope id is always "default", got {scope_id!r}',
+                f"{field}.id",
+                f'the workspace scope id is always "default", got {scope_id!r}',
                 reason="INVALID_WORKSPACE",
             )
         return Scope(kind, DEFAULT_WORKSPACE)
@@ -144,7 +145,7 @@ def make_scope(field: str, kind: ScopeKind | None, scope_id: str) -> Scope:
 
 
 def parse_scope_key(field: str, key: str) -> Scope:
-    """"project:p1" -> Scope(PROJECT, "p1")."""
+    """ "project:p1" -> Scope(PROJECT, "p1")."""
     kind_text, sep, scope_id = key.partition(":")
     try:
         kind = ScopeKind(kind_text)
@@ -152,7 +153,8 @@ def parse_scope_key(field: str, key: str) -> Scope:
         kind = None
     if not sep or kind is None:
         raise InvalidArgument(
-            field, f"{key[:60]!r} is not <session|persona|project|workspace>:<id>")
+            field, f"{key[:60]!r} is not <session|persona|project|workspace>:<id>"
+        )
     try:
         return make_scope(field, kind, scope_id)
     except InvalidArgument as exc:

@@ -69,12 +69,22 @@ class ExtractorClient:
             for call in self._inflight:
                 call.cancel()
 
-    def extract(self, run_id: str, session_id: str, request_text: str, outcome_text: str,
-                max_candidates: int) -> list[Proposal]:
+    def extract(
+        self,
+        run_id: str,
+        session_id: str,
+        request_text: str,
+        outcome_text: str,
+        max_candidates: int,
+    ) -> list[Proposal]:
         call = self._stub.Extract.future(
-            ppb.ExtractRequest(run_id=run_id, session_id=session_id,
-                               request_text=request_text, outcome_text=outcome_text,
-                               max_candidates=max_candidates),
+            ppb.ExtractRequest(
+                run_id=run_id,
+                session_id=session_id,
+                request_text=request_text,
+                outcome_text=outcome_text,
+                max_candidates=max_candidates,
+            ),
             timeout=EXTRACT_TIMEOUT_SECONDS,
         )
         with self._lock:
@@ -88,8 +98,10 @@ class ExtractorClient:
         finally:
             with self._lock:
                 self._inflight.discard(call)
-        return [Proposal(KIND_FROM_PB.get(c.kind), c.content, int(c.confidence))
-                for c in response.candidates]
+        return [
+            Proposal(KIND_FROM_PB.get(c.kind), c.content, int(c.confidence))
+            for c in response.candidates
+        ]
 
 
 class JudgeClients:
@@ -107,18 +119,28 @@ class JudgeClients:
                 channel = self._channels[address] = open_channel(address, self._token)
         return ppb_grpc.JudgeServiceStub(channel)
 
-    def judge(self, address: str, timeout_ms: int, candidate: pb.Candidate,
-              baseline: Action, matched_rule: str) -> JudgeAnswer:
+    def judge(
+        self,
+        address: str,
+        timeout_ms: int,
+        candidate: pb.Candidate,
+        baseline: Action,
+        matched_rule: str,
+    ) -> JudgeAnswer:
         try:
             response = self._stub(address).Judge(
-                ppb.JudgeRequest(candidate=candidate, baseline_action=ACTION_TO_PB[baseline],
-                                 matched_rule=matched_rule),
+                ppb.JudgeRequest(
+                    candidate=candidate,
+                    baseline_action=ACTION_TO_PB[baseline],
+                    matched_rule=matched_rule,
+                ),
                 timeout=timeout_ms / 1000.0,
             )
         except grpc.RpcError as exc:
             raise PluginError(f"judge failed: {exc.code().name}") from exc
-        return JudgeAnswer(ACTION_FROM_PB.get(response.action), response.reason[:1000],
-                           response.model[:200])
+        return JudgeAnswer(
+            ACTION_FROM_PB.get(response.action), response.reason[:1000], response.model[:200]
+        )
 
     def close(self) -> None:
         with self._lock:

@@ -92,8 +92,9 @@ def _enum(cls: type[Any], field_name: str, value: Any, *, rule: str = "") -> Any
     except ValueError:
         choices = ", ".join(m.value for m in cls)
         prefix = f'rule "{rule}": ' if rule else ""
-        raise InvalidArgument(field_name, f"{prefix}unknown value {value!r} (choose {choices})") \
-            from None
+        raise InvalidArgument(
+            field_name, f"{prefix}unknown value {value!r} (choose {choices})"
+        ) from None
 
 
 def _int(field_name: str, value: Any, *, low: int, high: int, rule: str = "") -> int:
@@ -107,8 +108,9 @@ def _parse_rule(i: int, raw: Mapping[str, Any], seen: set[str]) -> Rule:
     base = f"publication.rules[{i}]"
     name = str(raw.get("name", ""))
     if not RULE_NAME.match(name):
-        raise InvalidArgument(f"{base}.name",
-                              f"rule name {name[:70]!r} must match [a-z0-9_-]{{1,64}}")
+        raise InvalidArgument(
+            f"{base}.name", f"rule name {name[:70]!r} must match [a-z0-9_-]{{1,64}}"
+        )
     if name in seen:
         raise InvalidArgument(f"{base}.name", f'rule name "{name}" is used more than once')
     seen.add(name)
@@ -144,8 +146,9 @@ def _parse_rule(i: int, raw: Mapping[str, Any], seen: set[str]) -> Rule:
         scope_id=scope_id,
         kind=kind,
         sensitivity=_enum(Sensitivity, f"{base}.sensitivity", raw.get("sensitivity"), rule=name),
-        min_confidence=_int(f"{base}.min_confidence", raw.get("min_confidence", 0), low=0,
-                            high=100, rule=name),
+        min_confidence=_int(
+            f"{base}.min_confidence", raw.get("min_confidence", 0), low=0, high=100, rule=name
+        ),
         require_evidence=bool(raw.get("require_evidence", False)),
         require_source_run=bool(raw.get("require_source_run", False)),
         require_source_session=bool(raw.get("require_source_session", False)),
@@ -187,8 +190,9 @@ def _parse_capture(raw: Mapping[str, Any] | None) -> CaptureSettings:
     return CaptureSettings(
         run_summary_enabled=bool(raw.get("run_summary_enabled", False)),
         semantic_enabled=bool(raw.get("semantic_enabled", False)),
-        max_candidates_per_run=_int("capture.max_candidates_per_run", maximum, low=1,
-                                    high=MAX_CANDIDATES_LIMIT),
+        max_candidates_per_run=_int(
+            "capture.max_candidates_per_run", maximum, low=1, high=MAX_CANDIDATES_LIMIT
+        ),
     )
 
 
@@ -213,8 +217,9 @@ def _parse_judge(raw: Mapping[str, Any] | None) -> JudgeSettings:
     )
 
 
-def parse(document: Mapping[str, Any], *, updated_at: datetime | None = None,
-          updated_by: str = "default") -> Policy:
+def parse(
+    document: Mapping[str, Any], *, updated_at: datetime | None = None, updated_by: str = "default"
+) -> Policy:
     """Validate a policy document; every error names its field (and rule)."""
     mode = _enum(Mode, "mode", document.get("mode"))
     return Policy(
@@ -242,8 +247,9 @@ def to_document(policy: Policy) -> dict[str, Any]:
         "publication": {
             "rules": [rule(r) for r in policy.publication.rules],
             "default_action": policy.publication.default_action.value,
-            "allow_api_origin_active_publication":
-                policy.publication.allow_api_origin_active_publication,
+            "allow_api_origin_active_publication": (
+                policy.publication.allow_api_origin_active_publication
+            ),
             "quarantined_rule_names": list(policy.publication.quarantined_rule_names),
         },
         "judge": asdict(policy.judge),

@@ -21,8 +21,9 @@ def load(conn: Conn) -> Policy:
     row = conn.execute(Q["policy_current"]).fetchone()
     if row is None:
         return DEFAULT_POLICY
-    return policy_rules.parse(row["document"], updated_at=row["updated_at"],
-                              updated_by=row["updated_by"])
+    return policy_rules.parse(
+        row["document"], updated_at=row["updated_at"], updated_by=row["updated_by"]
+    )
 
 
 class PolicyStore:
@@ -41,7 +42,8 @@ class PolicyStore:
         with self.db.transaction() as conn, translating(CONSTRAINT_ERRORS):
             idem = Idempotency(conn, "set_learning_policy", request_id, stored)
             if idem.replay() is None:
-                conn.execute(Q["insert_policy"], {"document": Jsonb(stored),
-                                                  "updated_by": current_actor()})
+                conn.execute(
+                    Q["insert_policy"], {"document": Jsonb(stored), "updated_by": current_actor()}
+                )
                 idem.store({"ok": True})
             return load(conn)

@@ -65,8 +65,10 @@ class JudgeRecord:
     def as_json(self) -> dict[str, Any]:
         return {
             "requested_action": self.requested.value if self.requested else "",
-            "clamped_action": self.clamped.value, "reason": self.reason,
-            "decided_at": self.decided_at.isoformat(), "error": self.error,
+            "clamped_action": self.clamped.value,
+            "reason": self.reason,
+            "decided_at": self.decided_at.isoformat(),
+            "error": self.error,
             "model": self.model,
         }
 
@@ -89,10 +91,14 @@ class Outcome:
 
 def rule_input(row: Row) -> RuleInput:
     return RuleInput(
-        origin=Origin(row["origin"]), scope_kind=ScopeKind(row["scope_kind"]),
-        scope_id=row["scope_id"], kind=Kind(row["kind"]),
-        sensitivity=Sensitivity(row["sensitivity"]), confidence=int(row["confidence"]),
-        has_evidence=bool(row["evidence_refs"]), has_source_run=bool(row["source_run_id"]),
+        origin=Origin(row["origin"]),
+        scope_kind=ScopeKind(row["scope_kind"]),
+        scope_id=row["scope_id"],
+        kind=Kind(row["kind"]),
+        sensitivity=Sensitivity(row["sensitivity"]),
+        confidence=int(row["confidence"]),
+        has_evidence=bool(row["evidence_refs"]),
+        has_source_run=bool(row["source_run_id"]),
         has_source_session=bool(row["source_session_id"]),
     )
 
@@ -102,14 +108,20 @@ def baseline(policy: Policy, row: Row) -> Outcome:
     envelope: API-origin and procedure candidates never keep publish_active."""
     matched, action = first_match(policy.publication, rule_input(row))
     outcome = Outcome(policy.mode, matched, action, action)
-    outcome.reasons.append(f'rule "{matched}" matched: {action}' if matched
-                           else f"no rule matched; default action {action}")
+    outcome.reasons.append(
+        f'rule "{matched}" matched: {action}'
+        if matched
+        else f"no rule matched; default action {action}"
+    )
     if action is Action.PUBLISH_ACTIVE:
-        if row["origin"] == Origin.API.value and \
-                not policy.publication.allow_api_origin_active_publication:
+        if (
+            row["origin"] == Origin.API.value
+            and not policy.publication.allow_api_origin_active_publication
+        ):
             action = Action.PUBLISH_PROVISIONAL
-            outcome.reasons.append("api-origin active publication is not allowed: "
-                                   "publish_provisional")
+            outcome.reasons.append(
+                "api-origin active publication is not allowed: publish_provisional"
+            )
         elif row["kind"] == Kind.PROCEDURE.value:
             action = Action.PUBLISH_PROVISIONAL
             outcome.reasons.append("procedures are never published active automatically")
@@ -157,9 +169,11 @@ class Reviewer:
             outcome.judge = self._judge(policy, row, outcome.baseline, outcome.matched_rule)
             outcome.final = outcome.judge.clamped
             outcome.reasons.append(
-                f"judge failed ({outcome.judge.error}): manual_review" if outcome.judge.error
+                f"judge failed ({outcome.judge.error}): manual_review"
+                if outcome.judge.error
                 else f"judge asked {outcome.judge.requested or 'nothing'}, clamped to "
-                     f"{outcome.judge.clamped}: {outcome.judge.reason}")
+                f"{outcome.judge.clamped}: {outcome.judge.reason}"
+            )
         if outcome.final is Action.PUBLISH_ACTIVE:
             outcome.verification, why = verify(self.runs, row)
             outcome.reasons.append(f"verification {outcome.verification}: {why}")
@@ -170,8 +184,13 @@ class Reviewer:
 
     def _judge(self, policy: Policy, row: Row, base: Action, matched_rule: str) -> JudgeRecord:
         try:
-            answer = self.judges.judge(policy.judge.address, policy.judge.timeout_ms,
-                                       convert.candidate(row), base, matched_rule)
+            answer = self.judges.judge(
+                policy.judge.address,
+                policy.judge.timeout_ms,
+                convert.candidate(row),
+                base,
+                matched_rule,
+            )
         except PluginError as exc:
             # Fail closed: an error never becomes a publication.
             return JudgeRecord(None, Action.MANUAL_REVIEW, "", now(), error=str(exc))
@@ -186,8 +205,9 @@ class Reviewer:
         if cursor_position(conn, CURSOR, for_update=True) >= int(row["seq"]):
             return False
         applied = outcome.mode is Mode.ENABLED
-        state = conn.execute(Q["lock_candidate_state"],
-                             {"candidate_id": row["candidate_id"]}).fetchone()
+        state = conn.execute(
+            Q["lock_candidate_state"], {"candidate_id": row["candidate_id"]}
+        ).fetchone()
         assert state is not None
         if CandidateStatus(state["status"]) not in OPEN_CANDIDATE_STATUSES:
             applied = False
@@ -199,15 +219,24 @@ class Reviewer:
                 outcome.final = Action.MANUAL_REVIEW
                 outcome.reasons.append(
                     f"conflicts with active learning {conflict.existing_id} on "
-                    f"{conflict.subject_key!r}: escalated to manual review")
+                    f"{conflict.subject_key!r}: escalated to manual review"
+                )
                 add_counter(conn, "review_conflict_escalated_total")
-        conn.execute(Q["insert_review"], {
-            "candidate_id": row["candidate_id"], "mode": outcome.mode.value,
-            "matched_rule": outcome.matched_rule, "baseline_action": outcome.baseline.value,
-            "judge": review_json(outcome.judge.as_json() if outcome.judge else None),
-            "final_action": outcome.final.value, "verification": outcome.verification.value,
-            "reason": outcome.reason, "applied": applied, "conflict_with": outcome.conflict_with,
-        })
+        conn.execute(
+            Q["insert_review"],
+            {
+                "candidate_id": row["candidate_id"],
+                "mode": outcome.mode.value,
+                "matched_rule": outcome.matched_rule,
+                "baseline_action": outcome.baseline.value,
+                "judge": review_json(outcome.judge.as_json() if outcome.judge else None),
+                "final_action": outcome.final.value,
+                "verification": outcome.verification.value,
+                "reason": outcome.reason,
+                "applied": applied,
+                "conflict_with": outcome.conflict_with,
+            },
+        )
         if applied:
             self._apply(conn, row, outcome)
         add_counter(conn, "review_applied_total" if applied else "review_recorded_total")
@@ -220,17 +249,34 @@ class Reviewer:
     def _apply(conn: Conn, row: Row, outcome: Outcome) -> None:
         candidate_id = row["candidate_id"]
         if outcome.final is Action.REJECT:
-            record_status(conn, candidate_id, CandidateStatus.REJECTED, actor=AUTOMATION_ACTOR,
-                          reason=outcome.reason)
+            record_status(
+                conn,
+                candidate_id,
+                CandidateStatus.REJECTED,
+                actor=AUTOMATION_ACTOR,
+                reason=outcome.reason,
+            )
         elif outcome.final is Action.MANUAL_REVIEW:
-            record_status(conn, candidate_id, CandidateStatus.ESCALATED, actor=AUTOMATION_ACTOR,
-                          reason=outcome.reason)
+            record_status(
+                conn,
+                candidate_id,
+                CandidateStatus.ESCALATED,
+                actor=AUTOMATION_ACTOR,
+                reason=outcome.reason,
+            )
         else:
             tier = Tier.ACTIVE if outcome.final is Action.PUBLISH_ACTIVE else Tier.PROVISIONAL
-            publish(conn, row, Publication(
-                tier=tier, decision=Decision.AUTOMATIC, actor=AUTOMATION_ACTOR,
-                verification=outcome.verification, reason=outcome.reason,
-            ))
+            publish(
+                conn,
+                row,
+                Publication(
+                    tier=tier,
+                    decision=Decision.AUTOMATIC,
+                    actor=AUTOMATION_ACTOR,
+                    verification=outcome.verification,
+                    reason=outcome.reason,
+                ),
+            )
 
     # -- the worker step -----------------------------------------------------
 
@@ -239,15 +285,17 @@ class Reviewer:
         with self.db.connection() as conn:
             policy = load(conn)
             after = cursor_position(conn, CURSOR)
-            rows = conn.execute(Q["candidates_after_seq"], {"after": after, "limit": BATCH}
-                                ).fetchall()
+            rows = conn.execute(
+                Q["candidates_after_seq"], {"after": after, "limit": BATCH}
+            ).fetchall()
         for row in rows:
             self.review_one(policy, row)
         return bool(rows)
 
     def review_one(self, policy: Policy, row: Row) -> None:
         skip = policy.mode is Mode.MANUAL_ONLY or row["status"] not in (
-            s.value for s in OPEN_CANDIDATE_STATUSES)
+            s.value for s in OPEN_CANDIDATE_STATUSES
+        )
         outcome = None if skip else self.evaluate(policy, row)
         with self.db.transaction() as conn:
             if outcome is None:
@@ -258,6 +306,11 @@ class Reviewer:
             recorded = self.record(conn, row, outcome)
         if recorded:
             count_plane_event("learning", f"review_{outcome.mode}_{outcome.final}")
-            log.info("candidate reviewed", extra={
-                "candidate_id": str(row["candidate_id"]), "mode": outcome.mode.value,
-                "final_action": outcome.final.value})
+            log.info(
+                "candidate reviewed",
+                extra={
+                    "candidate_id": str(row["candidate_id"]),
+                    "mode": outcome.mode.value,
+                    "final_action": outcome.final.value,
+                },
+            )

@@ -43,9 +43,17 @@ MAX_INPUT = 32_768
 MAX_QUERY = 2_000
 
 OPERATOR_METHODS = (
-    "GetLearningPolicy", "SetLearningPolicy", "PublishCandidate", "RejectCandidate",
-    "RevokeLearning", "PromoteToSkill", "RecordRolloutResult", "RevokeSkill", "RollbackSkill",
-    "ListSkills", "SearchLearnings",
+    "GetLearningPolicy",
+    "SetLearningPolicy",
+    "PublishCandidate",
+    "RejectCandidate",
+    "RevokeLearning",
+    "PromoteToSkill",
+    "RecordRolloutResult",
+    "RevokeSkill",
+    "RollbackSkill",
+    "ListSkills",
+    "SearchLearnings",
 )
 METHOD_ROLES: dict[str, Role] = {f"/{SERVICE}/{name}": Role.OPERATOR for name in OPERATOR_METHODS}
 
@@ -79,8 +87,9 @@ def _enum(mapping: Mapping[Any, E], field: str, value: int, *, required: bool) -
     return found
 
 
-def _page(rows: Sequence[Any], limit: int, make_token: Callable[[Any], str]
-          ) -> tuple[list[Any], str]:
+def _page(
+    rows: Sequence[Any], limit: int, make_token: Callable[[Any], str]
+) -> tuple[list[Any], str]:
     """Rows were fetched with limit + 1; the extra one means another page."""
     if len(rows) > limit:
         return list(rows[:limit]), make_token(rows[limit - 1])
@@ -88,9 +97,15 @@ def _page(rows: Sequence[Any], limit: int, make_token: Callable[[Any], str]
 
 
 class LearningServicer(pb_grpc.LearningServiceServicer):
-    def __init__(self, candidates: CandidateBook, learnings: LearningBook, policies: PolicyStore,
-                 reader: ContextReader, skills: SkillBook,
-                 on_new_candidate: Callable[[], None] = lambda: None) -> None:
+    def __init__(
+        self,
+        candidates: CandidateBook,
+        learnings: LearningBook,
+        policies: PolicyStore,
+        reader: ContextReader,
+        skills: SkillBook,
+        on_new_candidate: Callable[[], None] = lambda: None,
+    ) -> None:
         self.candidates = candidates
         self.learnings = learnings
         self.policies = policies
@@ -100,8 +115,9 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
 
     # -- scopes ---------------------------------------------------------------
 
-    def ResolveScopes(self, request: pb.ResolveScopesRequest, context: grpc.ServicerContext
-                      ) -> pb.ResolveScopesResponse:
+    def ResolveScopes(
+        self, request: pb.ResolveScopesRequest, context: grpc.ServicerContext
+    ) -> pb.ResolveScopesResponse:
         scopes = resolve_scopes(request.session_id, request.persona_id, request.project_ids)
         return pb.ResolveScopesResponse(
             scopes=[convert.scope(s.kind, s.id) for s in scopes],
@@ -110,14 +126,17 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
 
     # -- candidates -----------------------------------------------------------
 
-    def CreateCandidate(self, request: pb.CreateCandidateRequest, context: grpc.ServicerContext
-                        ) -> pb.CreateCandidateResponse:
+    def CreateCandidate(
+        self, request: pb.CreateCandidateRequest, context: grpc.ServicerContext
+    ) -> pb.CreateCandidateResponse:
         kind = _enum(KIND_FROM_PB, "kind", request.kind, required=True)
         assert kind is not None
-        scope_kind = _enum(convert.SCOPE_KIND_FROM_PB, "scope.kind", request.scope.kind,
-                           required=True)
-        sensitivity = _enum(convert.SENSITIVITY_FROM_PB, "sensitivity", request.sensitivity,
-                            required=False)
+        scope_kind = _enum(
+            convert.SCOPE_KIND_FROM_PB, "scope.kind", request.scope.kind, required=True
+        )
+        sensitivity = _enum(
+            convert.SENSITIVITY_FROM_PB, "sensitivity", request.sensitivity, required=False
+        )
         if request.source.event_id < 0:
             raise InvalidArgument("source.event_id", "must not be negative")
         new = NewCandidate(
@@ -138,111 +157,153 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
             expires_at=from_timestamp(request.expires_at, "expires_at"),
         )
         row = self.candidates.create(
-            new, require_request_id("request_id", request.request_id, required=False))
+            new, require_request_id("request_id", request.request_id, required=False)
+        )
         self.on_new_candidate()
         return pb.CreateCandidateResponse(candidate=convert.candidate(row))
 
-    def ListCandidates(self, request: pb.ListCandidatesRequest, context: grpc.ServicerContext
-                       ) -> pb.ListCandidatesResponse:
-        statuses = sorted({
-            s for s in (_enum(convert.CANDIDATE_STATUS_FROM_PB, "statuses", v, required=True)
-                        for v in request.statuses) if s is not None
-        }) or list(OPEN_CANDIDATE_STATUSES)
+    def ListCandidates(
+        self, request: pb.ListCandidatesRequest, context: grpc.ServicerContext
+    ) -> pb.ListCandidatesResponse:
+        statuses = sorted(
+            {
+                s
+                for s in (
+                    _enum(convert.CANDIDATE_STATUS_FROM_PB, "statuses", v, required=True)
+                    for v in request.statuses
+                )
+                if s is not None
+            }
+        ) or list(OPEN_CANDIDATE_STATUSES)
         kind = _enum(KIND_FROM_PB, "kind", request.kind, required=False)
         limit = page_size("page_size", request.page_size, default=50, maximum=500)
         query = {"statuses": [s.value for s in statuses], "kind": kind.value if kind else ""}
         before = int(decode(request.page_token, query).get("before", 2**62))
-        rows, token = _page(self.candidates.list(statuses, kind, before, limit + 1), limit,
-                            lambda r: encode(query, {"before": int(r["seq"])}))
-        return pb.ListCandidatesResponse(candidates=[convert.candidate(r) for r in rows],
-                                         next_page_token=token)
+        rows, token = _page(
+            self.candidates.list(statuses, kind, before, limit + 1),
+            limit,
+            lambda r: encode(query, {"before": int(r["seq"])}),
+        )
+        return pb.ListCandidatesResponse(
+            candidates=[convert.candidate(r) for r in rows], next_page_token=token
+        )
 
-    def GetCandidate(self, request: pb.GetCandidateRequest, context: grpc.ServicerContext
-                     ) -> pb.GetCandidateResponse:
+    def GetCandidate(
+        self, request: pb.GetCandidateRequest, context: grpc.ServicerContext
+    ) -> pb.GetCandidateResponse:
         row = self.candidates.get(require_uuid("candidate_id", request.candidate_id))
         return pb.GetCandidateResponse(candidate=convert.candidate(row))
 
-    def PublishCandidate(self, request: pb.PublishCandidateRequest,
-                         context: grpc.ServicerContext) -> pb.PublishCandidateResponse:
+    def PublishCandidate(
+        self, request: pb.PublishCandidateRequest, context: grpc.ServicerContext
+    ) -> pb.PublishCandidateResponse:
         candidate_id = require_uuid("candidate_id", request.candidate_id)
         tier = _enum(convert.TIER_FROM_PB, "publish_tier", request.publish_tier, required=True)
         assert tier is not None
-        supersedes = require_uuid("supersedes", request.supersedes) if request.supersedes \
-            else None
+        supersedes = require_uuid("supersedes", request.supersedes) if request.supersedes else None
         learning, history, candidate = self.learnings.publish_candidate(
-            candidate_id, tier, supersedes, request.reason,
-            require_request_id("request_id", request.request_id, required=False))
-        return pb.PublishCandidateResponse(learning=convert.learning(learning, history),
-                                           candidate=convert.candidate(candidate))
+            candidate_id,
+            tier,
+            supersedes,
+            request.reason,
+            require_request_id("request_id", request.request_id, required=False),
+        )
+        return pb.PublishCandidateResponse(
+            learning=convert.learning(learning, history), candidate=convert.candidate(candidate)
+        )
 
-    def RejectCandidate(self, request: pb.RejectCandidateRequest, context: grpc.ServicerContext
-                        ) -> pb.RejectCandidateResponse:
+    def RejectCandidate(
+        self, request: pb.RejectCandidateRequest, context: grpc.ServicerContext
+    ) -> pb.RejectCandidateResponse:
         row = self.candidates.reject(
-            require_uuid("candidate_id", request.candidate_id), request.reason,
-            require_request_id("request_id", request.request_id, required=False))
+            require_uuid("candidate_id", request.candidate_id),
+            request.reason,
+            require_request_id("request_id", request.request_id, required=False),
+        )
         return pb.RejectCandidateResponse(candidate=convert.candidate(row))
 
     # -- policy ---------------------------------------------------------------
 
-    def GetLearningPolicy(self, request: pb.GetLearningPolicyRequest,
-                          context: grpc.ServicerContext) -> pb.GetLearningPolicyResponse:
+    def GetLearningPolicy(
+        self, request: pb.GetLearningPolicyRequest, context: grpc.ServicerContext
+    ) -> pb.GetLearningPolicyResponse:
         return pb.GetLearningPolicyResponse(policy=convert.policy(self.policies.get()))
 
-    def SetLearningPolicy(self, request: pb.SetLearningPolicyRequest,
-                          context: grpc.ServicerContext) -> pb.SetLearningPolicyResponse:
+    def SetLearningPolicy(
+        self, request: pb.SetLearningPolicyRequest, context: grpc.ServicerContext
+    ) -> pb.SetLearningPolicyResponse:
         if not request.HasField("policy"):
             raise InvalidArgument("policy", "must be set")
         stored = self.policies.set(
             convert.policy_document(request.policy),
-            require_request_id("request_id", request.request_id, required=False))
+            require_request_id("request_id", request.request_id, required=False),
+        )
         return pb.SetLearningPolicyResponse(policy=convert.policy(stored))
 
     # -- learnings ------------------------------------------------------------
 
-    def ListLearnings(self, request: pb.ListLearningsRequest, context: grpc.ServicerContext
-                      ) -> pb.ListLearningsResponse:
+    def ListLearnings(
+        self, request: pb.ListLearningsRequest, context: grpc.ServicerContext
+    ) -> pb.ListLearningsResponse:
         status = LEARNING_FILTERS.get(request.status)
         if status is None:
             raise InvalidArgument("status", f"unknown value {request.status}")
         kind = _enum(KIND_FROM_PB, "kind", request.kind, required=False)
         scope = parse_scope_key("scope_key", request.scope_key) if request.scope_key else None
         limit = page_size("page_size", request.page_size, default=50, maximum=500)
-        query = {"status": int(request.status), "kind": kind.value if kind else "",
-                 "scope_key": scope.key if scope else ""}
+        query = {
+            "status": int(request.status),
+            "kind": kind.value if kind else "",
+            "scope_key": scope.key if scope else "",
+        }
         before = int(decode(request.page_token, query).get("before", 2**62))
-        rows, token = _page(self.learnings.list(status, kind, scope, before, limit + 1), limit,
-                            lambda r: encode(query, {"before": int(r["seq"])}))
-        return pb.ListLearningsResponse(learnings=[convert.learning(r) for r in rows],
-                                        next_page_token=token)
+        rows, token = _page(
+            self.learnings.list(status, kind, scope, before, limit + 1),
+            limit,
+            lambda r: encode(query, {"before": int(r["seq"])}),
+        )
+        return pb.ListLearningsResponse(
+            learnings=[convert.learning(r) for r in rows], next_page_token=token
+        )
 
-    def GetLearning(self, request: pb.GetLearningRequest, context: grpc.ServicerContext
-                    ) -> pb.GetLearningResponse:
+    def GetLearning(
+        self, request: pb.GetLearningRequest, context: grpc.ServicerContext
+    ) -> pb.GetLearningResponse:
         row, history = self.learnings.get(require_uuid("learning_id", request.learning_id))
         return pb.GetLearningResponse(learning=convert.learning(row, history))
 
-    def RevokeLearning(self, request: pb.RevokeLearningRequest, context: grpc.ServicerContext
-                       ) -> pb.RevokeLearningResponse:
+    def RevokeLearning(
+        self, request: pb.RevokeLearningRequest, context: grpc.ServicerContext
+    ) -> pb.RevokeLearningResponse:
         row, history, revoked = self.learnings.revoke(
-            require_uuid("learning_id", request.learning_id), request.reason,
-            require_request_id("request_id", request.request_id, required=False))
-        return pb.RevokeLearningResponse(learning=convert.learning(row, history),
-                                         revoked_skills=revoked)
+            require_uuid("learning_id", request.learning_id),
+            request.reason,
+            require_request_id("request_id", request.request_id, required=False),
+        )
+        return pb.RevokeLearningResponse(
+            learning=convert.learning(row, history), revoked_skills=revoked
+        )
 
     # -- read paths -----------------------------------------------------------
 
-    def GetLearnedContext(self, request: pb.GetLearnedContextRequest,
-                          context: grpc.ServicerContext) -> pb.GetLearnedContextResponse:
+    def GetLearnedContext(
+        self, request: pb.GetLearnedContextRequest, context: grpc.ServicerContext
+    ) -> pb.GetLearnedContextResponse:
         scopes = resolve_scopes(request.session_id, request.persona_id, request.project_ids)
         if len(request.pending_input) > MAX_INPUT:
             raise InvalidArgument("pending_input", f"at most {MAX_INPUT} characters")
         if not 0 <= request.max_entries <= MAX_ENTRIES:
-            raise InvalidArgument("max_entries", f"must be 0..{MAX_ENTRIES} (0 means "
-                                                 f"{DEFAULT_MAX_ENTRIES})")
-        result = self.reader.learned_context(scopes, request.pending_input,
-                                             request.max_entries or DEFAULT_MAX_ENTRIES)
+            raise InvalidArgument(
+                "max_entries", f"must be 0..{MAX_ENTRIES} (0 means {DEFAULT_MAX_ENTRIES})"
+            )
+        result = self.reader.learned_context(
+            scopes, request.pending_input, request.max_entries or DEFAULT_MAX_ENTRIES
+        )
         return pb.GetLearnedContextResponse(
-            entries=[pb.LearnedContextEntry(learning=convert.learning(e.row), score=e.score)
-                     for e in result.entries],
+            entries=[
+                pb.LearnedContextEntry(learning=convert.learning(e.row), score=e.score)
+                for e in result.entries
+            ],
             scope_keys=result.scope_keys,
             coverage=result.coverage,
             omitted_zero_score=result.omitted_zero_score,
@@ -250,32 +311,43 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
             recency_fallback=result.recency_fallback,
         )
 
-    def SearchLearnings(self, request: pb.SearchLearningsRequest,
-                        context: grpc.ServicerContext) -> pb.SearchLearningsResponse:
-        keys = sorted({parse_scope_key(f"scope_keys[{i}]", k).key
-                       for i, k in enumerate(request.scope_keys)})
+    def SearchLearnings(
+        self, request: pb.SearchLearningsRequest, context: grpc.ServicerContext
+    ) -> pb.SearchLearningsResponse:
+        keys = sorted(
+            {parse_scope_key(f"scope_keys[{i}]", k).key for i, k in enumerate(request.scope_keys)}
+        )
         if len(request.query) > MAX_QUERY:
             raise InvalidArgument("query", f"at most {MAX_QUERY} characters")
         limit = page_size("page_size", request.page_size, default=20, maximum=100)
         query = {"scope_keys": keys, "query": request.query}
         offset = int(decode(request.page_token, query).get("offset", 0))
         hits = self.reader.search(keys, request.query)
-        page = hits[offset:offset + limit]
+        page = hits[offset : offset + limit]
         token = encode(query, {"offset": offset + limit}) if len(hits) > offset + limit else ""
         return pb.SearchLearningsResponse(
-            hits=[pb.LearningSearchHit(
-                hit_kind=h["hit_kind"], id=h["id"], title=h["title"], excerpt=h["excerpt"],
-                scope_key=h["scope_key"], score=h["score"], prompt_eligible=h["prompt_eligible"],
-                updated_at=to_timestamp(h["updated_at"]),
-                kind=convert.KIND_TO_PB[Kind(h["kind"])],
-            ) for h in page],
+            hits=[
+                pb.LearningSearchHit(
+                    hit_kind=h["hit_kind"],
+                    id=h["id"],
+                    title=h["title"],
+                    excerpt=h["excerpt"],
+                    scope_key=h["scope_key"],
+                    score=h["score"],
+                    prompt_eligible=h["prompt_eligible"],
+                    updated_at=to_timestamp(h["updated_at"]),
+                    kind=convert.KIND_TO_PB[Kind(h["kind"])],
+                )
+                for h in page
+            ],
             next_page_token=token,
         )
 
     # -- skills ---------------------------------------------------------------
 
-    def PromoteToSkill(self, request: pb.PromoteToSkillRequest, context: grpc.ServicerContext
-                       ) -> pb.PromoteToSkillResponse:
+    def PromoteToSkill(
+        self, request: pb.PromoteToSkillRequest, context: grpc.ServicerContext
+    ) -> pb.PromoteToSkillResponse:
         view = self.skills.promote(
             require_uuid("learning_id", request.learning_id),
             request.skill_name,
@@ -285,63 +357,88 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
         )
         return pb.PromoteToSkillResponse(skill=convert.skill(view))
 
-    def _list_skills(self, states: list[SkillState], page_size_value: int, page_token: str
-                     ) -> tuple[list[pb.Skill], str]:
+    def _list_skills(
+        self, states: list[SkillState], page_size_value: int, page_token: str
+    ) -> tuple[list[pb.Skill], str]:
         limit = page_size("page_size", page_size_value, default=50, maximum=500)
         query = {"states": [s.value for s in states]}
         after = str(decode(page_token, query).get("after", ""))
-        views, token = _page(self.skills.list(states, after, limit + 1), limit,
-                             lambda v: encode(query, {"after": v.skill["skill_name"]}))
+        views, token = _page(
+            self.skills.list(states, after, limit + 1),
+            limit,
+            lambda v: encode(query, {"after": v.skill["skill_name"]}),
+        )
         return [convert.skill(v) for v in views], token
 
-    def ListSkills(self, request: pb.ListSkillsRequest, context: grpc.ServicerContext
-                   ) -> pb.ListSkillsResponse:
-        states = sorted({
-            s for s in (_enum(convert.SKILL_STATE_FROM_PB, "states", v, required=True)
-                        for v in request.states) if s is not None
-        })
+    def ListSkills(
+        self, request: pb.ListSkillsRequest, context: grpc.ServicerContext
+    ) -> pb.ListSkillsResponse:
+        states = sorted(
+            {
+                s
+                for s in (
+                    _enum(convert.SKILL_STATE_FROM_PB, "states", v, required=True)
+                    for v in request.states
+                )
+                if s is not None
+            }
+        )
         skills, token = self._list_skills(states, request.page_size, request.page_token)
         return pb.ListSkillsResponse(skills=skills, next_page_token=token)
 
-    def ListActiveSkills(self, request: pb.ListActiveSkillsRequest,
-                         context: grpc.ServicerContext) -> pb.ListActiveSkillsResponse:
-        skills, token = self._list_skills([SkillState.ACTIVE], request.page_size,
-                                          request.page_token)
+    def ListActiveSkills(
+        self, request: pb.ListActiveSkillsRequest, context: grpc.ServicerContext
+    ) -> pb.ListActiveSkillsResponse:
+        skills, token = self._list_skills(
+            [SkillState.ACTIVE], request.page_size, request.page_token
+        )
         return pb.ListActiveSkillsResponse(skills=skills, next_page_token=token)
 
-    def GetSkill(self, request: pb.GetSkillRequest, context: grpc.ServicerContext
-                 ) -> pb.GetSkillResponse:
+    def GetSkill(
+        self, request: pb.GetSkillRequest, context: grpc.ServicerContext
+    ) -> pb.GetSkillResponse:
         return pb.GetSkillResponse(skill=convert.skill(self.skills.get(request.skill_name)))
 
-    def RecordRolloutResult(self, request: pb.RecordRolloutResultRequest,
-                            context: grpc.ServicerContext) -> pb.RecordRolloutResultResponse:
+    def RecordRolloutResult(
+        self, request: pb.RecordRolloutResultRequest, context: grpc.ServicerContext
+    ) -> pb.RecordRolloutResultResponse:
         stage = _enum(convert.STAGE_FROM_PB, "stage", request.stage, required=True)
         assert stage is not None
         view, success = self.skills.record_rollout(
-            request.skill_name, stage, require_id("run_id", request.run_id),
-            request.expected_marker, request.definition_fingerprint,
+            request.skill_name,
+            stage,
+            require_id("run_id", request.run_id),
+            request.expected_marker,
+            request.definition_fingerprint,
             require_request_id("request_id", request.request_id, required=False),
         )
         return pb.RecordRolloutResultResponse(skill=convert.skill(view), success=success)
 
-    def RevokeSkill(self, request: pb.RevokeSkillRequest, context: grpc.ServicerContext
-                    ) -> pb.RevokeSkillResponse:
+    def RevokeSkill(
+        self, request: pb.RevokeSkillRequest, context: grpc.ServicerContext
+    ) -> pb.RevokeSkillResponse:
         view = self.skills.revoke(
-            request.skill_name, request.reason,
-            require_request_id("request_id", request.request_id, required=False))
+            request.skill_name,
+            request.reason,
+            require_request_id("request_id", request.request_id, required=False),
+        )
         return pb.RevokeSkillResponse(skill=convert.skill(view))
 
-    def RollbackSkill(self, request: pb.RollbackSkillRequest, context: grpc.ServicerContext
-                      ) -> pb.RollbackSkillResponse:
+    def RollbackSkill(
+        self, request: pb.RollbackSkillRequest, context: grpc.ServicerContext
+    ) -> pb.RollbackSkillResponse:
         view = self.skills.rollback(
-            request.skill_name, request.reason,
-            require_request_id("request_id", request.request_id, required=False))
+            request.skill_name,
+            request.reason,
+            require_request_id("request_id", request.request_id, required=False),
+        )
         return pb.RollbackSkillResponse(skill=convert.skill(view))
 
     # -- status ---------------------------------------------------------------
 
-    def GetLearningStatus(self, request: pb.GetLearningStatusRequest,
-                          context: grpc.ServicerContext) -> pb.GetLearningStatusResponse:
+    def GetLearningStatus(
+        self, request: pb.GetLearningStatusRequest, context: grpc.ServicerContext
+    ) -> pb.GetLearningStatusResponse:
         counts, metrics = self.reader.status()
         mode = Mode(self.policies.get().mode)
         metrics["review_cursor"] = int(counts["review_cursor"])
@@ -355,4 +452,3 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
             mode=convert.MODE_TO_PB[mode],
             metrics=metrics,
         )
-

@@ -68,13 +68,20 @@ class RunRecords(Protocol):
     def get_run_record(self, run_id: str) -> RunEvidence | None: ...
 
 
-def definition_fingerprint(name: str, instructions: str, execution_context: str,
-                           verification_profile: str) -> str:
+def definition_fingerprint(
+    name: str, instructions: str, execution_context: str, verification_profile: str
+) -> str:
     """SHA-256 of the canonical JSON of the definition."""
     canonical = json.dumps(
-        {"name": name, "instructions": instructions, "execution_context": execution_context,
-         "verification_profile": verification_profile},
-        sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+        {
+            "name": name,
+            "instructions": instructions,
+            "execution_context": execution_context,
+            "verification_profile": verification_profile,
+        },
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
     )
     return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -85,12 +92,15 @@ def require_skill_name(field: str, name: str) -> str:
     return name
 
 
-def _illegal(skill: Row, requested: SkillState | str, reason: str = "ILLEGAL_TRANSITION"
-             ) -> IllegalTransition:
+def _illegal(
+    skill: Row, requested: SkillState | str, reason: str = "ILLEGAL_TRANSITION"
+) -> IllegalTransition:
     current = SkillState(skill["state"])
     return IllegalTransition(
         TransitionDetail(
-            entity="skill", entity_id=skill["skill_name"], current_state=current.value,
+            entity="skill",
+            entity_id=skill["skill_name"],
+            current_state=current.value,
             requested_state=str(requested),
             allowed_states=tuple(s.value for s in SKILL_MOVES[current]),
         ),
@@ -98,18 +108,37 @@ def _illegal(skill: Row, requested: SkillState | str, reason: str = "ILLEGAL_TRA
     )
 
 
-def _event(conn: Conn, skill: Row, action: str, to_state: SkillState, *, actor: str,
-           note: str = "", stage: str = "", run_id: str = "", session_id: str = "",
-           success: bool = False, version: int | None = None,
-           fingerprint: str | None = None) -> None:
+def _event(
+    conn: Conn,
+    skill: Row,
+    action: str,
+    to_state: SkillState,
+    *,
+    actor: str,
+    note: str = "",
+    stage: str = "",
+    run_id: str = "",
+    session_id: str = "",
+    success: bool = False,
+    version: int | None = None,
+    fingerprint: str | None = None,
+) -> None:
     conn.execute(
         Q["insert_skill_event"],
-        {"skill_name": skill["skill_name"],
-         "version": skill["version"] if version is None else version,
-         "action": action, "from_state": skill["state"] or "", "to_state": to_state.value,
-         "stage": stage, "run_id": run_id, "session_id": session_id,
-         "definition_fingerprint": fingerprint or skill["definition_fingerprint"],
-         "success": success, "actor": actor, "note": note},
+        {
+            "skill_name": skill["skill_name"],
+            "version": skill["version"] if version is None else version,
+            "action": action,
+            "from_state": skill["state"] or "",
+            "to_state": to_state.value,
+            "stage": stage,
+            "run_id": run_id,
+            "session_id": session_id,
+            "definition_fingerprint": fingerprint or skill["definition_fingerprint"],
+            "success": success,
+            "actor": actor,
+            "note": note,
+        },
     )
 
 
@@ -125,8 +154,9 @@ def get_skill_row(conn: Conn, name: str, *, lock: bool = False) -> Row:
 def lifecycle(conn: Conn, names: list[str]) -> dict[str, list[Row]]:
     out: dict[str, list[Row]] = {n: [] for n in names}
     if names:
-        for row in conn.execute(Q["skill_events_for"],
-                                {"names": names, "limit": LIFECYCLE_EVENTS_SHOWN}).fetchall():
+        for row in conn.execute(
+            Q["skill_events_for"], {"names": names, "limit": LIFECYCLE_EVENTS_SHOWN}
+        ).fetchall():
             out[row["skill_name"]].append(row)
     return out
 
@@ -159,19 +189,32 @@ class SkillBook:
 
     # -- promotion ------------------------------------------------------------
 
-    def promote(self, learning_id: UUID, name: str, execution_context: str,
-                verification_profile: str, request_id: Any) -> SkillView:
+    def promote(
+        self,
+        learning_id: UUID,
+        name: str,
+        execution_context: str,
+        verification_profile: str,
+        request_id: Any,
+    ) -> SkillView:
         require_skill_name("skill_name", name)
         if execution_context != FORK:
-            raise InvalidArgument("execution_context",
-                                  "promoted skills must use EXECUTION_CONTEXT_FORK")
+            raise InvalidArgument(
+                "execution_context", "promoted skills must use EXECUTION_CONTEXT_FORK"
+            )
         if verification_profile != VERIFICATION_PROFILE:
-            raise InvalidArgument("verification_profile",
-                                  f'promoted skills must use the "{VERIFICATION_PROFILE}" profile')
+            raise InvalidArgument(
+                "verification_profile",
+                f'promoted skills must use the "{VERIFICATION_PROFILE}" profile',
+            )
         actor = current_actor()
         with self.db.transaction() as conn, translating(CONSTRAINT_ERRORS):
-            idem = Idempotency(conn, "promote_to_skill", request_id, {
-                "learning_id": str(learning_id), "name": name})
+            idem = Idempotency(
+                conn,
+                "promote_to_skill",
+                request_id,
+                {"learning_id": str(learning_id), "name": name},
+            )
             if idem.replay() is not None:
                 return self._view(conn, name)
             learning = conn.execute(Q["learning_by_id"], {"learning_id": learning_id}).fetchone()
@@ -181,37 +224,61 @@ class SkillBook:
             lock_key(conn, f"skill:{name}")
             existing = conn.execute(Q["skill_by_name"], {"skill_name": name}).fetchone()
             if existing is not None and existing["state"] != SkillState.REVOKED.value:
-                raise AlreadyExists(f"skill {name} exists ({existing['state']}); revoke it first "
-                                    "to promote a fresh draft", reason="SKILL_EXISTS")
+                raise AlreadyExists(
+                    f"skill {name} exists ({existing['state']}); revoke it first "
+                    "to promote a fresh draft",
+                    reason="SKILL_EXISTS",
+                )
             version = 1 if existing is None else int(existing["max_version"]) + 1
             instructions = str(learning["content"])
             fingerprint = definition_fingerprint(name, instructions, FORK, VERIFICATION_PROFILE)
             conn.execute(
                 Q["insert_skill_version"],
-                {"skill_name": name, "version": version, "source_learning_id": learning_id,
-                 "instructions": instructions, "execution_context": FORK,
-                 "verification_profile": VERIFICATION_PROFILE,
-                 "definition_fingerprint": fingerprint, "created_by": actor},
+                {
+                    "skill_name": name,
+                    "version": version,
+                    "source_learning_id": learning_id,
+                    "instructions": instructions,
+                    "execution_context": FORK,
+                    "verification_profile": VERIFICATION_PROFILE,
+                    "definition_fingerprint": fingerprint,
+                    "created_by": actor,
+                },
             )
-            stub = {"skill_name": name, "version": version,
-                    "state": existing["state"] if existing else "",
-                    "definition_fingerprint": fingerprint}
-            _event(conn, stub, "promoted", SkillState.DRAFT, actor=actor,
-                   note=f"promoted from learning {learning_id}")
+            stub = {
+                "skill_name": name,
+                "version": version,
+                "state": existing["state"] if existing else "",
+                "definition_fingerprint": fingerprint,
+            }
+            _event(
+                conn,
+                stub,
+                "promoted",
+                SkillState.DRAFT,
+                actor=actor,
+                note=f"promoted from learning {learning_id}",
+            )
             idem.store({"skill_name": name})
             return self._view(conn, name)
 
     # -- rollout ladder -------------------------------------------------------
 
-    def record_rollout(self, name: str, stage: Stage, run_id: str, marker: str,
-                       fingerprint: str, request_id: Any) -> tuple[SkillView, bool]:
+    def record_rollout(
+        self, name: str, stage: Stage, run_id: str, marker: str, fingerprint: str, request_id: Any
+    ) -> tuple[SkillView, bool]:
         require_skill_name("skill_name", name)
         if not marker or len(marker) > MAX_MARKER:
             raise InvalidArgument("expected_marker", f"must be 1..{MAX_MARKER} characters")
         if fingerprint and not re.fullmatch(r"[0-9a-f]{64}", fingerprint):
             raise InvalidArgument("definition_fingerprint", "must be 64 lowercase hex characters")
-        request = {"name": name, "stage": stage.value, "run_id": run_id, "marker": marker,
-                   "fingerprint": fingerprint}
+        request = {
+            "name": name,
+            "stage": stage.value,
+            "run_id": run_id,
+            "marker": marker,
+            "fingerprint": fingerprint,
+        }
         with self.db.transaction() as conn:
             replay = Idempotency(conn, "record_rollout", request_id, request).replay()
             if replay is not None:
@@ -234,22 +301,41 @@ class SkillBook:
             self._check_rollout(skill, stage, fingerprint)  # it may have moved meanwhile
 
             def evidence(action: str, to_state: SkillState, note: str) -> None:
-                _event(conn, skill, action, to_state, actor=actor, note=note, stage=stage.value,
-                       run_id=run_id, session_id=run.session_id, success=success)
+                _event(
+                    conn,
+                    skill,
+                    action,
+                    to_state,
+                    actor=actor,
+                    note=note,
+                    stage=stage.value,
+                    run_id=run_id,
+                    session_id=run.session_id,
+                    success=success,
+                )
 
             pinned = f" (pinned fingerprint {fingerprint})" if fingerprint else ""
             if stage is Stage.VERIFICATION:
                 if success:
-                    evidence("verification_passed", SkillState.VERIFIED,
-                             f"marker found in run {run_id}{pinned}")
+                    evidence(
+                        "verification_passed",
+                        SkillState.VERIFIED,
+                        f"marker found in run {run_id}{pinned}",
+                    )
                 else:
-                    evidence("rollout_rejected", SkillState.DRAFT,
-                             f"marker not found in completed output of run {run_id}{pinned}")
+                    evidence(
+                        "rollout_rejected",
+                        SkillState.DRAFT,
+                        f"marker not found in completed output of run {run_id}{pinned}",
+                    )
                     rejected = True
             else:
                 was_canary = skill["state"] == SkillState.CANARY.value
-                evidence("canary_recorded", SkillState.CANARY,
-                         f"canary {'passed' if success else 'failed'} in run {run_id}{pinned}")
+                evidence(
+                    "canary_recorded",
+                    SkillState.CANARY,
+                    f"canary {'passed' if success else 'failed'} in run {run_id}{pinned}",
+                )
                 if was_canary:
                     self._maybe_activate(conn, name, actor)
             if not rejected:
@@ -283,9 +369,15 @@ class SkillBook:
     def _maybe_activate(conn: Conn, name: str, actor: str) -> None:
         skill = get_skill_row(conn, name)
         if int(skill["canary_successes"]) >= 1 and int(skill["canary_failures"]) == 0:
-            _event(conn, skill, "activated", SkillState.ACTIVE, actor=actor,
-                   note=f"{skill['canary_successes']} canary successes, 0 failures for "
-                        f"fingerprint {skill['definition_fingerprint'][:12]}")
+            _event(
+                conn,
+                skill,
+                "activated",
+                SkillState.ACTIVE,
+                actor=actor,
+                note=f"{skill['canary_successes']} canary successes, 0 failures for "
+                f"fingerprint {skill['definition_fingerprint'][:12]}",
+            )
 
     # -- revoke / rollback ----------------------------------------------------
 
@@ -300,8 +392,14 @@ class SkillBook:
             skill = get_skill_row(conn, name, lock=True)
             if skill["state"] == SkillState.REVOKED.value:
                 raise _illegal(skill, SkillState.REVOKED, reason="SKILL_ALREADY_REVOKED")
-            _event(conn, skill, "revoked", SkillState.REVOKED, actor=actor,
-                   note=reason or "revoked by operator")
+            _event(
+                conn,
+                skill,
+                "revoked",
+                SkillState.REVOKED,
+                actor=actor,
+                note=reason or "revoked by operator",
+            )
             idem.store({"skill_name": name})
             return self._view(conn, name)
 
@@ -310,8 +408,7 @@ class SkillBook:
         reason = check_reason("reason", reason, required=False)
         actor = current_actor()
         with self.db.transaction() as conn, translating(CONSTRAINT_ERRORS):
-            idem = Idempotency(conn, "rollback_skill", request_id, {"name": name,
-                                                                    "reason": reason})
+            idem = Idempotency(conn, "rollback_skill", request_id, {"name": name, "reason": reason})
             if idem.replay() is not None:
                 return self._view(conn, name)
             skill = get_skill_row(conn, name, lock=True)
@@ -319,22 +416,33 @@ class SkillBook:
                 raise _illegal(skill, SkillState.ACTIVE, reason="SKILL_NOT_REVOKED")
             snapshot = conn.execute(Q["latest_active_snapshot"], {"skill_name": name}).fetchone()
             if snapshot is None:
-                raise FailedPrecondition(f"skill {name} was never active; nothing to roll back to",
-                                         reason="NO_ACTIVE_SNAPSHOT")
-            source = conn.execute(Q["learning_by_id"],
-                                  {"learning_id": snapshot["source_learning_id"]}).fetchone()
+                raise FailedPrecondition(
+                    f"skill {name} was never active; nothing to roll back to",
+                    reason="NO_ACTIVE_SNAPSHOT",
+                )
+            source = conn.execute(
+                Q["learning_by_id"], {"learning_id": snapshot["source_learning_id"]}
+            ).fetchone()
             if source is None or (source["status"], source["publish_tier"]) != (
-                    LearningStatus.ACTIVE.value, Tier.ACTIVE.value):
+                LearningStatus.ACTIVE.value,
+                Tier.ACTIVE.value,
+            ):
                 state = f"{source['status']}/{source['publish_tier']}" if source else "missing"
                 raise FailedPrecondition(
                     f"source learning {snapshot['source_learning_id']} is {state}; rollback "
                     "needs it active at the active tier",
                     reason="SOURCE_LEARNING_INACTIVE",
                 )
-            _event(conn, skill, "rolled_back", SkillState.ACTIVE, actor=actor,
-                   note=reason or f"rolled back to version {snapshot['version']}",
-                   version=int(snapshot["version"]),
-                   fingerprint=str(snapshot["definition_fingerprint"]))
+            _event(
+                conn,
+                skill,
+                "rolled_back",
+                SkillState.ACTIVE,
+                actor=actor,
+                note=reason or f"rolled back to version {snapshot['version']}",
+                version=int(snapshot["version"]),
+                fingerprint=str(snapshot["definition_fingerprint"]),
+            )
             idem.store({"skill_name": name})
             return self._view(conn, name)
 
@@ -347,31 +455,55 @@ class SkillBook:
 
     def list(self, states: list[SkillState], after_name: str, limit: int) -> list[SkillView]:
         with self.db.connection() as conn:
-            rows = conn.execute(Q["skills_page"], {"states": [s.value for s in states],
-                                                    "after": after_name, "limit": limit}
-                                ).fetchall()
+            rows = conn.execute(
+                Q["skills_page"],
+                {"states": [s.value for s in states], "after": after_name, "limit": limit},
+            ).fetchall()
             events = lifecycle(conn, [r["skill_name"] for r in rows])
         return [SkillView(r, events[r["skill_name"]]) for r in rows]
 
 
 def _require_promotable(learning: Row) -> None:
     checks = (
-        (learning["kind"] == Kind.PROCEDURE.value, learning["kind"], Kind.PROCEDURE.value,
-         "NOT_A_PROCEDURE", "only procedure learnings can be promoted"),
-        (learning["status"] == LearningStatus.ACTIVE.value, learning["status"],
-         LearningStatus.ACTIVE.value, "LEARNING_NOT_ACTIVE", "the learning must be active"),
-        (learning["publish_tier"] == Tier.ACTIVE.value, learning["publish_tier"],
-         Tier.ACTIVE.value, "NOT_ACTIVE_TIER", "the learning must be at the active tier"),
-        (learning["scope_kind"] == ScopeKind.WORKSPACE.value, learning["scope_key"],
-         "workspace:default", "NOT_WORKSPACE_SCOPE",
-         "only workspace-scoped procedures join the shared skill catalog"),
+        (
+            learning["kind"] == Kind.PROCEDURE.value,
+            learning["kind"],
+            Kind.PROCEDURE.value,
+            "NOT_A_PROCEDURE",
+            "only procedure learnings can be promoted",
+        ),
+        (
+            learning["status"] == LearningStatus.ACTIVE.value,
+            learning["status"],
+            LearningStatus.ACTIVE.value,
+            "LEARNING_NOT_ACTIVE",
+            "the learning must be active",
+        ),
+        (
+            learning["publish_tier"] == Tier.ACTIVE.value,
+            learning["publish_tier"],
+            Tier.ACTIVE.value,
+            "NOT_ACTIVE_TIER",
+            "the learning must be at the active tier",
+        ),
+        (
+            learning["scope_kind"] == ScopeKind.WORKSPACE.value,
+            learning["scope_key"],
+            "workspace:default",
+            "NOT_WORKSPACE_SCOPE",
+            "only workspace-scoped procedures join the shared skill catalog",
+        ),
     )
     for ok, current, wanted, reason, message in checks:
         if not ok:
             raise IllegalTransition(
-                TransitionDetail(entity="learning", entity_id=str(learning["learning_id"]),
-                                 current_state=str(current), requested_state="promoted",
-                                 allowed_states=(wanted,)),
+                TransitionDetail(
+                    entity="learning",
+                    entity_id=str(learning["learning_id"]),
+                    current_state=str(current),
+                    requested_state="promoted",
+                    allowed_states=(wanted,),
+                ),
                 f"learning {learning['learning_id']}: {message} (is {current})",
                 reason=reason,
             )

@@ -37,9 +37,7 @@ CONSTRAINT_ERRORS: dict[str, ErrorFactory] = {
         "content", "must be 1..4000 characters"
     ),
     "candidates_confidence_range": lambda _e: InvalidArgument("confidence", "must be 0..100"),
-    "skill_versions_pkey": lambda _e: AlreadyExists(
-        "skill name is taken", reason="SKILL_EXISTS"
-    ),
+    "skill_versions_pkey": lambda _e: AlreadyExists("skill name is taken", reason="SKILL_EXISTS"),
 }
 
 
@@ -58,8 +56,9 @@ class Idempotency:
     """AIP-155 for one operation inside the caller's transaction: take the
     request's lock, replay a stored result, or store a new one."""
 
-    def __init__(self, conn: Conn, operation: str, request_id: UUID | None,
-                 request: Mapping[str, Any]) -> None:
+    def __init__(
+        self, conn: Conn, operation: str, request_id: UUID | None, request: Mapping[str, Any]
+    ) -> None:
         self.conn = conn
         self.operation = operation
         self.request_id = request_id

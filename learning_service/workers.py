@@ -17,8 +17,14 @@ class BackgroundLoop:
     An exception is logged and retried with a growing back-off; it never
     kills the thread."""
 
-    def __init__(self, name: str, step: Callable[[], bool], *, idle_seconds: float = 0.5,
-                 on_stop: Callable[[], None] = lambda: None) -> None:
+    def __init__(
+        self,
+        name: str,
+        step: Callable[[], bool],
+        *,
+        idle_seconds: float = 0.5,
+        on_stop: Callable[[], None] = lambda: None,
+    ) -> None:
         self.name = name
         self._step = step
         self._idle = idle_seconds
@@ -53,8 +59,9 @@ class BackgroundLoop:
             except Exception:
                 failures += 1
                 if not self._stop.is_set():
-                    log.exception("%s step failed; retrying", self.name,
-                                  extra={"failures": failures})
+                    log.exception(
+                        "%s step failed; retrying", self.name, extra={"failures": failures}
+                    )
                 self._stop.wait(min(MAX_BACKOFF_SECONDS, 0.2 * 2 ** min(failures, 5)))
                 continue
             if not busy:

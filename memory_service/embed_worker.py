@@ -110,13 +110,23 @@ class EmbeddingWorker:
             for row, vector in zip(rows, vectors, strict=True):
                 stored = conn.execute(
                     SQ["embed_store"],
-                    {"embedding": np.asarray(vector, dtype=np.float32), "model": embedder.name,
-                     "episode_id": row["episode_id"]},
+                    {
+                        "embedding": np.asarray(vector, dtype=np.float32),
+                        "model": embedder.name,
+                        "episode_id": row["episode_id"],
+                    },
                 ).fetchone()
                 if stored is not None:  # else purged or embedded elsewhere meanwhile
-                    changes.append(ChangeRow(
-                        "episode_embedded", str(stored["subject"]), str(stored["workspace"]),
-                        str(stored["session_id"]), "episode", str(stored["episode_id"])))
+                    changes.append(
+                        ChangeRow(
+                            "episode_embedded",
+                            str(stored["subject"]),
+                            str(stored["workspace"]),
+                            str(stored["session_id"]),
+                            "episode",
+                            str(stored["episode_id"]),
+                        )
+                    )
             add_counter(conn, EMBEDDED_COUNTER, len(changes))
             append_changes(conn, changes)
         count_plane_event("journal", "episodes_embedded", len(changes))
@@ -149,8 +159,10 @@ class EmbeddingWorker:
             except Exception:  # a database or model failure: back off and retry
                 failures += 1
                 delay = self._backoff.delay(failures)
-                log.exception("embedding batch failed; retrying",
-                              extra={"failures": failures, "retry_in_seconds": delay})
+                log.exception(
+                    "embedding batch failed; retrying",
+                    extra={"failures": failures, "retry_in_seconds": delay},
+                )
                 count_plane_event("journal", "embedding_batch_failed")
                 self._stop.wait(delay)
                 continue

@@ -115,13 +115,17 @@ class FindExact:
             assert count_row is not None and mark is not None
             counts = _Counts(int(count_row["matched"]), int(count_row["matched_anywhere"]))
             # The exported snapshot lives as long as this transaction: verify now.
-            verifier = (cpb.Verifier(ran=False) if windowed
-                        else self._verify(str(snapshot["id"]), params, counts.matched))
+            verifier = (
+                cpb.Verifier(ran=False)
+                if windowed
+                else self._verify(str(snapshot["id"]), params, counts.matched)
+            )
         if verifier.ran and not verifier.agrees:
             self._report_disagreement(query, counts.matched, verifier.count)
         matches = [{**r, "matched_terms": terms} for r in rows]
-        coverage = self._coverage(query, terms, len(rows), counts, verifier,
-                                  int(mark["last_cursor"]))
+        coverage = self._coverage(
+            query, terms, len(rows), counts, verifier, int(mark["last_cursor"])
+        )
         return ExactResult(matches, terms, coverage)
 
     @staticmethod
@@ -151,14 +155,23 @@ class FindExact:
             return cpb.Verifier(ran=False, read_path=VERIFIER_PATH, source_system=VERIFIER_SOURCE)
         assert row is not None
         count = int(row["n"])
-        return cpb.Verifier(ran=True, read_path=VERIFIER_PATH, source_system=VERIFIER_SOURCE,
-                            count=count, agrees=count == primary)
+        return cpb.Verifier(
+            ran=True,
+            read_path=VERIFIER_PATH,
+            source_system=VERIFIER_SOURCE,
+            count=count,
+            agrees=count == primary,
+        )
 
     def _report_disagreement(self, query: ExactQuery, primary: int, verifier: int) -> None:
         log.error(
             "find_exact: the episode projection disagrees with the canonical journal",
-            extra={"subject": query.subject, "workspace": query.workspace,
-                   "primary_count": primary, "verifier_count": verifier},
+            extra={
+                "subject": query.subject,
+                "workspace": query.workspace,
+                "primary_count": primary,
+                "verifier_count": verifier,
+            },
         )
         count_plane_event("journal", "find_exact_disagreement")
         try:
@@ -168,8 +181,14 @@ class FindExact:
             log.exception("could not count a find_exact disagreement")
 
     @staticmethod
-    def _coverage(query: ExactQuery, terms: list[str], returned: int, counts: _Counts,
-                  verifier: cpb.Verifier, watermark: int) -> cpb.Coverage:
+    def _coverage(
+        query: ExactQuery,
+        terms: list[str],
+        returned: int,
+        counts: _Counts,
+        verifier: cpb.Verifier,
+        watermark: int,
+    ) -> cpb.Coverage:
         windowed = query.start is not None or query.end is not None
         hidden_matches = counts.matched_anywhere > counts.matched
         return build_coverage(

@@ -88,8 +88,9 @@ def validate_policy(
         if enabled and value == 0:
             raise InvalidArgument(prefix + name, "must be positive while run memory is enabled")
     if search_visibility and search_visibility not in SEARCH_VISIBILITIES:
-        raise InvalidArgument(prefix + "search_visibility",
-                              f"must be one of {', '.join(SEARCH_VISIBILITIES)}")
+        raise InvalidArgument(
+            prefix + "search_visibility", f"must be one of {', '.join(SEARCH_VISIBILITIES)}"
+        )
     if enabled and not search_visibility:
         raise InvalidArgument(prefix + "search_visibility", "must be set")
     policy = RunMemoryPolicy(
@@ -160,8 +161,9 @@ def parse_scope_key(field_name: str, value: str) -> str:
     return value
 
 
-def scope_keys(field_name: str, values: Iterable[str], *, check_secrets: bool = True
-               ) -> tuple[str, ...]:
+def scope_keys(
+    field_name: str, values: Iterable[str], *, check_secrets: bool = True
+) -> tuple[str, ...]:
     keys = _unique(parse_scope_key(field_name, v) for v in values)
     if len(keys) > MAX_SCOPE_KEYS:
         raise InvalidArgument(field_name, f"at most {MAX_SCOPE_KEYS} scope keys")
@@ -183,8 +185,9 @@ def _refuse_secrets(field_name: str, values: Sequence[str]) -> None:
     # that carries a credential is refused instead.
     for value in values:
         if looks_like_secret(value):
-            raise InvalidArgument(field_name, "an identifier looks like a credential",
-                                  reason="SECRET_IN_IDENTIFIER")
+            raise InvalidArgument(
+                field_name, "an identifier looks like a credential", reason="SECRET_IN_IDENTIFIER"
+            )
 
 
 def _unique(values: Iterable[str]) -> tuple[str, ...]:
@@ -216,8 +219,7 @@ def build_body(run: RunInput, *, redact_pii: bool) -> RecordBody:
     request_preview = cap_text(request, PREVIEW_CHARS)
     outcome_preview = cap_text(outcome, PREVIEW_CHARS)
     error_preview = cap_text(error, ERROR_PREVIEW_CHARS)
-    joined = scrubber(assemble_summary(run.status, request_preview, outcome_preview,
-                                       error_preview))
+    joined = scrubber(assemble_summary(run.status, request_preview, outcome_preview, error_preview))
     results.append(joined)
     by_kind: dict[str, int] = {}
     for result in results:
@@ -234,12 +236,15 @@ def build_body(run: RunInput, *, redact_pii: bool) -> RecordBody:
     )
 
 
-def assemble_summary(status: str, request_preview: str, outcome_preview: str,
-                     error_preview: str) -> str:
+def assemble_summary(
+    status: str, request_preview: str, outcome_preview: str, error_preview: str
+) -> str:
     """Request preview, latest outcome, error preview; or a bare status note."""
-    parts = [f"Request: {request_preview}" if request_preview else "",
-             f"Outcome: {outcome_preview}" if outcome_preview else "",
-             f"Error: {error_preview}" if error_preview else ""]
+    parts = [
+        f"Request: {request_preview}" if request_preview else "",
+        f"Outcome: {outcome_preview}" if outcome_preview else "",
+        f"Error: {error_preview}" if error_preview else "",
+    ]
     body = " | ".join(p for p in parts if p)
     if not body:
         return f"Run {status}; no request, outcome or error text was recorded."
@@ -306,8 +311,11 @@ def safe_boundary(text: str, index: int) -> int:
     splitting a grapheme (base + marks, ZWJ emoji sequences, flag pairs) or
     a typed redaction marker."""
     index = max(0, min(index, len(text)))
-    while 0 < index < len(text) and (_is_extender(text[index]) or text[index - 1] == _ZWJ
-                                     or unicodedata.combining(text[index - 1]) == _VIRAMA):
+    while 0 < index < len(text) and (
+        _is_extender(text[index])
+        or text[index - 1] == _ZWJ
+        or unicodedata.combining(text[index - 1]) == _VIRAMA
+    ):
         index -= 1
     if 0 < index < len(text) and _is_regional_indicator(text[index]):
         run = 0
@@ -342,13 +350,66 @@ _CJK = re.compile(
     r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f]"
 )
 _MARKER_RE = re.compile("|".join(re.escape(m) for m in sorted(MARKERS)))
-STOPWORDS = frozenset({
-    "a", "an", "and", "are", "as", "at", "be", "but", "by", "did", "do", "does", "for",
-    "from", "had", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me",
-    "my", "no", "not", "of", "on", "or", "our", "so", "than", "that", "the", "their", "then",
-    "there", "these", "this", "to", "was", "we", "were", "what", "when", "where", "which",
-    "who", "why", "will", "with", "you", "your",
-})
+STOPWORDS = frozenset(
+    {
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "did",
+        "do",
+        "does",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "our",
+        "so",
+        "than",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "this",
+        "to",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+    }
+)
 
 
 def _stem(word: str) -> str:
@@ -384,8 +445,9 @@ def search_words(text: str) -> list[str]:
 
 
 def record_text(record: Mapping[str, Any]) -> str:
-    return " ".join(str(record.get(k) or "") for k in
-                    ("summary", "request_preview", "outcome_preview"))
+    return " ".join(
+        str(record.get(k) or "") for k in ("summary", "request_preview", "outcome_preview")
+    )
 
 
 def lexical_score(query_terms: set[str], record: Mapping[str, Any]) -> float:
@@ -407,8 +469,10 @@ def rank(records: Sequence[Mapping[str, Any]], pending_input: str) -> list[Ranke
     query_terms = terms(pending_input)
     scored = [Ranked(r, lexical_score(query_terms, r)) for r in records]
     scored.sort(key=lambda x: str(x.record["run_id"]))
-    scored.sort(key=lambda x: (x.score, x.record["recorded_at"], int(x.record.get("event_id", 0))),
-                reverse=True)
+    scored.sort(
+        key=lambda x: (x.score, x.record["recorded_at"], int(x.record.get("event_id", 0))),
+        reverse=True,
+    )
     return scored
 
 

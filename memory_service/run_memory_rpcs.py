@@ -65,8 +65,9 @@ class RunMemoryRpcs(pb_grpc.JournalServiceServicer):
     def run_memory(self) -> RunMemoryStore:
         return RunMemoryStore(self.plane.db, self.plane.journal)
 
-    def CompleteRun(self, request: pb.CompleteRunRequest, context: grpc.ServicerContext
-                    ) -> pb.CompleteRunResponse:
+    def CompleteRun(
+        self, request: pb.CompleteRunRequest, context: grpc.ServicerContext
+    ) -> pb.CompleteRunResponse:
         status = STATUS_FROM_PB.get(request.status)
         if status is None:
             raise InvalidArgument("status", "must be set to a terminal run status")
@@ -84,26 +85,30 @@ class RunMemoryRpcs(pb_grpc.JournalServiceServicer):
         )
         request_id = require_request_id("request_id", request.request_id, required=False)
         done = self.run_memory.complete_run(run, request_id)
-        response = pb.CompleteRunResponse(replayed=done.replayed, recorded=done.recorded,
-                                          event_id=done.event_id)
+        response = pb.CompleteRunResponse(
+            replayed=done.replayed, recorded=done.recorded, event_id=done.event_id
+        )
         if done.record is not None:
             response.record.CopyFrom(run_record(done.record))
         return response
 
-    def GetRunRecord(self, request: pb.GetRunRecordRequest, context: grpc.ServicerContext
-                     ) -> pb.GetRunRecordResponse:
+    def GetRunRecord(
+        self, request: pb.GetRunRecordRequest, context: grpc.ServicerContext
+    ) -> pb.GetRunRecordResponse:
         run_id = require_id("run_id", request.run_id)
         row = self.run_memory.get_record(run_id)
         if row is None:
             raise NotFound(f"no run record {run_id}")
         return pb.GetRunRecordResponse(record=run_record(row))
 
-    def GetRunMemoryPolicy(self, request: pb.GetRunMemoryPolicyRequest,
-                           context: grpc.ServicerContext) -> pb.GetRunMemoryPolicyResponse:
+    def GetRunMemoryPolicy(
+        self, request: pb.GetRunMemoryPolicyRequest, context: grpc.ServicerContext
+    ) -> pb.GetRunMemoryPolicyResponse:
         return pb.GetRunMemoryPolicyResponse(policy=policy_message(self.run_memory.policy()))
 
-    def SetRunMemoryPolicy(self, request: pb.SetRunMemoryPolicyRequest,
-                           context: grpc.ServicerContext) -> pb.SetRunMemoryPolicyResponse:
+    def SetRunMemoryPolicy(
+        self, request: pb.SetRunMemoryPolicyRequest, context: grpc.ServicerContext
+    ) -> pb.SetRunMemoryPolicyResponse:
         if not request.HasField("policy"):
             raise InvalidArgument("policy", "must be set")
         wanted = request.policy
@@ -120,21 +125,25 @@ class RunMemoryRpcs(pb_grpc.JournalServiceServicer):
         )
         request_id = require_request_id("request_id", request.request_id, required=False)
         stored, report = self.run_memory.set_policy(policy, current_actor(), request_id)
-        return pb.SetRunMemoryPolicyResponse(policy=policy_message(stored),
-                                             maintenance=maintenance_report(report))
+        return pb.SetRunMemoryPolicyResponse(
+            policy=policy_message(stored), maintenance=maintenance_report(report)
+        )
 
-    def GetRecoveredMemory(self, request: pb.GetRecoveredMemoryRequest,
-                           context: grpc.ServicerContext) -> pb.GetRecoveredMemoryResponse:
+    def GetRecoveredMemory(
+        self, request: pb.GetRecoveredMemoryRequest, context: grpc.ServicerContext
+    ) -> pb.GetRecoveredMemoryResponse:
         session_id = require_id("session_id", request.session_id)
-        pending = require_text("pending_input", request.pending_input,
-                                  max_chars=MAX_PENDING_INPUT, min_chars=0)
+        pending = require_text(
+            "pending_input", request.pending_input, max_chars=MAX_PENDING_INPUT, min_chars=0
+        )
         result = self.run_memory.recovered(session_id, pending, request.max_entries)
         query = {"session_id": session_id, "pending_input": pending, "limit": result.limit}
         if not result.enabled:
             # Run memory is switched off: nothing was searched, which says
             # nothing about what this session did.
-            coverage = unavailable_coverage(RECOVERED_PATH, [RUN_RECORDS_SOURCE], query,
-                                            not_searched=True)
+            coverage = unavailable_coverage(
+                RECOVERED_PATH, [RUN_RECORDS_SOURCE], query, not_searched=True
+            )
             return pb.GetRecoveredMemoryResponse(coverage=coverage)
         coverage = build_coverage(
             read_path=RECOVERED_PATH,
@@ -158,12 +167,14 @@ class RunMemoryRpcs(pb_grpc.JournalServiceServicer):
             omitted_by_limit=result.omitted,
         )
 
-    def SearchRunMemory(self, request: pb.SearchRunMemoryRequest,
-                        context: grpc.ServicerContext) -> pb.SearchRunMemoryResponse:
+    def SearchRunMemory(
+        self, request: pb.SearchRunMemoryRequest, context: grpc.ServicerContext
+    ) -> pb.SearchRunMemoryResponse:
         session_id = require_id("session_id", request.session_id)
         text = require_text("query", request.query, max_chars=MAX_QUERY, min_chars=0)
-        visible = sorted(rm.scope_keys("visible_scope_keys", request.visible_scope_keys,
-                                       check_secrets=False))
+        visible = sorted(
+            rm.scope_keys("visible_scope_keys", request.visible_scope_keys, check_secrets=False)
+        )
         limit = page_size("page_size", request.page_size, default=20, maximum=100)
         query = {"session_id": session_id, "query": text, "visible_scope_keys": visible}
         position = decode(request.page_token, query)
@@ -182,13 +193,15 @@ class RunMemoryRpcs(pb_grpc.JournalServiceServicer):
             field=cpb.DIMENSION_STATE_COMPLETE,
             temporal=cpb.DIMENSION_STATE_PARTIAL,
             visibility=cpb.DIMENSION_STATE_COMPLETE,
-            normalization=(cpb.DIMENSION_STATE_PARTIAL if has_query
-                           else cpb.DIMENSION_STATE_COMPLETE),
+            normalization=(
+                cpb.DIMENSION_STATE_PARTIAL if has_query else cpb.DIMENSION_STATE_COMPLETE
+            ),
         )
         token = encode(query, page.next_position) if page.next_position else ""
         return pb.SearchRunMemoryResponse(
-            records=[pb.RankedRunRecord(record=run_record(r), score=float(r["score"]))
-                     for r in page.rows],
+            records=[
+                pb.RankedRunRecord(record=run_record(r), score=float(r["score"])) for r in page.rows
+            ],
             next_page_token=token,
             coverage=coverage,
         )
@@ -199,13 +212,15 @@ class RunMemoryRpcs(pb_grpc.JournalServiceServicer):
             chained(response)
         stored, counters, report = self.run_memory.status()
         response.run_records = stored
-        response.run_memory.CopyFrom(pb.RunMemoryMetrics(
-            records_stored=stored,
-            records_pruned_total=counters.get(COUNTER_PRUNED, 0),
-            redacted_fields_total=counters.get(COUNTER_REDACTED, 0),
-            prompt_limit_omitted_total=counters.get(COUNTER_OMITTED, 0),
-            injected_total=counters.get(COUNTER_INJECTED, 0),
-        ))
+        response.run_memory.CopyFrom(
+            pb.RunMemoryMetrics(
+                records_stored=stored,
+                records_pruned_total=counters.get(COUNTER_PRUNED, 0),
+                redacted_fields_total=counters.get(COUNTER_REDACTED, 0),
+                prompt_limit_omitted_total=counters.get(COUNTER_OMITTED, 0),
+                injected_total=counters.get(COUNTER_INJECTED, 0),
+            )
+        )
         if report is not None:
             response.last_maintenance.CopyFrom(maintenance_report(report))
 

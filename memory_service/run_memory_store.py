@@ -147,8 +147,9 @@ class RunMemoryStore:
         assert row is not None
         return policy_from_row(row)
 
-    def set_policy(self, policy: RunMemoryPolicy, actor: str, request_id: uuid.UUID | None
-                   ) -> tuple[RunMemoryPolicy, dict[str, Any]]:
+    def set_policy(
+        self, policy: RunMemoryPolicy, actor: str, request_id: uuid.UUID | None
+    ) -> tuple[RunMemoryPolicy, dict[str, Any]]:
         """Replace the policy and re-apply pruning in the same transaction; a
         pruning failure rolls the policy back and raises Internal."""
         wanted = {k: v for k, v in policy.__dict__.items() if k not in ("updated_at", "updated_by")}
@@ -168,9 +169,14 @@ class RunMemoryStore:
                 report = self._write_report(conn, "policy_change", counts)
                 add_counter(conn, COUNTER_PRUNED, counts.total)
                 if request_id is not None:
-                    idempotent_store(conn, operation, request_id, request_sha,
-                                     {"policy": policy_to_dict(stored), "maintenance": report},
-                                     "")
+                    idempotent_store(
+                        conn,
+                        operation,
+                        request_id,
+                        request_sha,
+                        {"policy": policy_to_dict(stored), "maintenance": report},
+                        "",
+                    )
         except PruningFailedError as exc:
             self._write_failure("policy_change", str(exc))
             raise Internal(
@@ -202,27 +208,41 @@ class RunMemoryStore:
             pruned = PruneCounts()
             if policy.enabled:
                 # Room for the new record: it is the session's newest.
-                pruned = self._prune_session(conn, run.session_id,
-                                             policy.max_tracked_per_session - 1)
+                pruned = self._prune_session(
+                    conn, run.session_id, policy.max_tracked_per_session - 1
+                )
             add_counter(conn, COUNTER_REDACTED, body.redaction_count)
             add_counter(conn, COUNTER_PRUNED, pruned.total)
             if request_id is not None:
-                idempotent_store(conn, "complete_run", request_id, request_sha,
-                                 {"run_id": run.run_id}, run.subject)
-            event = self._append_event(conn, run, body, request_sha, request_id,
-                                       recorded=policy.enabled)
+                idempotent_store(
+                    conn,
+                    "complete_run",
+                    request_id,
+                    request_sha,
+                    {"run_id": run.run_id},
+                    run.subject,
+                )
+            event = self._append_event(
+                conn, run, body, request_sha, request_id, recorded=policy.enabled
+            )
             record = None
             if policy.enabled:
-                record = self._insert_record(conn, run, body, request_sha,
-                                             event_id=int(event["event_id"]),
-                                             retention_seconds=policy.retention_seconds)
+                record = self._insert_record(
+                    conn,
+                    run,
+                    body,
+                    request_sha,
+                    event_id=int(event["event_id"]),
+                    retention_seconds=policy.retention_seconds,
+                )
         count_plane_event(PLANE, "redacted", body.redaction_count)
         count_plane_event(PLANE, "pruned", pruned.total)
         count_plane_event(PLANE, "recorded" if record else "not_recorded")
         return Completion(record, int(event["event_id"]), record is not None, replayed=False)
 
-    def _replay(self, conn: Conn, run_id: str, request_sha: str, request_id: uuid.UUID | None
-                ) -> Completion | None:
+    def _replay(
+        self, conn: Conn, run_id: str, request_sha: str, request_id: uuid.UUID | None
+    ) -> Completion | None:
         if request_id is not None:
             # Raises REQUEST_ID_REUSED when the id was used for other content.
             idempotent_lookup(conn, "complete_run", request_id, request_sha)
@@ -236,11 +256,20 @@ class RunMemoryStore:
                 reason="RUN_ALREADY_RECORDED",
             )
         record = conn.execute(RQ["run_record_served"], {"run_id": run_id}).fetchone()
-        return Completion(record, int(event["event_id"]), bool(payload.get("recorded")),
-                          replayed=True)
+        return Completion(
+            record, int(event["event_id"]), bool(payload.get("recorded")), replayed=True
+        )
 
-    def _append_event(self, conn: Conn, run: RunInput, body: RecordBody, request_sha: str,
-                      request_id: uuid.UUID | None, *, recorded: bool) -> dict[str, Any]:
+    def _append_event(
+        self,
+        conn: Conn,
+        run: RunInput,
+        body: RecordBody,
+        request_sha: str,
+        request_id: uuid.UUID | None,
+        *,
+        recorded: bool,
+    ) -> dict[str, Any]:
         # Only scrubbed text goes into the canonical event: the learning plane
         # consumes it from the change feed.
         payload = {
@@ -277,25 +306,35 @@ class RunMemoryStore:
         return self.journal.insert_event(conn, command, sha256_hex(encoded))
 
     @staticmethod
-    def _insert_record(conn: Conn, run: RunInput, body: RecordBody, request_sha: str, *,
-                       event_id: int, retention_seconds: int) -> dict[str, Any]:
-        row = conn.execute(RQ["insert_run_record"], {
-            "run_id": run.run_id,
-            "session_id": run.session_id,
-            "subject": run.subject,
-            "workspace": run.workspace,
-            "status": run.status,
-            "summary": body.summary,
-            "request_preview": body.request_preview,
-            "outcome_preview": body.outcome_preview,
-            "failure_markers": list(body.failure_markers),
-            "artifact_ids": list(run.artifact_ids),
-            "scope_keys": list(run.scope_keys),
-            "redaction_count": body.redaction_count,
-            "event_id": event_id,
-            "request_sha256": request_sha,
-            "retention_seconds": retention_seconds,
-        }).fetchone()
+    def _insert_record(
+        conn: Conn,
+        run: RunInput,
+        body: RecordBody,
+        request_sha: str,
+        *,
+        event_id: int,
+        retention_seconds: int,
+    ) -> dict[str, Any]:
+        row = conn.execute(
+            RQ["insert_run_record"],
+            {
+                "run_id": run.run_id,
+                "session_id": run.session_id,
+                "subject": run.subject,
+                "workspace": run.workspace,
+                "status": run.status,
+                "summary": body.summary,
+                "request_preview": body.request_preview,
+                "outcome_preview": body.outcome_preview,
+                "failure_markers": list(body.failure_markers),
+                "artifact_ids": list(run.artifact_ids),
+                "scope_keys": list(run.scope_keys),
+                "redaction_count": body.redaction_count,
+                "event_id": event_id,
+                "request_sha256": request_sha,
+                "retention_seconds": retention_seconds,
+            },
+        ).fetchone()
         assert row is not None
         return row
 
@@ -304,24 +343,30 @@ class RunMemoryStore:
     @staticmethod
     def _prune_session(conn: Conn, session_id: str, keep: int) -> PruneCounts:
         expired = conn.execute(RQ["delete_expired"], {"session_id": session_id}).fetchall()
-        overflow = conn.execute(RQ["delete_overflow"],
-                                {"session_id": session_id, "keep": keep}).fetchall()
+        overflow = conn.execute(
+            RQ["delete_overflow"], {"session_id": session_id, "keep": keep}
+        ).fetchall()
         return PruneCounts(expired=len(expired), overflow=len(overflow))
 
     @staticmethod
-    def _prune_all(conn: Conn, policy: RunMemoryPolicy, *, recompute_expiry: bool,
-                   orphans: bool) -> PruneCounts:
+    def _prune_all(
+        conn: Conn, policy: RunMemoryPolicy, *, recompute_expiry: bool, orphans: bool
+    ) -> PruneCounts:
         counts = PruneCounts()
         try:
             if recompute_expiry:
-                conn.execute(RQ["recompute_expiry"],
-                             {"retention_seconds": policy.retention_seconds})
-            counts.expired = len(conn.execute(RQ["delete_expired"],
-                                              {"session_id": None}).fetchall())
-            counts.overflow = len(conn.execute(
-                RQ["delete_overflow"],
-                {"session_id": None, "keep": policy.max_tracked_per_session},
-            ).fetchall())
+                conn.execute(
+                    RQ["recompute_expiry"], {"retention_seconds": policy.retention_seconds}
+                )
+            counts.expired = len(
+                conn.execute(RQ["delete_expired"], {"session_id": None}).fetchall()
+            )
+            counts.overflow = len(
+                conn.execute(
+                    RQ["delete_overflow"],
+                    {"session_id": None, "keep": policy.max_tracked_per_session},
+                ).fetchall()
+            )
             if orphans:
                 found = conn.execute(RQ["find_orphans"]).fetchall()
                 if found:
@@ -329,8 +374,10 @@ class RunMemoryStore:
                         RQ["delete_records"], {"run_ids": [r["run_id"] for r in found]}
                     ).fetchall()
                     counts.orphans = len(deleted)
-                counts.warnings = [f"removed orphan run record {r['run_id']}: {r['problem']}"
-                                   for r in found[:MAX_WARNINGS]]
+                counts.warnings = [
+                    f"removed orphan run record {r['run_id']}: {r['problem']}"
+                    for r in found[:MAX_WARNINGS]
+                ]
                 if len(found) > MAX_WARNINGS:
                     counts.warnings.append(f"... and {len(found) - MAX_WARNINGS} more orphans")
         except psycopg.Error as exc:
@@ -339,15 +386,18 @@ class RunMemoryStore:
 
     @staticmethod
     def _write_report(conn: Conn, trigger: str, counts: PruneCounts) -> dict[str, Any]:
-        row = conn.execute(RQ["insert_report"], {
-            "trigger": trigger,
-            "ok": True,
-            "expired_removed": counts.expired,
-            "overflow_removed": counts.overflow,
-            "orphans_removed": counts.orphans,
-            "warnings": counts.warnings,
-            "error": "",
-        }).fetchone()
+        row = conn.execute(
+            RQ["insert_report"],
+            {
+                "trigger": trigger,
+                "ok": True,
+                "expired_removed": counts.expired,
+                "overflow_removed": counts.overflow,
+                "orphans_removed": counts.orphans,
+                "warnings": counts.warnings,
+                "error": "",
+            },
+        ).fetchone()
         assert row is not None
         conn.execute(RQ["trim_reports"], {"keep": KEEP_REPORTS})
         return _report_dict(row)
@@ -355,10 +405,18 @@ class RunMemoryStore:
     def _write_failure(self, trigger: str, error: str) -> dict[str, Any]:
         """Record a failed pass in its own transaction (the pass rolled back)."""
         with self.db.transaction() as conn:
-            row = conn.execute(RQ["insert_report"], {
-                "trigger": trigger, "ok": False, "expired_removed": 0, "overflow_removed": 0,
-                "orphans_removed": 0, "warnings": [], "error": error[:2000],
-            }).fetchone()
+            row = conn.execute(
+                RQ["insert_report"],
+                {
+                    "trigger": trigger,
+                    "ok": False,
+                    "expired_removed": 0,
+                    "overflow_removed": 0,
+                    "orphans_removed": 0,
+                    "warnings": [],
+                    "error": error[:2000],
+                },
+            ).fetchone()
             assert row is not None
             conn.execute(RQ["trim_reports"], {"keep": KEEP_REPORTS})
         count_plane_event(PLANE, "maintenance_failed")
@@ -373,8 +431,9 @@ class RunMemoryStore:
                 conn.execute(RQ["maintenance_lock"])
                 row = conn.execute(RQ["policy_get"]).fetchone()
                 assert row is not None
-                counts = self._prune_all(conn, policy_from_row(row), recompute_expiry=False,
-                                         orphans=True)
+                counts = self._prune_all(
+                    conn, policy_from_row(row), recompute_expiry=False, orphans=True
+                )
                 report = self._write_report(conn, trigger, counts)
                 add_counter(conn, COUNTER_PRUNED, counts.total)
         except Exception as exc:  # reported, never fatal
@@ -394,7 +453,8 @@ class RunMemoryStore:
     def get_record(self, run_id: str) -> dict[str, Any] | None:
         with self.db.connection() as conn:
             row: dict[str, Any] | None = conn.execute(
-                RQ["run_record_served"], {"run_id": run_id}).fetchone()
+                RQ["run_record_served"], {"run_id": run_id}
+            ).fetchone()
         return row
 
     def recovered(self, session_id: str, pending_input: str, max_entries: int) -> Recovered:
@@ -406,7 +466,8 @@ class RunMemoryStore:
             return Recovered([], 0, limit, 0, enabled=False)
         with self.db.connection() as conn:
             rows: list[dict[str, Any]] = conn.execute(
-                RQ["session_records_served"], {"session_id": session_id}).fetchall()
+                RQ["session_records_served"], {"session_id": session_id}
+            ).fetchall()
         ranked = rank(rows, pending_input)
         kept = [(dict(r.record), r.score) for r in ranked[:limit]]
         omitted = len(ranked) - len(kept)
@@ -416,8 +477,14 @@ class RunMemoryStore:
             count_plane_event(PLANE, "prompt_limit_omitted", omitted)
         return Recovered(kept, len(rows), limit, omitted, enabled=True)
 
-    def search(self, session_id: str, query: str, visible_scope_keys: Sequence[str],
-               limit: int, position: Mapping[str, Any]) -> SearchPage:
+    def search(
+        self,
+        session_id: str,
+        query: str,
+        visible_scope_keys: Sequence[str],
+        limit: int,
+        position: Mapping[str, Any],
+    ) -> SearchPage:
         policy = self.policy()
         widened = policy.search_visibility == LEARNING_SCOPES and bool(visible_scope_keys)
         words = search_words(query)
@@ -444,8 +511,11 @@ class RunMemoryStore:
         next_position = None
         if len(rows) > limit:
             last = rows[limit - 1]
-            next_position = {"score": float(last["score"]), "at": last["recorded_at"].isoformat(),
-                             "run": str(last["run_id"])}
+            next_position = {
+                "score": float(last["score"]),
+                "at": last["recorded_at"].isoformat(),
+                "run": str(last["run_id"]),
+            }
         return SearchPage(rows[:limit], int(count["n"]), next_position, widened)
 
     # -- status -----------------------------------------------------------------

@@ -116,12 +116,20 @@ class EpisodeSearch:
             dense: list[str] = []
             if vector is not None:
                 self._tune_hnsw(conn, window)
-                dense = [str(r["episode_id"]) for r in conn.execute(
-                    SQ["search_dense"], {**params, "query": vector}).fetchall()]
+                dense = [
+                    str(r["episode_id"])
+                    for r in conn.execute(
+                        SQ["search_dense"], {**params, "query": vector}
+                    ).fetchall()
+                ]
             lexical: list[str] = []
             if words:
-                lexical = [str(r["episode_id"]) for r in conn.execute(
-                    SQ["search_lexical"], {**params, "text": words}).fetchall()]
+                lexical = [
+                    str(r["episode_id"])
+                    for r in conn.execute(
+                        SQ["search_lexical"], {**params, "text": words}
+                    ).fetchall()
+                ]
             fused = rrf([dense, lexical])[: query.limit]
             rows = self._episodes(conn, [f.id for f in fused])
             mark = conn.execute(Q["feed_watermark"]).fetchone()
@@ -142,8 +150,9 @@ class EpisodeSearch:
     def _episodes(self, conn: Conn, ids: list[str]) -> dict[str, dict[str, Any]]:
         if not ids:
             return {}
-        rows = conn.execute(Q["episodes_by_id"], {"ids": ids, "include_embeddings": False}
-                            ).fetchall()
+        rows = conn.execute(
+            Q["episodes_by_id"], {"ids": ids, "include_embeddings": False}
+        ).fetchall()
         return {str(r["episode_id"]): r for r in rows}
 
     def _tune_hnsw(self, conn: Conn, window: int) -> None:
@@ -154,14 +163,18 @@ class EpisodeSearch:
         conn.execute("SELECT set_config('hnsw.ef_search', %(v)s, true)", {"v": str(ef_search)})
         if self._iterative_scan is None:
             row = conn.execute(SQ["pgvector_version"]).fetchone()
-            version = tuple(int(p) for p in re.findall(r"\d+", str(row["extversion"]))[:2]) \
-                if row else (0, 0)
+            version = (
+                tuple(int(p) for p in re.findall(r"\d+", str(row["extversion"]))[:2])
+                if row
+                else (0, 0)
+            )
             self._iterative_scan = version >= (0, 8)
         if self._iterative_scan:
             conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
 
-    def _coverage(self, query: SearchQuery, vector: Vector | None, returned: int,
-                  watermark: int) -> cpb.Coverage:
+    def _coverage(
+        self, query: SearchQuery, vector: Vector | None, returned: int, watermark: int
+    ) -> cpb.Coverage:
         windowed = query.start is not None or query.end is not None
         return build_coverage(
             read_path=SEARCH_PATH,
@@ -187,7 +200,8 @@ class EpisodeSearch:
             field=cpb.DIMENSION_STATE_COMPLETE,
             temporal=cpb.DIMENSION_STATE_PARTIAL if windowed else cpb.DIMENSION_STATE_COMPLETE,
             # An excluded session hides part of the subject's episodes on purpose.
-            visibility=cpb.DIMENSION_STATE_PARTIAL if query.exclude_session_id
+            visibility=cpb.DIMENSION_STATE_PARTIAL
+            if query.exclude_session_id
             else cpb.DIMENSION_STATE_COMPLETE,
             # Stemming and embeddings unify some variants, not provably all.
             normalization=cpb.DIMENSION_STATE_PARTIAL,

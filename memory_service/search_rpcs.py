@@ -43,8 +43,9 @@ class SearchRpcs(pb_grpc.JournalServiceServicer):
     def exact_search(self) -> FindExact:
         return FindExact(self.plane.db)
 
-    def SearchEpisodes(self, request: pb.SearchEpisodesRequest, context: grpc.ServicerContext
-                       ) -> pb.SearchEpisodesResponse:
+    def SearchEpisodes(
+        self, request: pb.SearchEpisodesRequest, context: grpc.ServicerContext
+    ) -> pb.SearchEpisodesResponse:
         subject = require_id("subject", request.subject)
         workspace = workspace_or_default("workspace", request.workspace)
         if len(request.query_text) > MAX_QUERY_TEXT:
@@ -55,25 +56,34 @@ class SearchRpcs(pb_grpc.JournalServiceServicer):
         if vector is None and not request.query_text.strip():
             raise InvalidArgument("query_text", "set query_text or query_embedding")
         start, end = _window(request)
-        result = self.episode_search.search(SearchQuery(
-            subject=subject,
-            workspace=workspace,
-            query_text=request.query_text,
-            query_embedding=vector,
-            exclude_session_id=optional_id("exclude_session_id", request.exclude_session_id),
-            start=start,
-            end=end,
-            limit=page_size("limit", request.limit, default=10, maximum=100),
-        ))
+        result = self.episode_search.search(
+            SearchQuery(
+                subject=subject,
+                workspace=workspace,
+                query_text=request.query_text,
+                query_embedding=vector,
+                exclude_session_id=optional_id("exclude_session_id", request.exclude_session_id),
+                start=start,
+                end=end,
+                limit=page_size("limit", request.limit, default=10, maximum=100),
+            )
+        )
         return pb.SearchEpisodesResponse(
-            hits=[pb.EpisodeHit(episode=convert.episode(h.episode), score=h.score,
-                                dense_rank=h.dense_rank, lexical_rank=h.lexical_rank)
-                  for h in result.hits],
+            hits=[
+                pb.EpisodeHit(
+                    episode=convert.episode(h.episode),
+                    score=h.score,
+                    dense_rank=h.dense_rank,
+                    lexical_rank=h.lexical_rank,
+                )
+                for h in result.hits
+            ],
             coverage=result.coverage,
         )
 
-    def BatchGetEpisodes(self, request: pb.BatchGetEpisodesRequest,
-                         context: grpc.ServicerContext) -> pb.BatchGetEpisodesResponse:
+    def BatchGetEpisodes(
+        self, request: pb.BatchGetEpisodesRequest, context: grpc.ServicerContext
+    ) -> pb.BatchGetEpisodesResponse:
         if len(request.episode_ids) > MAX_BATCH_IDS:
             raise InvalidArgument("episode_ids", f"at most {MAX_BATCH_IDS} ids")
         ids: list[str] = []
@@ -87,27 +97,38 @@ class SearchRpcs(pb_grpc.JournalServiceServicer):
         rows = self.episode_search.batch_get(ids, request.include_embeddings) if ids else []
         return pb.BatchGetEpisodesResponse(episodes=[convert.episode(r) for r in rows])
 
-    def FindExact(self, request: pb.FindExactRequest, context: grpc.ServicerContext
-                  ) -> pb.FindExactResponse:
+    def FindExact(
+        self, request: pb.FindExactRequest, context: grpc.ServicerContext
+    ) -> pb.FindExactResponse:
         terms = normalize_terms(list(request.terms))
         subject = require_id("subject", request.subject)
         workspace = workspace_or_default("workspace", request.workspace)
         session_id = optional_id("session_id", request.session_id)
         start, end = _window(request)
         limit = page_size("limit", request.limit, default=20, maximum=100)
-        result = self.exact_search.find(ExactQuery(
-            subject=subject, workspace=workspace, terms=terms, session_id=session_id,
-            start=start, end=end, limit=limit,
-        ))
+        result = self.exact_search.find(
+            ExactQuery(
+                subject=subject,
+                workspace=workspace,
+                terms=terms,
+                session_id=session_id,
+                start=start,
+                end=end,
+                limit=limit,
+            )
+        )
         return pb.FindExactResponse(
-            matches=[pb.ExactMatch(
-                event_id=int(m["event_id"]),
-                session_id=str(m["session_id"]),
-                occurred_at=to_timestamp(m["occurred_at"]),
-                user_text=str(m["user_text"]),
-                assistant_text=str(m["assistant_text"]),
-                matched_terms=list(m["matched_terms"]),
-            ) for m in result.matches],
+            matches=[
+                pb.ExactMatch(
+                    event_id=int(m["event_id"]),
+                    session_id=str(m["session_id"]),
+                    occurred_at=to_timestamp(m["occurred_at"]),
+                    user_text=str(m["user_text"]),
+                    assistant_text=str(m["assistant_text"]),
+                    matched_terms=list(m["matched_terms"]),
+                )
+                for m in result.matches
+            ],
             normalized_terms=result.terms,
             coverage=result.coverage,
         )
@@ -126,8 +147,9 @@ def _query_vector(values: list[float]) -> Vector | None:
     if not values:
         return None
     if len(values) != EMBEDDING_DIMENSION:
-        raise InvalidArgument("query_embedding",
-                              f"has {len(values)} dimensions; expected {EMBEDDING_DIMENSION}")
+        raise InvalidArgument(
+            "query_embedding", f"has {len(values)} dimensions; expected {EMBEDDING_DIMENSION}"
+        )
     if not all(math.isfinite(v) for v in values):
         raise InvalidArgument("query_embedding", "contains a non-finite value")
     vector = np.asarray(values, dtype=np.float32)
@@ -136,8 +158,9 @@ def _query_vector(values: list[float]) -> Vector | None:
     return vector
 
 
-def _window(request: pb.SearchEpisodesRequest | pb.FindExactRequest
-            ) -> tuple[datetime | None, datetime | None]:
+def _window(
+    request: pb.SearchEpisodesRequest | pb.FindExactRequest,
+) -> tuple[datetime | None, datetime | None]:
     if not request.HasField("time_window"):
         return None, None
     window: cpb.TimeWindow = request.time_window
@@ -153,8 +176,7 @@ def attach(plane: PlaneContext, lifecycle: Lifecycle) -> None:
     settings = plane.ctx.settings
     if not settings.workers_enabled:
         return
-    worker = EmbeddingWorker(plane.db, plane.notifier, settings.embedder,
-                             settings.embed_batch_size)
+    worker = EmbeddingWorker(plane.db, plane.notifier, settings.embedder, settings.embed_batch_size)
     lifecycle.start.append(worker.start)
     # Before the notifier and the pool go away.
     lifecycle.stop.insert(0, worker.stop)

@@ -32,11 +32,13 @@ from retrieval_service.records import (
     split_key,
 )
 
-_EPISODE_BODY_KINDS = frozenset({
-    jpb.CHANGE_KIND_EPISODE_UPSERTED,
-    jpb.CHANGE_KIND_EPISODE_EMBEDDED,
-    jpb.CHANGE_KIND_RECORD_RESTORED,
-})
+_EPISODE_BODY_KINDS = frozenset(
+    {
+        jpb.CHANGE_KIND_EPISODE_UPSERTED,
+        jpb.CHANGE_KIND_EPISODE_EMBEDDED,
+        jpb.CHANGE_KIND_RECORD_RESTORED,
+    }
+)
 
 
 def timestamp_us(ts: object) -> int:
@@ -95,8 +97,9 @@ def ops_from_change(change: jpb.Change, interner: Interner, dim: int, model: str
     return [Upsert(change.cursor, record)]
 
 
-def ops_from_changes(changes: Iterable[jpb.Change], interner: Interner, dim: int, model: str
-                     ) -> list[Op]:
+def ops_from_changes(
+    changes: Iterable[jpb.Change], interner: Interner, dim: int, model: str
+) -> list[Op]:
     ops: list[Op] = []
     for change in changes:
         ops.extend(ops_from_change(change, interner, dim, model))

@@ -72,9 +72,13 @@ def describe_scope(query: ExactQuery, normalized_terms: list[str]) -> str:
 
 
 def find_exact(client: JournalClient, query: ExactQuery) -> ExactResult:
-    request = jpb.FindExactRequest(terms=query.terms, subject=query.subject,
-                                   workspace=query.workspace, session_id=query.session_id,
-                                   limit=query.limit)
+    request = jpb.FindExactRequest(
+        terms=query.terms,
+        subject=query.subject,
+        workspace=query.workspace,
+        session_id=query.session_id,
+        limit=query.limit,
+    )
     if query.start is not None:
         request.time_window.start_time.CopyFrom(to_timestamp(query.start))
     if query.end is not None:
@@ -83,9 +87,12 @@ def find_exact(client: JournalClient, query: ExactQuery) -> ExactResult:
         response = client.find_exact(request)
     except (Unavailable, JournalFailed) as error:
         log.warning("FindExact not served: %s", error)
-        coverage = cov.unavailable_coverage(EXACT_READ_PATH, [JOURNAL_SOURCE],
-                                            query.digest_fields(),
-                                            failed=isinstance(error, JournalFailed))
+        coverage = cov.unavailable_coverage(
+            EXACT_READ_PATH,
+            [JOURNAL_SOURCE],
+            query.digest_fields(),
+            failed=isinstance(error, JournalFailed),
+        )
         return ExactResult([], [], coverage, describe_scope(query, []))
     normalized = list(response.normalized_terms)
     try:
@@ -94,8 +101,10 @@ def find_exact(client: JournalClient, query: ExactQuery) -> ExactResult:
             raise cov.CoverageContractError("coverage returned count differs from matches")
     except cov.CoverageContractError as error:
         log.warning("FindExact coverage rejected: %s", error)
-        coverage = cov.unavailable_coverage(EXACT_READ_PATH, [JOURNAL_SOURCE],
-                                            query.digest_fields(), failed=True)
+        coverage = cov.unavailable_coverage(
+            EXACT_READ_PATH, [JOURNAL_SOURCE], query.digest_fields(), failed=True
+        )
         return ExactResult([], normalized, coverage, describe_scope(query, normalized))
-    return ExactResult(list(response.matches), normalized, response.coverage,
-                       describe_scope(query, normalized))
+    return ExactResult(
+        list(response.matches), normalized, response.coverage, describe_scope(query, normalized)
+    )

@@ -153,8 +153,11 @@ class Follower:
         if loaded is not None:
             snapshot, interner = loaded
             self._index.install(snapshot, interner)
-            log.info("loaded index snapshot at cursor %d (%d episodes)",
-                     snapshot.applied_cursor, snapshot.live)
+            log.info(
+                "loaded index snapshot at cursor %d (%d episodes)",
+                snapshot.applied_cursor,
+                snapshot.live,
+            )
 
     def _initial_build(self) -> None:
         job = self._rebuilder.ensure_running()
@@ -177,8 +180,9 @@ class Follower:
                     return
                 index = self._index
                 ops = ops_from_changes(message.changes, index.interner, index.dim, index.model)
-                cursor = int(message.changes[-1].cursor) if message.changes else \
-                    int(message.watermark)
+                cursor = (
+                    int(message.changes[-1].cursor) if message.changes else int(message.watermark)
+                )
                 applied = index.apply(ops, cursor)
                 if applied is None:  # reset underneath us: rebuild
                     return

@@ -97,8 +97,11 @@ class ResidentIndex:
             fresh = [op for op in ops if op.cursor > current.applied_cursor]
             if self._oplog is not None:
                 self._oplog.extend(fresh)
-            following = current.apply(fresh, cursor, self.next_generation()) \
-                if fresh or cursor > current.applied_cursor else current
+            following = (
+                current.apply(fresh, cursor, self.next_generation())
+                if fresh or cursor > current.applied_cursor
+                else current
+            )
             if following is not current:
                 self._publish(following)
         if self.auto_merge and self.needs_merge(following):
@@ -130,9 +133,16 @@ class ResidentIndex:
             cursor = max(built.applied_cursor, current.applied_cursor if current else 0)
             result = built.apply(replay, cursor, self.next_generation())
             if result is built:
-                result = Snapshot(self.next_generation(), built.applied_cursor, built.segments,
-                                  built.alive, built.dead, built.interner, built.dim,
-                                  built.model)
+                result = Snapshot(
+                    self.next_generation(),
+                    built.applied_cursor,
+                    built.segments,
+                    built.alive,
+                    built.dead,
+                    built.interner,
+                    built.dim,
+                    built.model,
+                )
             self._oplog = []
             self._publish(result)
             return result
@@ -148,7 +158,8 @@ class ResidentIndex:
         if small >= max(MERGE_MIN_ROWS, MERGE_SHARE * base_rows):
             return True
         return base_rows > 0 and snapshot.dead[0].size >= max(
-            MERGE_MIN_ROWS, MERGE_DEAD_SHARE * base_rows)
+            MERGE_MIN_ROWS, MERGE_DEAD_SHARE * base_rows
+        )
 
     def merge_now(self, *, wait: bool = True) -> Snapshot | None:
         """Fold every segment into a new base off to the side, then publish."""

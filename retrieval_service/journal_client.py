@@ -21,9 +21,13 @@ from engram.errors import InvalidArgument, OutOfRange, Unavailable
 from engram.journal.v1 import journal_pb2 as jpb
 from engram.journal.v1 import journal_pb2_grpc as jgrpc
 
-_UNREACHABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED,
-                grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAUTHENTICATED,
-                grpc.StatusCode.PERMISSION_DENIED)
+_UNREACHABLE = (
+    grpc.StatusCode.UNAVAILABLE,
+    grpc.StatusCode.DEADLINE_EXCEEDED,
+    grpc.StatusCode.CANCELLED,
+    grpc.StatusCode.UNAUTHENTICATED,
+    grpc.StatusCode.PERMISSION_DENIED,
+)
 
 
 class JournalFailed(Exception):
@@ -48,8 +52,7 @@ def translate(error: grpc.RpcError, what: str) -> Exception:
     code = error.code() if hasattr(error, "code") else grpc.StatusCode.UNKNOWN
     details = error.details() if hasattr(error, "details") else str(error)
     if code in _UNREACHABLE:
-        return Unavailable(f"journal {what}: {code.name}: {details}",
-                           reason="JOURNAL_UNAVAILABLE")
+        return Unavailable(f"journal {what}: {code.name}: {details}", reason="JOURNAL_UNAVAILABLE")
     if code == grpc.StatusCode.INVALID_ARGUMENT:
         return InvalidArgument(_error_field(error), str(details))
     if code == grpc.StatusCode.OUT_OF_RANGE:
@@ -81,7 +84,8 @@ class JournalClient:
     def search_episodes(self, request: jpb.SearchEpisodesRequest) -> jpb.SearchEpisodesResponse:
         try:
             response: jpb.SearchEpisodesResponse = self._stub.SearchEpisodes(
-                request, timeout=self._timeout)
+                request, timeout=self._timeout
+            )
         except grpc.RpcError as error:
             raise translate(error, "SearchEpisodes") from None
         return response
@@ -92,22 +96,23 @@ class JournalClient:
             return []
         try:
             response: jpb.BatchGetEpisodesResponse = self._stub.BatchGetEpisodes(
-                jpb.BatchGetEpisodesRequest(episode_ids=list(episode_ids)),
-                timeout=self._timeout)
+                jpb.BatchGetEpisodesRequest(episode_ids=list(episode_ids)), timeout=self._timeout
+            )
         except grpc.RpcError as error:
             raise translate(error, "BatchGetEpisodes") from None
         return list(response.episodes)
 
     def find_exact(self, request: jpb.FindExactRequest) -> jpb.FindExactResponse:
         try:
-            response: jpb.FindExactResponse = self._stub.FindExact(request,
-                                                                    timeout=self._timeout)
+            response: jpb.FindExactResponse = self._stub.FindExact(request, timeout=self._timeout)
         except grpc.RpcError as error:
             raise translate(error, "FindExact") from None
         return response
 
     def stream_changes(self, after_cursor: int, *, follow: bool) -> ChangeStream:
         call = self._stub.StreamChanges(
-            jpb.StreamChangesRequest(after_cursor=after_cursor, follow=follow,
-                                     include_embeddings=True))
+            jpb.StreamChangesRequest(
+                after_cursor=after_cursor, follow=follow, include_embeddings=True
+            )
+        )
         return ChangeStream(call)

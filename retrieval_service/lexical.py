@@ -117,8 +117,13 @@ def build_lexical(
     if rows.size:
         np.add.at(doc_len, rows, tf.astype(np.float32))
     if term_ids.size == 0:
-        return LexicalSegment({}, np.zeros(1, dtype=np.int64), np.empty(0, dtype=np.int32),
-                              np.empty(0, dtype=np.uint16), doc_len)
+        return LexicalSegment(
+            {},
+            np.zeros(1, dtype=np.int64),
+            np.empty(0, dtype=np.int32),
+            np.empty(0, dtype=np.uint16),
+            doc_len,
+        )
     order = np.lexsort((rows, term_ids))
     term_sorted = term_ids[order]
     used, counts = np.unique(term_sorted, return_counts=True)
@@ -132,8 +137,9 @@ def build_lexical(
     return LexicalSegment(terms, offsets, postings_rows, postings_tf, doc_len)
 
 
-def expand(segment: LexicalSegment) -> tuple[list[str], Int32Array, Int32Array,
-                                             npt.NDArray[np.uint16]]:
+def expand(
+    segment: LexicalSegment,
+) -> tuple[list[str], Int32Array, Int32Array, npt.NDArray[np.uint16]]:
     """Back to triplets (vocab, term ids, rows, tf), for merging segments."""
     vocab = segment.term_list()
     counts = np.diff(segment.offsets)

@@ -37,8 +37,20 @@ from retrieval_service.snapshot import Snapshot
 log = logging.getLogger("engram.retrieval.persist")
 
 FORMAT = "engram.retrieval.snapshot.v1"
-_META_FIELDS = ("key_hi", "key_lo", "lo_sorted", "lo_order", "scope", "subject", "workspace",
-                "session", "last_seen_us", "has_vector", "sess_offsets", "sess_values")
+_META_FIELDS = (
+    "key_hi",
+    "key_lo",
+    "lo_sorted",
+    "lo_order",
+    "scope",
+    "subject",
+    "workspace",
+    "session",
+    "last_seen_us",
+    "has_vector",
+    "sess_offsets",
+    "sess_values",
+)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -67,14 +79,27 @@ def _save_segment(segment: Segment, directory: Path) -> None:
     tmp.mkdir(parents=True)
     lexical = segment.lexical
     with open(tmp / "meta.npz", "wb") as handle:
-        np.savez(handle, **{name: getattr(segment, name) for name in _META_FIELDS},
-                 lex_offsets=lexical.offsets, lex_rows=lexical.rows, lex_tf=lexical.tf,
-                 lex_doc_len=lexical.doc_len)
+        np.savez(
+            handle,
+            **{name: getattr(segment, name) for name in _META_FIELDS},
+            lex_offsets=lexical.offsets,
+            lex_rows=lexical.rows,
+            lex_tf=lexical.tf,
+            lex_doc_len=lexical.doc_len,
+        )
     (tmp / "terms.json").write_text(json.dumps(lexical.term_list()), encoding="utf-8")
     dense_mod.save_dense(segment.dense, str(tmp))
-    (tmp / "segment.json").write_text(json.dumps(
-        {"uid": segment.uid, "rows": segment.rows, "dense_kind": segment.dense.kind,
-         "vectors_missing": segment.vectors_missing}), encoding="utf-8")
+    (tmp / "segment.json").write_text(
+        json.dumps(
+            {
+                "uid": segment.uid,
+                "rows": segment.rows,
+                "dense_kind": segment.dense.kind,
+                "vectors_missing": segment.vectors_missing,
+            }
+        ),
+        encoding="utf-8",
+    )
     for child in tmp.iterdir():
         with open(child, "rb") as handle:
             os.fsync(handle.fileno())
@@ -88,13 +113,21 @@ def _load_segment(directory: Path, dim: int) -> Segment:
     for array in arrays.values():
         array.flags.writeable = False
     terms = json.loads((directory / "terms.json").read_text(encoding="utf-8"))
-    lexical = LexicalSegment({t: i for i, t in enumerate(terms)}, arrays.pop("lex_offsets"),
-                             arrays.pop("lex_rows"), arrays.pop("lex_tf"),
-                             arrays.pop("lex_doc_len"))
+    lexical = LexicalSegment(
+        {t: i for i, t in enumerate(terms)},
+        arrays.pop("lex_offsets"),
+        arrays.pop("lex_rows"),
+        arrays.pop("lex_tf"),
+        arrays.pop("lex_doc_len"),
+    )
     dense = dense_mod.load_dense(info["dense_kind"], dim, int(info["rows"]), str(directory))
-    return Segment(uid=info["uid"], dense=dense, lexical=lexical,
-                   vectors_missing=int(info["vectors_missing"]),
-                   **{name: arrays[name] for name in _META_FIELDS})
+    return Segment(
+        uid=info["uid"],
+        dense=dense,
+        lexical=lexical,
+        vectors_missing=int(info["vectors_missing"]),
+        **{name: arrays[name] for name in _META_FIELDS},
+    )
 
 
 def save(snapshot: Snapshot, root: Path) -> None:
@@ -113,8 +146,7 @@ def save(snapshot: Snapshot, root: Path) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(root / f"{state_name}.tmp", root / state_name)
-    _write_atomic(root / strings_name,
-                  json.dumps(snapshot.interner.values()).encode("utf-8"))
+    _write_atomic(root / strings_name, json.dumps(snapshot.interner.values()).encode("utf-8"))
     manifest = {
         "format": FORMAT,
         "generation": generation,
@@ -135,8 +167,11 @@ def _collect_garbage(root: Path, segments: set[str], keep_files: set[str]) -> No
         if child.name not in segments:
             shutil.rmtree(child, ignore_errors=True)
     for child in root.iterdir():
-        if child.is_file() and child.name.startswith(("state-", "strings-")) and \
-                child.name not in keep_files:
+        if (
+            child.is_file()
+            and child.name.startswith(("state-", "strings-"))
+            and child.name not in keep_files
+        ):
             child.unlink(missing_ok=True)
 
 
@@ -148,24 +183,37 @@ def load(root: Path, dim: int, model: str) -> tuple[Snapshot, Interner] | None:
         return None
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
-        if manifest.get("format") != FORMAT or manifest["model"] != model or \
-                int(manifest["dim"]) != dim:
+        if (
+            manifest.get("format") != FORMAT
+            or manifest["model"] != model
+            or int(manifest["dim"]) != dim
+        ):
             log.info("persisted snapshot is for another model or format; rebuilding")
             return None
         interner = Interner(json.loads((root / manifest["strings"]).read_text(encoding="utf-8")))
-        segments = tuple(_load_segment(root / "segments" / uid, dim)
-                         for uid in manifest["segments"])
+        segments = tuple(
+            _load_segment(root / "segments" / uid, dim) for uid in manifest["segments"]
+        )
         with np.load(root / manifest["state"]) as state:
-            dead = tuple(np.asarray(state[f"dead_{i}"], dtype=np.int64)
-                         for i in range(len(segments)))
+            dead = tuple(
+                np.asarray(state[f"dead_{i}"], dtype=np.int64) for i in range(len(segments))
+            )
         alive_list = []
         for segment, rows in zip(segments, dead, strict=True):
             mask = np.ones(segment.rows, dtype=np.bool_)
             mask[rows] = False
             mask.flags.writeable = False
             alive_list.append(mask)
-        snapshot = Snapshot(int(manifest["generation"]), int(manifest["applied_cursor"]),
-                            segments, tuple(alive_list), dead, interner, dim, model)
+        snapshot = Snapshot(
+            int(manifest["generation"]),
+            int(manifest["applied_cursor"]),
+            segments,
+            tuple(alive_list),
+            dead,
+            interner,
+            dim,
+            model,
+        )
     except (OSError, ValueError, KeyError, RuntimeError) as error:
         log.warning("cannot load the persisted snapshot (%s); rebuilding", error)
         return None

@@ -19,8 +19,9 @@ INTERVAL_SECONDS = 5.0
 
 
 class Persister:
-    def __init__(self, index: ResidentIndex, root: Path,
-                 interval: float = INTERVAL_SECONDS) -> None:
+    def __init__(
+        self, index: ResidentIndex, root: Path, interval: float = INTERVAL_SECONDS
+    ) -> None:
         self._index = index
         self._root = root
         self._interval = interval

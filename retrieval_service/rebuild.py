@@ -51,8 +51,13 @@ CaughtUp = Callable[[int, int], None]
 
 
 class RebuildJob:
-    def __init__(self, index: ResidentIndex, client: JournalClient, request_id: str,
-                 on_caught_up: CaughtUp | None = None) -> None:
+    def __init__(
+        self,
+        index: ResidentIndex,
+        client: JournalClient,
+        request_id: str,
+        on_caught_up: CaughtUp | None = None,
+    ) -> None:
         self.request_id = request_id
         self._index = index
         self._client = client
@@ -93,13 +98,21 @@ class RebuildJob:
     def _run(self) -> None:
         try:
             snapshot = self._build()
-            self._update(running=False, finished_at=time.time(), published=True,
-                         generation=snapshot.generation, episodes=snapshot.live)
+            self._update(
+                running=False,
+                finished_at=time.time(),
+                published=True,
+                generation=snapshot.generation,
+                episodes=snapshot.live,
+            )
         except Exception as error:
             if not isinstance(error, RebuildCancelled):
                 log.warning("index rebuild failed: %s", error)
-            self._update(running=False, finished_at=time.time(), last_error=str(error) or
-                         type(error).__name__)
+            self._update(
+                running=False,
+                finished_at=time.time(),
+                last_error=str(error) or type(error).__name__,
+            )
         finally:
             self._done.set()
 
@@ -127,8 +140,9 @@ class RebuildJob:
                 raise RebuildCancelled("rebuild cancelled")
             base = builder.build()
             del builder
-            built = Snapshot.from_base(base, interner, index.dim, index.model, watermark,
-                                       index.next_generation())
+            built = Snapshot.from_base(
+                base, interner, index.dim, index.model, watermark, index.next_generation()
+            )
             published = index.publish_side_build(built)
             # The replay ended with the journal saying nothing lies beyond
             # `watermark`: at this moment the index was caught up.
@@ -140,8 +154,9 @@ class RebuildJob:
 class Rebuilder:
     """At most one rebuild at a time; replays of a request id attach to its job."""
 
-    def __init__(self, index: ResidentIndex, client: JournalClient,
-                 on_caught_up: CaughtUp | None = None) -> None:
+    def __init__(
+        self, index: ResidentIndex, client: JournalClient, on_caught_up: CaughtUp | None = None
+    ) -> None:
         self._index = index
         self._client = client
         self._on_caught_up = on_caught_up
@@ -154,8 +169,9 @@ class Rebuilder:
             if request_id and request_id in self._by_request:
                 return self._by_request[request_id]
             if self._current is not None and not self._current.finished:
-                raise FailedPrecondition("an index rebuild is already running",
-                                         reason="REBUILD_IN_PROGRESS")
+                raise FailedPrecondition(
+                    "an index rebuild is already running", reason="REBUILD_IN_PROGRESS"
+                )
             job = RebuildJob(self._index, self._client, request_id, self._on_caught_up)
             self._current = job
             if request_id:

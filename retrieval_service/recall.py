@@ -222,8 +222,7 @@ class Recaller:
                 reason = REASON_INDEX_ERROR
         assert reason is not None
         result = self._fallback(query, reason)
-        if reason == REASON_SHADOW and snapshot is not None and \
-                result.served_by == SERVED_FALLBACK:
+        if reason == REASON_SHADOW and snapshot is not None and result.served_by == SERVED_FALLBACK:
             self._shadow_compare(query, snapshot, [h.episode.episode_id for h in result.hits])
         return result
 
@@ -236,22 +235,25 @@ class Recaller:
         vector = self._embedder.embed_one(query.query_text)
         return vector, (time.perf_counter_ns() - started) // 1000
 
-    def _search(self, query: RecallQuery, snapshot: Snapshot,
-                vector: npt.NDArray[np.float32]) -> list[Any]:
+    def _search(
+        self, query: RecallQuery, snapshot: Snapshot, vector: npt.NDArray[np.float32]
+    ) -> list[Any]:
         if self._resident_guard is not None:
             self._resident_guard()
         window = candidate_window(query.limit)
-        result = snapshot.search(SearchRequest(
-            subject=query.subject,
-            workspace=query.workspace,
-            exclude_session_id=query.exclude_session_id,
-            start_us=query.start_us,
-            end_us=query.end_us,
-            vector=vector,
-            query_text=query.query_text,
-            dense_window=window,
-            lexical_window=window,
-        ))
+        result = snapshot.search(
+            SearchRequest(
+                subject=query.subject,
+                workspace=query.workspace,
+                exclude_session_id=query.exclude_session_id,
+                start_us=query.start_us,
+                end_us=query.end_us,
+                vector=vector,
+                query_text=query.query_text,
+                dense_window=window,
+                lexical_window=window,
+            )
+        )
         return rrf([result.dense.ids, result.lexical.ids])
 
     def _resident(self, query: RecallQuery, snapshot: Snapshot) -> RecallResult:
@@ -277,14 +279,16 @@ class Recaller:
             temporal=cpb.DIMENSION_STATE_PARTIAL if windowed else cpb.DIMENSION_STATE_COMPLETE,
             # Quarantine and purge are re-checked against the journal for every hit;
             # an excluded session hides part of the subject on purpose.
-            visibility=cpb.DIMENSION_STATE_PARTIAL if query.exclude_session_id
+            visibility=cpb.DIMENSION_STATE_PARTIAL
+            if query.exclude_session_id
             else cpb.DIMENSION_STATE_COMPLETE,
             # Tokenising and stemming may miss word variants.
             normalization=cpb.DIMENSION_STATE_PARTIAL,
             snapshot_version=str(snapshot.applied_cursor),
         )
-        return RecallResult(hits, coverage, SERVED_RESIDENT, REASON_NONE, embed_micros,
-                            search_micros)
+        return RecallResult(
+            hits, coverage, SERVED_RESIDENT, REASON_NONE, embed_micros, search_micros
+        )
 
     def _confirm(self, query: RecallQuery, fused: list[Any]) -> list[Hit]:
         """Keep the fused candidates the journal still shows, in fused order."""
@@ -293,16 +297,20 @@ class Recaller:
         dropped = 0
         start_us, end_us = query.start_us, query.end_us
         while len(hits) < query.limit and position < len(fused):
-            chunk = fused[position:position + query.limit - len(hits) + CONFIRM_MARGIN]
+            chunk = fused[position : position + query.limit - len(hits) + CONFIRM_MARGIN]
             position += len(chunk)
             bodies = {e.episode_id: e for e in self._client.batch_get([f.id for f in chunk])}
             for item in chunk:
                 episode = bodies.get(item.id)
-                if episode is None or episode.subject != query.subject or \
-                        episode.workspace != query.workspace or \
-                        session_excluded(list(episode.session_ids) or [episode.session_id],
-                                         query.exclude_session_id) or \
-                        not in_window(timestamp_us(episode.last_seen_at), start_us, end_us):
+                if (
+                    episode is None
+                    or episode.subject != query.subject
+                    or episode.workspace != query.workspace
+                    or session_excluded(
+                        list(episode.session_ids) or [episode.session_id], query.exclude_session_id
+                    )
+                    or not in_window(timestamp_us(episode.last_seen_at), start_us, end_us)
+                ):
                     dropped += 1
                     continue
                 hits.append(Hit(episode, item.score, item.ranks[0], item.ranks[1]))
@@ -346,12 +354,14 @@ class Recaller:
             if response.coverage.cardinality.returned != len(response.hits):
                 raise cov.CoverageContractError(
                     f"coverage says {response.coverage.cardinality.returned} returned, "
-                    f"response carries {len(response.hits)}")
+                    f"response carries {len(response.hits)}"
+                )
         except cov.CoverageContractError as error:
             log.warning("fallback coverage rejected: %s", error)
             count_plane_event("retrieval", "fallback_coverage_invalid")
             failed = cov.unavailable_coverage(
-                RECALL_READ_PATH, [JOURNAL_SOURCE], query.digest_fields(), failed=True)
+                RECALL_READ_PATH, [JOURNAL_SOURCE], query.digest_fields(), failed=True
+            )
             return RecallResult([], failed, SERVED_NONE, reason, 0, search_micros)
         hits = [Hit(h.episode, h.score, h.dense_rank, h.lexical_rank) for h in response.hits]
         return RecallResult(hits, response.coverage, SERVED_FALLBACK, reason, 0, search_micros)
@@ -359,14 +369,16 @@ class Recaller:
     def _unserved(self, query: RecallQuery, error: Exception) -> RecallResult:
         failed = isinstance(error, JournalFailed)
         log.warning("recall not served: %s", error)
-        coverage = cov.unavailable_coverage(RECALL_READ_PATH, [JOURNAL_SOURCE],
-                                            query.digest_fields(), failed=failed)
+        coverage = cov.unavailable_coverage(
+            RECALL_READ_PATH, [JOURNAL_SOURCE], query.digest_fields(), failed=failed
+        )
         return RecallResult([], coverage, SERVED_NONE, REASON_NONE)
 
     # ---------------------------------------------------------------- shadow
 
-    def _shadow_compare(self, query: RecallQuery, snapshot: Snapshot,
-                        fallback_ids: list[str]) -> None:
+    def _shadow_compare(
+        self, query: RecallQuery, snapshot: Snapshot, fallback_ids: list[str]
+    ) -> None:
         if not self._shadow_slots.acquire(blocking=False):
             count_plane_event("retrieval", "shadow_skipped")
             return
@@ -375,7 +387,7 @@ class Recaller:
             try:
                 vector, _ = self._vector(query)
                 fused = self._search(query, snapshot, vector)
-                self.shadow.record([f.id for f in fused[:query.limit]], fallback_ids)
+                self.shadow.record([f.id for f in fused[: query.limit]], fallback_ids)
             except Exception:
                 log.exception("shadow comparison failed")
                 with self.shadow.lock:

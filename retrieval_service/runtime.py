@@ -35,13 +35,19 @@ class RetrievalRuntime:
         self.freshness = Freshness()
         self.rebuilder = Rebuilder(self.index, self.client, self.freshness.observe)
         self.persist_root: Path | None = (
-            settings.data_path / "index" if settings.index_persist else None)
-        self.persister = Persister(self.index, self.persist_root) \
-            if self.persist_root is not None else None
-        self.follower = Follower(self.index, self.client, self.rebuilder, self.freshness,
-                                 self.persist_root)
+            settings.data_path / "index" if settings.index_persist else None
+        )
+        self.persister = (
+            Persister(self.index, self.persist_root) if self.persist_root is not None else None
+        )
+        self.follower = Follower(
+            self.index, self.client, self.rebuilder, self.freshness, self.persist_root
+        )
         self.recaller = Recaller(
-            self.index, self.freshness, self.client, embedder,
+            self.index,
+            self.freshness,
+            self.client,
+            embedder,
             staleness_limit=settings.index_staleness_seconds,
             shadow_mode=settings.index_shadow_mode,
             serving_enabled=settings.workers_enabled,

@@ -84,29 +84,46 @@ class Segment:
         return str(uuid.UUID(int=(int(self.key_hi[row]) << 64) | int(self.key_lo[row])))
 
     def sessions_of(self, row: int) -> I32:
-        return self.sess_values[int(self.sess_offsets[row]):int(self.sess_offsets[row + 1])]
+        return self.sess_values[int(self.sess_offsets[row]) : int(self.sess_offsets[row + 1])]
 
     def rows_only_in_session(self, lo: int, hi: int, session: int) -> BoolArray:
         """Mask over [lo, hi): rows whose every session is `session`
         (engram.fusion.session_excluded, the shared exclude-session rule)."""
         if hi <= lo:
             return np.zeros(0, dtype=np.bool_)
-        offsets = self.sess_offsets[lo:hi + 1]
+        offsets = self.sess_offsets[lo : hi + 1]
         start = int(offsets[0])
-        equal = (self.sess_values[start:int(offsets[-1])] == session).astype(np.int32)
+        equal = (self.sess_values[start : int(offsets[-1])] == session).astype(np.int32)
         counts = np.diff(offsets)
-        matched = np.add.reduceat(equal, offsets[:-1] - start) if equal.size else \
-            np.zeros(hi - lo, dtype=np.int32)
+        matched = (
+            np.add.reduceat(equal, offsets[:-1] - start)
+            if equal.size
+            else np.zeros(hi - lo, dtype=np.int32)
+        )
         # reduceat yields the element itself for an empty slice; no row has zero sessions.
         result: BoolArray = (matched == counts) & (counts > 0)
         return result
 
     def approx_bytes(self) -> int:
-        arrays = (self.key_hi, self.key_lo, self.lo_sorted, self.lo_order, self.scope,
-                  self.subject, self.workspace, self.session, self.last_seen_us,
-                  self.has_vector, self.sess_offsets, self.sess_values)
-        return sum(int(a.nbytes) for a in arrays) + self.dense.approx_bytes() + \
-            self.lexical.approx_bytes()
+        arrays = (
+            self.key_hi,
+            self.key_lo,
+            self.lo_sorted,
+            self.lo_order,
+            self.scope,
+            self.subject,
+            self.workspace,
+            self.session,
+            self.last_seen_us,
+            self.has_vector,
+            self.sess_offsets,
+            self.sess_values,
+        )
+        return (
+            sum(int(a.nbytes) for a in arrays)
+            + self.dense.approx_bytes()
+            + self.lexical.approx_bytes()
+        )
 
 
 @dataclass
@@ -148,7 +165,8 @@ def assemble(parts: SegmentParts, kind: str, dim: int) -> Segment:
     if parts.sess_values.size:
         starts = parts.sess_offsets[:-1][order]
         gather = np.repeat(starts - sess_offsets[:-1], counts) + np.arange(
-            int(sess_offsets[-1]), dtype=np.int64)
+            int(sess_offsets[-1]), dtype=np.int64
+        )
         sess_values = np.ascontiguousarray(parts.sess_values[gather], dtype=np.int32)
     else:
         sess_values = np.empty(0, dtype=np.int32)
@@ -162,8 +180,11 @@ def assemble(parts: SegmentParts, kind: str, dim: int) -> Segment:
     parts.vectors = vectors[:0]  # drop the unsorted copy early (large bases)
     dense = dense_mod.build_dense(kind, vectors, dim)
     lexical = lexical_mod.build_lexical(
-        n, parts.vocab, parts.term_ids,
-        new_row[parts.posting_rows].astype(np.int32) if parts.posting_rows.size
+        n,
+        parts.vocab,
+        parts.term_ids,
+        new_row[parts.posting_rows].astype(np.int32)
+        if parts.posting_rows.size
         else parts.posting_rows,
         parts.posting_tf,
     )
@@ -185,9 +206,20 @@ def assemble(parts: SegmentParts, kind: str, dim: int) -> Segment:
         lexical=lexical,
         vectors_missing=int(n - int(has_vector.sum())),
     )
-    _freeze(segment.key_hi, segment.key_lo, segment.lo_sorted, segment.lo_order, segment.scope,
-            segment.subject, segment.workspace, segment.session, segment.last_seen_us,
-            segment.has_vector, segment.sess_offsets, segment.sess_values)
+    _freeze(
+        segment.key_hi,
+        segment.key_lo,
+        segment.lo_sorted,
+        segment.lo_order,
+        segment.scope,
+        segment.subject,
+        segment.workspace,
+        segment.session,
+        segment.last_seen_us,
+        segment.has_vector,
+        segment.sess_offsets,
+        segment.sess_values,
+    )
     return segment
 
 
@@ -260,8 +292,9 @@ class SegmentBuilder:
     def remove_scope(self, subject: int, workspace: int) -> None:
         """Drop staged rows of a subject (one workspace, or all when workspace < 0)."""
         for key, row in list(self._row_of.items()):
-            if self._subject[row] == subject and (workspace < 0 or
-                                                  self._workspace[row] == workspace):
+            if self._subject[row] == subject and (
+                workspace < 0 or self._workspace[row] == workspace
+            ):
                 del self._row_of[key]
                 self._dead.add(row)
 
@@ -273,17 +306,22 @@ class SegmentBuilder:
         rows = np.flatnonzero(keep)
         new_row = np.full(n_all, -1, dtype=np.int64)
         new_row[rows] = np.arange(rows.size)
-        counts = np.frombuffer(self._sess_counts, dtype=np.int64) if n_all else \
-            np.empty(0, np.int64)
+        counts = (
+            np.frombuffer(self._sess_counts, dtype=np.int64) if n_all else np.empty(0, np.int64)
+        )
         offsets = np.zeros(n_all + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
-        sess_values = np.frombuffer(self._sess_values, dtype=np.int32) if len(self._sess_values) \
+        sess_values = (
+            np.frombuffer(self._sess_values, dtype=np.int32)
+            if len(self._sess_values)
             else np.empty(0, np.int32)
+        )
         kept_counts = counts[rows]
         kept_offsets = np.zeros(rows.size + 1, dtype=np.int64)
         np.cumsum(kept_counts, out=kept_offsets[1:])
         gather = np.repeat(offsets[:-1][rows] - kept_offsets[:-1], kept_counts) + np.arange(
-            int(kept_offsets[-1]), dtype=np.int64)
+            int(kept_offsets[-1]), dtype=np.int64
+        )
         vectors = np.empty((rows.size, self.dim), dtype=np.float32)
         bounds = np.searchsorted(rows, np.arange(len(self._chunks) + 1) * self._CHUNK)
         for index, chunk in enumerate(self._chunks):
@@ -327,13 +365,28 @@ def _buffer(buf: array.array, dtype: type) -> Any:  # type: ignore[type-arg]
     return np.frombuffer(buf, dtype=dtype).copy()
 
 
-def merge(segments: Sequence[Segment], alive: Sequence[BoolArray], kind: str | None,
-          dim: int) -> Segment:
+def merge(
+    segments: Sequence[Segment], alive: Sequence[BoolArray], kind: str | None, dim: int
+) -> Segment:
     """One segment holding the live rows of `segments` (dead rows dropped)."""
     vocab_index: dict[str, int] = {}
     columns: dict[str, list[npt.NDArray[Any]]] = {
-        name: [] for name in ("hi", "lo", "subject", "workspace", "session", "seen", "has",
-                              "sess_counts", "sess_values", "vectors", "terms", "prow", "tf")
+        name: []
+        for name in (
+            "hi",
+            "lo",
+            "subject",
+            "workspace",
+            "session",
+            "seen",
+            "has",
+            "sess_counts",
+            "sess_values",
+            "vectors",
+            "terms",
+            "prow",
+            "tf",
+        )
     }
     base_row = 0
     for segment, mask in zip(segments, alive, strict=True):
@@ -352,13 +405,17 @@ def merge(segments: Sequence[Segment], alive: Sequence[BoolArray], kind: str | N
         columns["sess_counts"].append(counts)
         out_offsets = np.zeros(rows.size + 1, dtype=np.int64)
         np.cumsum(counts, out=out_offsets[1:])
-        gather = np.repeat(segment.sess_offsets[:-1][rows] - out_offsets[:-1], counts) + \
-            np.arange(int(out_offsets[-1]), dtype=np.int64)
+        gather = np.repeat(segment.sess_offsets[:-1][rows] - out_offsets[:-1], counts) + np.arange(
+            int(out_offsets[-1]), dtype=np.int64
+        )
         columns["sess_values"].append(segment.sess_values[gather])
         columns["vectors"].append(segment.dense.vectors[rows])
         vocab, term_ids, prow, tf = lexical_mod.expand(segment.lexical)
-        remap = np.fromiter((vocab_index.setdefault(t, len(vocab_index)) for t in vocab),
-                            dtype=np.int32, count=len(vocab))
+        remap = np.fromiter(
+            (vocab_index.setdefault(t, len(vocab_index)) for t in vocab),
+            dtype=np.int32,
+            count=len(vocab),
+        )
         live = mask[prow] if prow.size else np.empty(0, np.bool_)
         columns["terms"].append(remap[term_ids[live]] if term_ids.size else term_ids)
         columns["prow"].append(new_row[prow[live]].astype(np.int32))
@@ -366,8 +423,9 @@ def merge(segments: Sequence[Segment], alive: Sequence[BoolArray], kind: str | N
 
     def cat(name: str, dtype: type) -> Any:
         items = columns[name]
-        return np.concatenate(items).astype(dtype, copy=False) if items else \
-            np.empty(0, dtype=dtype)
+        return (
+            np.concatenate(items).astype(dtype, copy=False) if items else np.empty(0, dtype=dtype)
+        )
 
     sess_counts = cat("sess_counts", np.int64)
     offsets = np.zeros(sess_counts.size + 1, dtype=np.int64)
@@ -385,8 +443,9 @@ def merge(segments: Sequence[Segment], alive: Sequence[BoolArray], kind: str | N
         has_vector=cat("has", np.bool_),
         sess_offsets=offsets,
         sess_values=cat("sess_values", np.int32),
-        vectors=np.concatenate(columns.pop("vectors")) if base_row else
-        np.zeros((0, dim), dtype=np.float32),
+        vectors=np.concatenate(columns.pop("vectors"))
+        if base_row
+        else np.zeros((0, dim), dtype=np.float32),
         vocab=vocab_list,
         term_ids=cat("terms", np.int32),
         posting_rows=cat("prow", np.int32),
@@ -396,8 +455,9 @@ def merge(segments: Sequence[Segment], alive: Sequence[BoolArray], kind: str | N
     return assemble(parts, chosen, dim)
 
 
-def build_segment(records: Iterable[EpisodeRecord], dim: int, kind: str | None = None,
-                  *, small: bool = False) -> Segment:
+def build_segment(
+    records: Iterable[EpisodeRecord], dim: int, kind: str | None = None, *, small: bool = False
+) -> Segment:
     builder = SegmentBuilder(dim)
     for record in records:
         builder.add(record)

@@ -69,8 +69,9 @@ def _query_vector(values: list[float], dimension: int) -> npt.NDArray[np.float32
     if not values:
         return None
     if len(values) != dimension:
-        raise InvalidArgument("query_embedding",
-                              f"has {len(values)} dimensions; the embedder has {dimension}")
+        raise InvalidArgument(
+            "query_embedding", f"has {len(values)} dimensions; the embedder has {dimension}"
+        )
     vector = np.asarray(values, dtype=np.float32)
     norm = float(np.linalg.norm(vector))
     if not math.isfinite(norm) or norm == 0.0:
@@ -80,8 +81,12 @@ def _query_vector(values: list[float], dimension: int) -> npt.NDArray[np.float32
 
 
 def _progress(progress: Progress) -> rpb.RebuildProgress:
-    message = rpb.RebuildProgress(running=progress.running, done=progress.done,
-                                  total=progress.total, last_error=progress.last_error)
+    message = rpb.RebuildProgress(
+        running=progress.running,
+        done=progress.done,
+        total=progress.total,
+        last_error=progress.last_error,
+    )
     if progress.started_at is not None:
         message.started_at.FromNanoseconds(int(progress.started_at * 1e9))
     return message
@@ -91,21 +96,20 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
     def __init__(self, runtime: RetrievalRuntime) -> None:
         self.runtime = runtime
 
-    def Recall(self, request: rpb.RecallRequest, context: grpc.ServicerContext
-               ) -> rpb.RecallResponse:
+    def Recall(
+        self, request: rpb.RecallRequest, context: grpc.ServicerContext
+    ) -> rpb.RecallResponse:
         limit = page_size("limit", request.limit, default=10, maximum=100)
         start, end = _window(request.time_window)
         query = RecallQuery(
-            query_text=require_text("query_text", request.query_text,
-                                    max_chars=MAX_QUERY_CHARS),
+            query_text=require_text("query_text", request.query_text, max_chars=MAX_QUERY_CHARS),
             subject=require_id("subject", request.subject),
             workspace=workspace_or_default("workspace", request.workspace),
             exclude_session_id=optional_id("exclude_session_id", request.exclude_session_id),
             limit=limit,
             start=start,
             end=end,
-            vector=_query_vector(list(request.query_embedding),
-                                 self.runtime.embedder.dimension),
+            vector=_query_vector(list(request.query_embedding), self.runtime.embedder.dimension),
         )
         result = self.runtime.recaller.recall(query)
         return rpb.RecallResponse(
@@ -132,8 +136,9 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
             search_micros=result.search_micros,
         )
 
-    def FindExact(self, request: rpb.FindExactRequest, context: grpc.ServicerContext
-                  ) -> rpb.FindExactResponse:
+    def FindExact(
+        self, request: rpb.FindExactRequest, context: grpc.ServicerContext
+    ) -> rpb.FindExactResponse:
         terms = [t for t in request.terms if t.strip()]
         if not terms:
             raise InvalidArgument("terms", "at least one non-blank term is required")
@@ -154,10 +159,14 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
         result = find_exact(self.runtime.client, query)
         return rpb.FindExactResponse(
             hits=[
-                rpb.ExactHit(event_id=m.event_id, session_id=m.session_id,
-                             occurred_at=m.occurred_at, user_text=m.user_text,
-                             assistant_text=m.assistant_text,
-                             matched_terms=list(m.matched_terms))
+                rpb.ExactHit(
+                    event_id=m.event_id,
+                    session_id=m.session_id,
+                    occurred_at=m.occurred_at,
+                    user_text=m.user_text,
+                    assistant_text=m.assistant_text,
+                    matched_terms=list(m.matched_terms),
+                )
                 for m in result.matches
             ],
             normalized_terms=result.normalized_terms,
@@ -166,8 +175,9 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
             scope_description=result.scope_description,
         )
 
-    def GetIndexStatus(self, request: rpb.GetIndexStatusRequest, context: grpc.ServicerContext
-                       ) -> rpb.GetIndexStatusResponse:
+    def GetIndexStatus(
+        self, request: rpb.GetIndexStatusRequest, context: grpc.ServicerContext
+    ) -> rpb.GetIndexStatusResponse:
         runtime = self.runtime
         snapshot = runtime.index.snapshot
         comparisons, overlap, top1 = runtime.recaller.shadow.view()
@@ -176,8 +186,9 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
             staleness_seconds=runtime.staleness_for_status(),
             ready=snapshot is not None,
             shadow_mode=runtime.settings.index_shadow_mode,
-            shadow=rpb.ShadowTelemetry(comparisons=comparisons, mean_overlap_at_k=overlap,
-                                       top1_agreement=top1),
+            shadow=rpb.ShadowTelemetry(
+                comparisons=comparisons, mean_overlap_at_k=overlap, top1_agreement=top1
+            ),
             rebuild=_progress(runtime.rebuilder.progress),
             fallbacks_total=runtime.recaller.fallbacks_total,
             embedding_model=runtime.embedder.name,
@@ -191,8 +202,9 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
             response.resident_bytes = snapshot.approx_bytes()
         return response
 
-    def RebuildIndex(self, request: rpb.RebuildIndexRequest, context: grpc.ServicerContext
-                     ) -> Iterator[rpb.RebuildIndexResponse]:
+    def RebuildIndex(
+        self, request: rpb.RebuildIndexRequest, context: grpc.ServicerContext
+    ) -> Iterator[rpb.RebuildIndexResponse]:
         request_id = require_request_id("request_id", request.request_id, required=False)
         job = self.runtime.rebuilder.start(str(request_id) if request_id else "")
         last: Progress | None = None
@@ -201,14 +213,19 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
             progress = job.progress
             if finished:
                 if progress.last_error:
-                    if "UNAVAILABLE" in progress.last_error or \
-                            "DEADLINE" in progress.last_error:
-                        raise Unavailable(f"index rebuild failed: {progress.last_error}",
-                                          reason="JOURNAL_UNAVAILABLE")
-                    raise Internal(f"index rebuild failed: {progress.last_error}",
-                                   reason="REBUILD_FAILED")
-                yield rpb.RebuildIndexResponse(progress=_progress(progress), published=True,
-                                               snapshot_version=progress.generation)
+                    if "UNAVAILABLE" in progress.last_error or "DEADLINE" in progress.last_error:
+                        raise Unavailable(
+                            f"index rebuild failed: {progress.last_error}",
+                            reason="JOURNAL_UNAVAILABLE",
+                        )
+                    raise Internal(
+                        f"index rebuild failed: {progress.last_error}", reason="REBUILD_FAILED"
+                    )
+                yield rpb.RebuildIndexResponse(
+                    progress=_progress(progress),
+                    published=True,
+                    snapshot_version=progress.generation,
+                )
                 return
             if progress != last:
                 last = progress

@@ -93,14 +93,24 @@ class Snapshot:
     @classmethod
     def empty(cls, interner: Interner, dim: int, model: str, cursor: int = 0) -> Snapshot:
         base = segment_mod.build_segment([], dim, dense_mod.KIND_FLAT)
-        return cls(0, cursor, (base,), (_all_alive(0),), (np.empty(0, np.int64),), interner,
-                   dim, model)
+        return cls(
+            0, cursor, (base,), (_all_alive(0),), (np.empty(0, np.int64),), interner, dim, model
+        )
 
     @classmethod
-    def from_base(cls, base: Segment, interner: Interner, dim: int, model: str, cursor: int,
-                  generation: int) -> Snapshot:
-        return cls(generation, cursor, (base,), (_all_alive(base.rows),),
-                   (np.empty(0, np.int64),), interner, dim, model)
+    def from_base(
+        cls, base: Segment, interner: Interner, dim: int, model: str, cursor: int, generation: int
+    ) -> Snapshot:
+        return cls(
+            generation,
+            cursor,
+            (base,),
+            (_all_alive(base.rows),),
+            (np.empty(0, np.int64),),
+            interner,
+            dim,
+            model,
+        )
 
     # ------------------------------------------------------------------ stats
 
@@ -118,18 +128,23 @@ class Snapshot:
 
     @property
     def small_live(self) -> int:
-        return sum(s.rows - int(d.size) for s, d in zip(self.segments[1:], self.dead[1:],
-                                                          strict=True))
+        return sum(
+            s.rows - int(d.size) for s, d in zip(self.segments[1:], self.dead[1:], strict=True)
+        )
 
     @property
     def dense_type(self) -> str:
-        return self.base.dense.type_name if self.base.rows else \
-            dense_mod.TYPE_NAMES[dense_mod.KIND_FLAT]
+        return (
+            self.base.dense.type_name
+            if self.base.rows
+            else dense_mod.TYPE_NAMES[dense_mod.KIND_FLAT]
+        )
 
     def approx_bytes(self) -> int:
         total = sum(s.approx_bytes() for s in self.segments)
-        total += sum(int(a.nbytes) + int(d.nbytes) for a, d in zip(self.alive, self.dead,
-                                                                   strict=True))
+        total += sum(
+            int(a.nbytes) + int(d.nbytes) for a, d in zip(self.alive, self.dead, strict=True)
+        )
         return total + self.interner.approx_bytes()
 
     # ----------------------------------------------------------------- search
@@ -139,8 +154,9 @@ class Snapshot:
         workspace = self.interner.lookup(request.workspace)
         if subject < 0 or workspace < 0:
             return SearchResult(EMPTY, EMPTY)
-        exclude = self.interner.lookup(request.exclude_session_id) \
-            if request.exclude_session_id else -1
+        exclude = (
+            self.interner.lookup(request.exclude_session_id) if request.exclude_session_id else -1
+        )
         terms = sorted(set(tokenize(request.query_text)))
         query_tf = {t: 0 for t in terms}
         for t in tokenize(request.query_text):
@@ -148,10 +164,15 @@ class Snapshot:
         n_docs = sum(s.rows for s in self.segments)
         total_len = sum(s.lexical.total_len for s in self.segments)
         avgdl = max(total_len / n_docs, 1.0) if n_docs else 1.0
-        weighted = [(t, idf(sum(s.lexical.df(t) for s in self.segments), n_docs) * query_tf[t])
-                    for t in terms]
-        vector = None if request.vector is None else \
-            np.ascontiguousarray(request.vector, dtype=np.float32).reshape(1, -1)
+        weighted = [
+            (t, idf(sum(s.lexical.df(t) for s in self.segments), n_docs) * query_tf[t])
+            for t in terms
+        ]
+        vector = (
+            None
+            if request.vector is None
+            else np.ascontiguousarray(request.vector, dtype=np.float32).reshape(1, -1)
+        )
 
         dense_hits: list[tuple[float, int, int]] = []
         lexical_hits: list[tuple[float, int, int]] = []
@@ -165,16 +186,26 @@ class Snapshot:
                 if segment.vectors_missing:
                     has_vector = self._vector_mask(index)
                     mask_fn = has_vector if mask_fn is None else _both(mask_fn, has_vector)
-                only_tombstones = (mask_fn is not None and not segment.vectors_missing
-                                   and request.start_us is None and request.end_us is None
-                                   and exclude < 0)
+                only_tombstones = (
+                    mask_fn is not None
+                    and not segment.vectors_missing
+                    and request.start_us is None
+                    and request.end_us is None
+                    and exclude < 0
+                )
                 dead = self.dead[index]
                 dense_rows, dense_scores = segment.dense.search(
-                    vector, lo, hi, request.dense_window, mask_fn,
+                    vector,
+                    lo,
+                    hi,
+                    request.dense_window,
+                    mask_fn,
                     alive=self.alive[index] if only_tombstones else None,
-                    dead_in_range=int(np.searchsorted(dead, hi)) - int(np.searchsorted(dead, lo)))
-                dense_hits.extend((float(s), index, int(r))
-                                  for s, r in zip(dense_scores, dense_rows, strict=True))
+                    dead_in_range=int(np.searchsorted(dead, hi)) - int(np.searchsorted(dead, lo)),
+                )
+                dense_hits.extend(
+                    (float(s), index, int(r)) for s, r in zip(dense_scores, dense_rows, strict=True)
+                )
             if weighted:
                 rows, scores = segment.lexical.score_range(weighted, lo, hi, avgdl)
                 if rows.size and allowed is not None:
@@ -182,12 +213,16 @@ class Snapshot:
                     rows, scores = rows[keep], scores[keep]
                 if rows.size > request.lexical_window:
                     top = np.argpartition(-scores, request.lexical_window - 1)[
-                        :request.lexical_window]
+                        : request.lexical_window
+                    ]
                     rows, scores = rows[top], scores[top]
-                lexical_hits.extend((float(s), index, int(r)) for s, r in zip(scores, rows,
-                                                                              strict=True))
-        return SearchResult(self._rank(dense_hits, request.dense_window),
-                            self._rank(lexical_hits, request.lexical_window))
+                lexical_hits.extend(
+                    (float(s), index, int(r)) for s, r in zip(scores, rows, strict=True)
+                )
+        return SearchResult(
+            self._rank(dense_hits, request.dense_window),
+            self._rank(lexical_hits, request.lexical_window),
+        )
 
     def _rank(self, hits: list[tuple[float, int, int]], window: int) -> Ranked:
         # Ties break on episode id so both lists (and repeated runs) are deterministic.
@@ -204,8 +239,9 @@ class Snapshot:
 
         return mask
 
-    def _mask_fn(self, index: int, request: SearchRequest, exclude: int, lo: int, hi: int
-                 ) -> dense_mod.MaskFn | None:
+    def _mask_fn(
+        self, index: int, request: SearchRequest, exclude: int, lo: int, hi: int
+    ) -> dense_mod.MaskFn | None:
         """Row filter for [lo, hi) of segment `index`, or None when every row passes."""
         segment = self.segments[index]
         alive = self.alive[index]
@@ -252,16 +288,27 @@ class Snapshot:
                 pending[(op.key_hi, op.key_lo)] = None
             elif isinstance(op, RemoveScope):
                 for key, record in pending.items():
-                    if record is not None and record.subject == op.subject and (
-                            op.workspace < 0 or record.workspace == op.workspace):
+                    if (
+                        record is not None
+                        and record.subject == op.subject
+                        and (op.workspace < 0 or record.workspace == op.workspace)
+                    ):
                         pending[key] = None
                 kills.append((op.subject, op.workspace))
         new_cursor = max(cursor, self.applied_cursor)
         if not pending and not kills:
             if new_cursor == self.applied_cursor:
                 return self
-            return Snapshot(generation, new_cursor, self.segments, self.alive, self.dead,
-                            self.interner, self.dim, self.model)
+            return Snapshot(
+                generation,
+                new_cursor,
+                self.segments,
+                self.alive,
+                self.dead,
+                self.interner,
+                self.dim,
+                self.model,
+            )
 
         alive = list(self.alive)
         copied: set[int] = set()
@@ -280,8 +327,11 @@ class Snapshot:
                 kill(found[0], [found[1]])
         for subject, workspace in kills:
             for index, segment in enumerate(self.segments):
-                lo, hi = segment.subject_range(subject) if workspace < 0 else \
-                    segment.scope_range(subject, workspace)
+                lo, hi = (
+                    segment.subject_range(subject)
+                    if workspace < 0
+                    else segment.scope_range(subject, workspace)
+                )
                 if hi > lo:
                     rows = np.arange(lo, hi, dtype=np.int64)
                     rows = rows[alive[index][lo:hi]]
@@ -299,14 +349,23 @@ class Snapshot:
             alive.append(_all_alive(segments[-1].rows))
             dead.append(np.empty(0, np.int64))
         _compact_small(segments, alive, dead, self.dim)
-        return Snapshot(generation, new_cursor, tuple(segments), tuple(alive), tuple(dead),
-                        self.interner, self.dim, self.model)
+        return Snapshot(
+            generation,
+            new_cursor,
+            tuple(segments),
+            tuple(alive),
+            tuple(dead),
+            self.interner,
+            self.dim,
+            self.model,
+        )
 
     def merged(self, generation: int) -> Snapshot:
         """Every live row in one new base (run off to the side: may take minutes)."""
         base = segment_mod.merge(self.segments, self.alive, None, self.dim)
-        return Snapshot.from_base(base, self.interner, self.dim, self.model,
-                                  self.applied_cursor, generation)
+        return Snapshot.from_base(
+            base, self.interner, self.dim, self.model, self.applied_cursor, generation
+        )
 
 
 def _both(first: dense_mod.MaskFn, second: dense_mod.MaskFn) -> dense_mod.MaskFn:
@@ -320,13 +379,15 @@ def _live(segment: Segment, dead: I64) -> int:
     return segment.rows - int(dead.size)
 
 
-def _compact_small(segments: list[Segment], alive: list[BoolArray], dead: list[I64],
-                   dim: int) -> None:
+def _compact_small(
+    segments: list[Segment], alive: list[BoolArray], dead: list[I64], dim: int
+) -> None:
     """Size-tiered inline merge of the trailing small segments."""
     while len(segments) > 2:
         last, prev = _live(segments[-1], dead[-1]), _live(segments[-2], dead[-2])
         if len(segments) - 1 <= MAX_SMALL_SEGMENTS and (
-                last * 2 < prev or last + prev > SMALL_MAX_ROWS):
+            last * 2 < prev or last + prev > SMALL_MAX_ROWS
+        ):
             break
         merged = segment_mod.merge(segments[-2:], alive[-2:], dense_mod.KIND_EXACT, dim)
         del segments[-2:], alive[-2:], dead[-2:]

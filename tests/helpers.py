@@ -15,14 +15,25 @@ from engram.journal.v1 import journal_pb2_grpc as pb_grpc
 from engram.timeutil import to_timestamp
 
 
-def commit_turn(stub: pb_grpc.JournalServiceStub, user_text: str, assistant_text: str = "ok",
-                *, subject: str = "alice", session_id: str = "s1", workspace: str = "",
-                learning_eligible: bool = True, occurred_at: datetime | None = None
-                ) -> pb.TurnReceipt:
+def commit_turn(
+    stub: pb_grpc.JournalServiceStub,
+    user_text: str,
+    assistant_text: str = "ok",
+    *,
+    subject: str = "alice",
+    session_id: str = "s1",
+    workspace: str = "",
+    learning_eligible: bool = True,
+    occurred_at: datetime | None = None,
+) -> pb.TurnReceipt:
     """Commit one turn with a fresh request id; returns its receipt."""
     request = pb.CommitTurnRequest(
-        subject=subject, workspace=workspace, session_id=session_id, user_text=user_text,
-        assistant_text=assistant_text, request_id=str(uuid.uuid4()),
+        subject=subject,
+        workspace=workspace,
+        session_id=session_id,
+        user_text=user_text,
+        assistant_text=assistant_text,
+        request_id=str(uuid.uuid4()),
         learning_eligible=learning_eligible,
     )
     if occurred_at is not None:
@@ -30,8 +41,9 @@ def commit_turn(stub: pb_grpc.JournalServiceStub, user_text: str, assistant_text
     return stub.CommitTurn(request).receipt
 
 
-def wait_for_embeddings(stub: pb_grpc.JournalServiceStub, timeout: float = 20.0,
-                        interval: float = 0.05) -> pb.GetStatusResponse:
+def wait_for_embeddings(
+    stub: pb_grpc.JournalServiceStub, timeout: float = 20.0, interval: float = 0.05
+) -> pb.GetStatusResponse:
     """Poll GetStatus until no episode waits for its embedding; returns that
     status. Raises TimeoutError (with the last status) at the deadline."""
     deadline = time.monotonic() + timeout

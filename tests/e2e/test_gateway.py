@@ -45,8 +45,11 @@ def suite(start_services: Callable[..., Suite]) -> Suite:
 @pytest.fixture
 def stubs(suite: Suite, channel_to: Callable[..., grpc.Channel]) -> Stubs:
     channel = channel_to(suite)
-    return Stubs(jpb_grpc.JournalServiceStub(channel), lpb_grpc.LearningServiceStub(channel),
-                 gpb_grpc.GatewayServiceStub(channel))
+    return Stubs(
+        jpb_grpc.JournalServiceStub(channel),
+        lpb_grpc.LearningServiceStub(channel),
+        gpb_grpc.GatewayServiceStub(channel),
+    )
 
 
 def eventually(probe: Callable[[], T | None], what: str, timeout: float = 30.0) -> T:
@@ -61,29 +64,71 @@ def eventually(probe: Callable[[], T | None], what: str, timeout: float = 30.0) 
         time.sleep(0.1)
 
 
-def commit(stubs: Stubs, user: str, assistant: str = "Noted.", *, session: str = "s1",
-           subject: str = SUBJECT, workspace: str = "", run_id: str = "") -> jpb.TurnReceipt:
-    return stubs.journal.CommitTurn(jpb.CommitTurnRequest(
-        subject=subject, workspace=workspace, session_id=session, user_text=user,
-        assistant_text=assistant, request_id=str(uuid.uuid4()), learning_eligible=True,
-        run_id=run_id,
-    )).receipt
+def commit(
+    stubs: Stubs,
+    user: str,
+    assistant: str = "Noted.",
+    *,
+    session: str = "s1",
+    subject: str = SUBJECT,
+    workspace: str = "",
+    run_id: str = "",
+) -> jpb.TurnReceipt:
+    return stubs.journal.CommitTurn(
+        jpb.CommitTurnRequest(
+            subject=subject,
+            workspace=workspace,
+            session_id=session,
+            user_text=user,
+            assistant_text=assistant,
+            request_id=str(uuid.uuid4()),
+            learning_eligible=True,
+            run_id=run_id,
+        )
+    ).receipt
 
 
-def complete_run(stubs: Stubs, run_id: str, request: str, outcome: str, *, session: str = "s1",
-                 subject: str = SUBJECT) -> jpb.CompleteRunResponse:
-    return stubs.journal.CompleteRun(jpb.CompleteRunRequest(
-        run_id=run_id, session_id=session, subject=subject, status=jpb.RUN_STATUS_COMPLETED,
-        request_text=request, outcome_text=outcome, request_id=str(uuid.uuid4()),
-    ))
+def complete_run(
+    stubs: Stubs,
+    run_id: str,
+    request: str,
+    outcome: str,
+    *,
+    session: str = "s1",
+    subject: str = SUBJECT,
+) -> jpb.CompleteRunResponse:
+    return stubs.journal.CompleteRun(
+        jpb.CompleteRunRequest(
+            run_id=run_id,
+            session_id=session,
+            subject=subject,
+            status=jpb.RUN_STATUS_COMPLETED,
+            request_text=request,
+            outcome_text=outcome,
+            request_id=str(uuid.uuid4()),
+        )
+    )
 
 
-def assemble(stubs: Stubs, text: str, *, session: str = "s1", subject: str = SUBJECT,
-             workspace: str = "", **extra: Any) -> gpb.AssembleContextResponse:
-    return stubs.gateway.AssembleContext(gpb.AssembleContextRequest(
-        subject=subject, workspace=workspace, session_id=session, input_text=text,
-        request_id=str(uuid.uuid4()), **extra,
-    ))
+def assemble(
+    stubs: Stubs,
+    text: str,
+    *,
+    session: str = "s1",
+    subject: str = SUBJECT,
+    workspace: str = "",
+    **extra: Any,
+) -> gpb.AssembleContextResponse:
+    return stubs.gateway.AssembleContext(
+        gpb.AssembleContextRequest(
+            subject=subject,
+            workspace=workspace,
+            session_id=session,
+            input_text=text,
+            request_id=str(uuid.uuid4()),
+            **extra,
+        )
+    )
 
 
 def block(response: gpb.AssembleContextResponse, name: str) -> gpb.ContextSection:
@@ -94,12 +139,15 @@ def trace(response: gpb.AssembleContextResponse, name: str) -> gpb.SectionTrace:
     return next(t for t in response.trace.sections if t.name == name)
 
 
-def release(stubs: Stubs, context_id: str, text: str, attempt: int
-            ) -> gpb.ReleaseResponseResponse:
-    return stubs.gateway.ReleaseResponse(gpb.ReleaseResponseRequest(
-        context_id=context_id, candidate_text=text, attempt=attempt,
-        request_id=str(uuid.uuid4()),
-    ))
+def release(stubs: Stubs, context_id: str, text: str, attempt: int) -> gpb.ReleaseResponseResponse:
+    return stubs.gateway.ReleaseResponse(
+        gpb.ReleaseResponseRequest(
+            context_id=context_id,
+            candidate_text=text,
+            attempt=attempt,
+            request_id=str(uuid.uuid4()),
+        )
+    )
 
 
 def everything_rendered(response: gpb.AssembleContextResponse) -> str:
@@ -107,21 +155,36 @@ def everything_rendered(response: gpb.AssembleContextResponse) -> str:
 
 
 def enable_preference_publication(stubs: Stubs) -> None:
-    stubs.learning.SetLearningPolicy(lpb.SetLearningPolicyRequest(policy=lpb.LearningPolicy(
-        mode=lpb.AUTOMATION_MODE_ENABLED,
-        capture=lpb.CaptureSettings(semantic_enabled=True, max_candidates_per_run=2),
-        publication=lpb.PublicationSettings(
-            rules=[lpb.PublicationRule(name="preferences", kind=lpb.LEARNING_KIND_PREFERENCE,
-                                       action=lpb.PUBLICATION_ACTION_PUBLISH_ACTIVE)],
-            default_action=lpb.PUBLICATION_ACTION_MANUAL_REVIEW,
-        ),
-    ), request_id=str(uuid.uuid4())))
+    stubs.learning.SetLearningPolicy(
+        lpb.SetLearningPolicyRequest(
+            policy=lpb.LearningPolicy(
+                mode=lpb.AUTOMATION_MODE_ENABLED,
+                capture=lpb.CaptureSettings(semantic_enabled=True, max_candidates_per_run=2),
+                publication=lpb.PublicationSettings(
+                    rules=[
+                        lpb.PublicationRule(
+                            name="preferences",
+                            kind=lpb.LEARNING_KIND_PREFERENCE,
+                            action=lpb.PUBLICATION_ACTION_PUBLISH_ACTIVE,
+                        )
+                    ],
+                    default_action=lpb.PUBLICATION_ACTION_MANUAL_REVIEW,
+                ),
+            ),
+            request_id=str(uuid.uuid4()),
+        )
+    )
 
 
 def active_preferences(stubs: Stubs) -> list[lpb.Learning]:
-    return list(stubs.learning.ListLearnings(lpb.ListLearningsRequest(
-        status=lpb.LEARNING_STATUS_FILTER_ACTIVE, kind=lpb.LEARNING_KIND_PREFERENCE,
-    )).learnings)
+    return list(
+        stubs.learning.ListLearnings(
+            lpb.ListLearningsRequest(
+                status=lpb.LEARNING_STATUS_FILTER_ACTIVE,
+                kind=lpb.LEARNING_KIND_PREFERENCE,
+            )
+        ).learnings
+    )
 
 
 # ------------------------------------------------------------------ (a) worked scenario
@@ -150,8 +213,9 @@ def test_preference_from_statement_to_injection_to_supersession(stubs: Stubs) ->
     assert "run-1" in list(trace(context, "recovered_memory").record_ids)
 
     # Receipts: the injected block is bound to its hash and record ids.
-    receipts = stubs.journal.ListReceipts(jpb.ListReceiptsRequest(
-        context_id=context.context_id)).receipts
+    receipts = stubs.journal.ListReceipts(
+        jpb.ListReceiptsRequest(context_id=context.context_id)
+    ).receipts
     injected = {r.section: r for r in receipts if r.receipt_type == "context_injection"}
     learned_trace = trace(context, "learned_context")
     assert injected["learned_context"].block_sha256 == learned_trace.block_sha256
@@ -160,16 +224,24 @@ def test_preference_from_statement_to_injection_to_supersession(stubs: Stubs) ->
     assert {r.detail["decision"] for r in audited} >= {"evaluated", "selected"}
 
     # An operator supersedes the preference: only the new value is injected.
-    candidate = stubs.learning.CreateCandidate(lpb.CreateCandidateRequest(
-        scope=learning.scope, kind=lpb.LEARNING_KIND_PREFERENCE,
-        content="always report sizes in gibibytes, not gigabytes.", confidence=90,
-        request_id=str(uuid.uuid4()),
-    )).candidate
-    newer = stubs.learning.PublishCandidate(lpb.PublishCandidateRequest(
-        candidate_id=candidate.candidate_id, publish_tier=lpb.PUBLISH_TIER_ACTIVE,
-        supersedes=learning.learning_id, reason="the team standardised on gibibytes",
-        request_id=str(uuid.uuid4()),
-    )).learning
+    candidate = stubs.learning.CreateCandidate(
+        lpb.CreateCandidateRequest(
+            scope=learning.scope,
+            kind=lpb.LEARNING_KIND_PREFERENCE,
+            content="always report sizes in gibibytes, not gigabytes.",
+            confidence=90,
+            request_id=str(uuid.uuid4()),
+        )
+    ).candidate
+    newer = stubs.learning.PublishCandidate(
+        lpb.PublishCandidateRequest(
+            candidate_id=candidate.candidate_id,
+            publish_tier=lpb.PUBLISH_TIER_ACTIVE,
+            supersedes=learning.learning_id,
+            reason="the team standardised on gibibytes",
+            request_id=str(uuid.uuid4()),
+        )
+    ).learning
     later = assemble(stubs, question)
     learned = block(later, "learned_context")
     assert "sizes in gibibytes, not gigabytes" in learned.rendered
@@ -192,8 +264,10 @@ def test_negative_without_authoritative_coverage_is_blocked_then_replaced(stubs:
     assert first.verdict == gpb.VERDICT_REGENERATE
     assert first.released_text == ""
     assert first.repair_directive
-    assert first.evidence_state not in (cpb.ABSENCE_STATE_ABSENT_AUTHORITATIVE,
-                                        cpb.ABSENCE_STATE_ABSENT_IN_SCOPE)
+    assert first.evidence_state not in (
+        cpb.ABSENCE_STATE_ABSENT_AUTHORITATIVE,
+        cpb.ABSENCE_STATE_ABSENT_IN_SCOPE,
+    )
     assert [v.scope for v in first.violations] == [gpb.CLAIM_SCOPE_CORPUS_WIDE]
 
     second = release(stubs, context.context_id, claim, 2)
@@ -206,10 +280,16 @@ def test_negative_without_authoritative_coverage_is_blocked_then_replaced(stubs:
     fine = release(stubs, context.context_id, "Could you tell me her name?", 1)
     assert fine.verdict == gpb.VERDICT_RELEASE
 
-    verdicts = stubs.journal.ReadSessionJournal(jpb.ReadSessionJournalRequest(
-        subject=SUBJECT, session_id="s1", event_types=["gateway.response.verdict"])).events
-    assert [e.event_id for e in verdicts] == [first.verdict_event_id, second.verdict_event_id,
-                                              fine.verdict_event_id]
+    verdicts = stubs.journal.ReadSessionJournal(
+        jpb.ReadSessionJournalRequest(
+            subject=SUBJECT, session_id="s1", event_types=["gateway.response.verdict"]
+        )
+    ).events
+    assert [e.event_id for e in verdicts] == [
+        first.verdict_event_id,
+        second.verdict_event_id,
+        fine.verdict_event_id,
+    ]
     assert {e.provenance for e in verdicts} == {jpb.PROVENANCE_SYSTEM}
 
 
@@ -247,14 +327,22 @@ def test_exact_lookup_licenses_a_truthful_never(stubs: Stubs) -> None:
 
 
 def test_another_gateway_recovers_the_context_from_the_journal(
-        suite: Suite, stubs: Stubs, start_services: Callable[..., Suite],
-        channel_to: Callable[..., grpc.Channel]) -> None:
+    suite: Suite,
+    stubs: Stubs,
+    start_services: Callable[..., Suite],
+    channel_to: Callable[..., grpc.Channel],
+) -> None:
     context = assemble(stubs, "did I ever tell you about my sister Zelda?")
-    replica = start_services(["gateway"], journal_addr=suite.address,
-                             learning_addr=suite.address, retrieval_addr=suite.address)
+    replica = start_services(
+        ["gateway"],
+        journal_addr=suite.address,
+        learning_addr=suite.address,
+        retrieval_addr=suite.address,
+    )
     other = gpb_grpc.GatewayServiceStub(channel_to(replica))
-    request = gpb.ReleaseResponseRequest(context_id=context.context_id, attempt=1,
-                                         candidate_text="You never told me about Zelda.")
+    request = gpb.ReleaseResponseRequest(
+        context_id=context.context_id, attempt=1, candidate_text="You never told me about Zelda."
+    )
     with pytest.raises(grpc.RpcError) as err:
         other.ReleaseResponse(request)
     assert err.value.code() == grpc.StatusCode.NOT_FOUND
@@ -268,20 +356,36 @@ def test_another_gateway_recovers_the_context_from_the_journal(
 
 
 def test_journal_outage_withholds_and_blocks_absence_claims(
-        start_services: Callable[..., Suite], channel_to: Callable[..., grpc.Channel]) -> None:
+    start_services: Callable[..., Suite], channel_to: Callable[..., grpc.Channel]
+) -> None:
     journal_suite = start_services(["journal"])
-    planes = start_services(["learning", "retrieval", "gateway"],
-                            journal_addr=journal_suite.address, downstream_timeout_ms=1500)
+    planes = start_services(
+        ["learning", "retrieval", "gateway"],
+        journal_addr=journal_suite.address,
+        downstream_timeout_ms=1500,
+    )
     journal = jpb_grpc.JournalServiceStub(channel_to(journal_suite))
     gateway = gpb_grpc.GatewayServiceStub(channel_to(planes))
-    journal.CommitTurn(jpb.CommitTurnRequest(
-        subject=SUBJECT, session_id="s0", user_text="Zelda is my sister",
-        assistant_text="Nice.", request_id=str(uuid.uuid4()), learning_eligible=True))
+    journal.CommitTurn(
+        jpb.CommitTurnRequest(
+            subject=SUBJECT,
+            session_id="s0",
+            user_text="Zelda is my sister",
+            assistant_text="Nice.",
+            request_id=str(uuid.uuid4()),
+            learning_eligible=True,
+        )
+    )
     journal_suite.stop(grace=0)  # the journal goes down
 
-    context = gateway.AssembleContext(gpb.AssembleContextRequest(
-        subject=SUBJECT, session_id="s1", input_text="did I ever tell you about Zelda?",
-        request_id=str(uuid.uuid4())))
+    context = gateway.AssembleContext(
+        gpb.AssembleContextRequest(
+            subject=SUBJECT,
+            session_id="s1",
+            input_text="did I ever tell you about Zelda?",
+            request_id=str(uuid.uuid4()),
+        )
+    )
     recovered = trace(context, "recovered_memory")
     assert recovered.status == gpb.SECTION_STATUS_SOURCE_UNAVAILABLE
     assert recovered.coverage.outcome == cpb.SEARCH_OUTCOME_UNAVAILABLE
@@ -295,34 +399,52 @@ def test_journal_outage_withholds_and_blocks_absence_claims(
     assert exact.absence_state in (cpb.ABSENCE_STATE_UNAVAILABLE, cpb.ABSENCE_STATE_FAILED)
 
     claim = "You never told me about Zelda."
-    first = gateway.ReleaseResponse(gpb.ReleaseResponseRequest(
-        context_id=context.context_id, candidate_text=claim, attempt=1))
+    first = gateway.ReleaseResponse(
+        gpb.ReleaseResponseRequest(context_id=context.context_id, candidate_text=claim, attempt=1)
+    )
     assert first.verdict == gpb.VERDICT_REGENERATE
     assert first.evidence_state == exact.absence_state
     assert "could not be journaled" in first.detail
-    second = gateway.ReleaseResponse(gpb.ReleaseResponseRequest(
-        context_id=context.context_id, candidate_text=claim, attempt=2))
+    second = gateway.ReleaseResponse(
+        gpb.ReleaseResponseRequest(context_id=context.context_id, candidate_text=claim, attempt=2)
+    )
     assert second.verdict == gpb.VERDICT_FALLBACK
     assert find_absence_claims(second.released_text) == []
     assert second.verdict_event_id == 0
 
 
 def test_gateway_cut_off_from_the_journal_does_not_release_even_licensed_claims(
-        suite: Suite, stubs: Stubs, start_services: Callable[..., Suite],
-        channel_to: Callable[..., grpc.Channel]) -> None:
+    suite: Suite,
+    stubs: Stubs,
+    start_services: Callable[..., Suite],
+    channel_to: Callable[..., grpc.Channel],
+) -> None:
     # The planes still reach the journal (FindExact is authoritative); only the
     # gateway's own link is down, so receipts and verdicts cannot be recorded.
-    cut_off = start_services(["gateway"], journal_addr="127.0.0.1:1",
-                             learning_addr=suite.address, retrieval_addr=suite.address)
+    cut_off = start_services(
+        ["gateway"],
+        journal_addr="127.0.0.1:1",
+        learning_addr=suite.address,
+        retrieval_addr=suite.address,
+    )
     gateway = gpb_grpc.GatewayServiceStub(channel_to(cut_off))
-    context = gateway.AssembleContext(gpb.AssembleContextRequest(
-        subject=SUBJECT, session_id="s1", input_text="did I ever tell you about Zelda?",
-        request_id=str(uuid.uuid4())))
+    context = gateway.AssembleContext(
+        gpb.AssembleContextRequest(
+            subject=SUBJECT,
+            session_id="s1",
+            input_text="did I ever tell you about Zelda?",
+            request_id=str(uuid.uuid4()),
+        )
+    )
     assert trace(context, "recovered_memory").absence_state == cpb.ABSENCE_STATE_UNAVAILABLE
     assert context.trace.exact_lookup.absence_state == cpb.ABSENCE_STATE_ABSENT_AUTHORITATIVE
-    verdict = gateway.ReleaseResponse(gpb.ReleaseResponseRequest(
-        context_id=context.context_id, candidate_text="You never told me about Zelda.",
-        attempt=1))
+    verdict = gateway.ReleaseResponse(
+        gpb.ReleaseResponseRequest(
+            context_id=context.context_id,
+            candidate_text="You never told me about Zelda.",
+            attempt=1,
+        )
+    )
     assert verdict.verdict == gpb.VERDICT_FALLBACK
     assert find_absence_claims(verdict.released_text) == []
     assert "could not be journaled" in verdict.detail
@@ -332,8 +454,9 @@ def test_gateway_cut_off_from_the_journal_does_not_release_even_licensed_claims(
 
 
 def test_quarantined_episode_never_reaches_a_block(stubs: Stubs) -> None:
-    receipt = commit(stubs, "the launch code word is Bluebird", "I will remember Bluebird.",
-                     session="s0")
+    receipt = commit(
+        stubs, "the launch code word is Bluebird", "I will remember Bluebird.", session="s0"
+    )
     question = "What is the launch code word? Bluebird?"
 
     def recalled() -> gpb.AssembleContextResponse | None:
@@ -343,9 +466,14 @@ def test_quarantined_episode_never_reaches_a_block(stubs: Stubs) -> None:
     before = eventually(recalled, "the episode to be recalled")
     assert receipt.episode_id in list(trace(before, "episodic_recall").record_ids)
 
-    stubs.journal.Quarantine(jpb.QuarantineRequest(
-        record_kind=jpb.RECORD_KIND_EPISODE, record_id=receipt.episode_id,
-        reason="poisoned memory", request_id=str(uuid.uuid4())))
+    stubs.journal.Quarantine(
+        jpb.QuarantineRequest(
+            record_kind=jpb.RECORD_KIND_EPISODE,
+            record_id=receipt.episode_id,
+            reason="poisoned memory",
+            request_id=str(uuid.uuid4()),
+        )
+    )
     after = assemble(stubs, question)
     assert "Bluebird" not in everything_rendered(after)
     assert receipt.episode_id not in list(trace(after, "episodic_recall").record_ids)
@@ -355,9 +483,14 @@ def test_quarantined_run_record_is_not_recovered(stubs: Stubs) -> None:
     complete_run(stubs, "run-q", "rotate the vault keys", "rotated the vault keys")
     question = "did the vault keys rotation finish?"
     assert "vault keys" in block(assemble(stubs, question), "recovered_memory").rendered
-    stubs.journal.Quarantine(jpb.QuarantineRequest(
-        record_kind=jpb.RECORD_KIND_RUN_RECORD, record_id="run-q", reason="wrong",
-        request_id=str(uuid.uuid4())))
+    stubs.journal.Quarantine(
+        jpb.QuarantineRequest(
+            record_kind=jpb.RECORD_KIND_RUN_RECORD,
+            record_id="run-q",
+            reason="wrong",
+            request_id=str(uuid.uuid4()),
+        )
+    )
     assert "vault keys" not in everything_rendered(assemble(stubs, question))
 
 
@@ -365,8 +498,9 @@ def test_quarantined_run_record_is_not_recovered(stubs: Stubs) -> None:
 
 
 def test_sessions_workspaces_and_subjects_stay_isolated(stubs: Stubs) -> None:
-    complete_run(stubs, "run-b", "where is the vault? Zurich", "The vault is in Zurich.",
-                 session="s-b")
+    complete_run(
+        stubs, "run-b", "where is the vault? Zurich", "The vault is in Zurich.", session="s-b"
+    )
     commit(stubs, "the vault is in Geneva", "Geneva noted.", session="s-w2", workspace="w2")
     commit(stubs, "the vault is in Oslo", "Oslo noted.", session="s-bob", subject="bob")
     commit(stubs, "the vault is in Lisbon", "Lisbon noted.", session="s-own")
@@ -384,6 +518,7 @@ def test_sessions_workspaces_and_subjects_stay_isolated(stubs: Stubs) -> None:
     # Session B itself sees its own recovered run.
     own = assemble(stubs, question, session="s-b")
     assert "Zurich" in block(own, "recovered_memory").rendered
+
     # Workspace w2 sees its own episode, never the default workspace's.
     def in_w2() -> gpb.AssembleContextResponse | None:
         response = assemble(stubs, question, session="s-x", workspace="w2")
@@ -405,8 +540,9 @@ def test_operator_search_and_memory_context(stubs: Stubs) -> None:
     [learning] = eventually(lambda: active_preferences(stubs), "the preference to publish")
     status_before = stubs.journal.GetStatus(jpb.GetStatusRequest()).run_memory
 
-    hits = stubs.gateway.SearchMemory(gpb.SearchMemoryRequest(
-        session_id="s1", query="chart axis units")).hits
+    hits = stubs.gateway.SearchMemory(
+        gpb.SearchMemoryRequest(session_id="s1", query="chart axis units")
+    ).hits
     by_kind = {h.hit_kind: h for h in hits}
     assert by_kind["learning"].id == learning.learning_id
     assert by_kind["learning"].prompt_eligible
@@ -417,16 +553,18 @@ def test_operator_search_and_memory_context(stubs: Stubs) -> None:
     seen: list[str] = []
     token = ""
     for _ in range(10):
-        page = stubs.gateway.SearchMemory(gpb.SearchMemoryRequest(
-            session_id="s1", page_size=1, page_token=token))
+        page = stubs.gateway.SearchMemory(
+            gpb.SearchMemoryRequest(session_id="s1", page_size=1, page_token=token)
+        )
         seen += [h.id for h in page.hits]
         token = page.next_page_token
         if not token:
             break
     assert sorted(seen) == sorted({learning.learning_id, "run-c"})
 
-    view = stubs.gateway.GetMemoryContext(gpb.GetMemoryContextRequest(
-        session_id="s1", pending_input="chart axis units"))
+    view = stubs.gateway.GetMemoryContext(
+        gpb.GetMemoryContextRequest(session_id="s1", pending_input="chart axis units")
+    )
     assert "session:s1" in view.scope_keys and "workspace:default" in view.scope_keys
     assert [i.id for i in view.learned_context] == [learning.learning_id]
     assert [i.id for i in view.recovered_memory] == ["run-c"]

@@ -49,9 +49,12 @@ def test_resuming_consumer_neither_loses_nor_repeats(journal):
     cursor = 0
     while True:
         writers_done = not any(t.is_alive() for t in threads)
-        stream = journal.StreamChanges(pb.StreamChangesRequest(
-            after_cursor=cursor,
-            kinds=[pb.CHANGE_KIND_EVENT_APPENDED, pb.CHANGE_KIND_EPISODE_UPSERTED]))
+        stream = journal.StreamChanges(
+            pb.StreamChangesRequest(
+                after_cursor=cursor,
+                kinds=[pb.CHANGE_KIND_EVENT_APPENDED, pb.CHANGE_KIND_EPISODE_UPSERTED],
+            )
+        )
         for batches, response in enumerate(stream):
             for change in response.changes:
                 cursors.append(change.cursor)

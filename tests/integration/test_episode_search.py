@@ -40,8 +40,9 @@ def idle_journal(start_services, channel_to) -> pb_grpc.JournalServiceStub:
     return pb_grpc.JournalServiceStub(channel_to(suite))
 
 
-def search(stub: pb_grpc.JournalServiceStub, text: str = "", **fields: object
-           ) -> pb.SearchEpisodesResponse:
+def search(
+    stub: pb_grpc.JournalServiceStub, text: str = "", **fields: object
+) -> pb.SearchEpisodesResponse:
     fields.setdefault("subject", "alice")
     return stub.SearchEpisodes(pb.SearchEpisodesRequest(query_text=text, **fields))
 
@@ -50,11 +51,15 @@ def episode_ids(response: pb.SearchEpisodesResponse) -> list[str]:
     return [h.episode.episode_id for h in response.hits]
 
 
-def drain_changes(stub: pb_grpc.JournalServiceStub, kinds: list[int], include_embeddings: bool
-                  ) -> list[pb.Change]:
+def drain_changes(
+    stub: pb_grpc.JournalServiceStub, kinds: list[int], include_embeddings: bool
+) -> list[pb.Change]:
     changes: list[pb.Change] = []
-    for batch in stub.StreamChanges(pb.StreamChangesRequest(
-            after_cursor=0, follow=False, kinds=kinds, include_embeddings=include_embeddings)):
+    for batch in stub.StreamChanges(
+        pb.StreamChangesRequest(
+            after_cursor=0, follow=False, kinds=kinds, include_embeddings=include_embeddings
+        )
+    ):
         changes.extend(batch.changes)
     return changes
 
@@ -72,16 +77,18 @@ def test_worker_embeds_after_commit_and_announces_the_vector(journal):
     (change,) = drain_changes(journal, [pb.CHANGE_KIND_EPISODE_EMBEDDED], True)
     assert change.record_id == receipt.episode_id
     assert change.subject == "alice" and change.session_id == "s1"
-    expected = HASHING.embed_one("User: I adopted a beagle named Biscuit\n"
-                                 "Assistant: What a lovely name!")
+    expected = HASHING.embed_one(
+        "User: I adopted a beagle named Biscuit\nAssistant: What a lovely name!"
+    )
     assert change.episode.embedding_model == HASHING.name
     np.testing.assert_allclose(np.array(change.episode.embedding), expected, atol=1e-6)
 
     (without,) = drain_changes(journal, [pb.CHANGE_KIND_EPISODE_EMBEDDED], False)
     assert len(without.episode.embedding) == 0
     # The upsert is announced before the embedding, in commit order.
-    kinds = [c.kind for c in drain_changes(journal, [], False)
-             if c.record_kind == pb.RECORD_KIND_EPISODE]
+    kinds = [
+        c.kind for c in drain_changes(journal, [], False) if c.record_kind == pb.RECORD_KIND_EPISODE
+    ]
     assert kinds == [pb.CHANGE_KIND_EPISODE_UPSERTED, pb.CHANGE_KIND_EPISODE_EMBEDDED]
 
 
@@ -114,7 +121,8 @@ def test_replicas_skip_episodes_another_replica_has_claimed(idle_journal, databa
         with psycopg.connect(database_url) as other_replica:
             other_replica.execute(
                 "SELECT pg_advisory_xact_lock(hashtextextended('engram.embed:' || %s, 0))",
-                (first.episode_id,))
+                (first.episode_id,),
+            )
             assert worker.run_once() == 1  # only the unclaimed one
         # The other replica's transaction ended without embedding: it is free again.
         assert worker.run_once() == 1
@@ -236,8 +244,10 @@ def test_time_window_applies_to_last_seen(journal):
     old = commit_turn(journal, "tulip bulbs planted", occurred_at=datetime(2020, 3, 1, tzinfo=UTC))
     recent = commit_turn(journal, "tulip bulbs bloomed")
     wait_for_embeddings(journal)
-    window = cpb.TimeWindow(start_time=to_timestamp(datetime(2020, 1, 1, tzinfo=UTC)),
-                            end_time=to_timestamp(datetime(2021, 1, 1, tzinfo=UTC)))
+    window = cpb.TimeWindow(
+        start_time=to_timestamp(datetime(2020, 1, 1, tzinfo=UTC)),
+        end_time=to_timestamp(datetime(2021, 1, 1, tzinfo=UTC)),
+    )
     response = search(journal, "tulip bulbs", time_window=window)
     assert episode_ids(response) == [old.episode_id]
     assert response.coverage.dimensions.temporal == cpb.DIMENSION_STATE_PARTIAL
@@ -250,15 +260,21 @@ def test_quarantined_episodes_are_excluded_until_restored(journal):
     receipt = commit_turn(journal, "poisoned memory about volcanoes")
     wait_for_embeddings(journal)
     assert episode_ids(search(journal, "volcanoes")) == [receipt.episode_id]
-    journal.Quarantine(pb.QuarantineRequest(record_kind=pb.RECORD_KIND_EPISODE,
-                                            record_id=receipt.episode_id, reason="poisoned"))
+    journal.Quarantine(
+        pb.QuarantineRequest(
+            record_kind=pb.RECORD_KIND_EPISODE, record_id=receipt.episode_id, reason="poisoned"
+        )
+    )
     assert search(journal, "volcanoes").hits == []
     vector = HASHING.embed_one("User: poisoned memory about volcanoes\nAssistant: ok")
     assert search(journal, query_embedding=vector.tolist()).hits == []
     batch = journal.BatchGetEpisodes(pb.BatchGetEpisodesRequest(episode_ids=[receipt.episode_id]))
     assert list(batch.episodes) == []
-    journal.Restore(pb.RestoreRequest(record_kind=pb.RECORD_KIND_EPISODE,
-                                      record_id=receipt.episode_id, reason="cleared"))
+    journal.Restore(
+        pb.RestoreRequest(
+            record_kind=pb.RECORD_KIND_EPISODE, record_id=receipt.episode_id, reason="cleared"
+        )
+    )
     assert episode_ids(search(journal, "volcanoes")) == [receipt.episode_id]
 
 
@@ -312,10 +328,10 @@ def test_batch_get_returns_episodes_in_request_order(journal):
     plain = journal.BatchGetEpisodes(pb.BatchGetEpisodesRequest(episode_ids=ids))
     assert [e.episode_id for e in plain.episodes] == [b.episode_id, a.episode_id]
     assert all(len(e.embedding) == 0 for e in plain.episodes)
-    full = journal.BatchGetEpisodes(pb.BatchGetEpisodesRequest(episode_ids=ids,
-                                                               include_embeddings=True))
-    assert all(len(e.embedding) == 384 and e.embedding_model == HASHING.name
-               for e in full.episodes)
+    full = journal.BatchGetEpisodes(
+        pb.BatchGetEpisodesRequest(episode_ids=ids, include_embeddings=True)
+    )
+    assert all(len(e.embedding) == 384 and e.embedding_model == HASHING.name for e in full.episodes)
 
 
 # -- bad input ----------------------------------------------------------------------
@@ -333,9 +349,15 @@ SEARCH_INPUT_CASES = [
     ({"query_embedding": [0.0] * 384}, "query_embedding"),
     ({"query_embedding": [float("nan")] * 384}, "query_embedding"),
     ({"exclude_session_id": "no spaces"}, "exclude_session_id"),
-    ({"time_window": cpb.TimeWindow(start_time=to_timestamp(datetime(2022, 1, 1, tzinfo=UTC)),
-                                    end_time=to_timestamp(datetime(2021, 1, 1, tzinfo=UTC)))},
-     "time_window"),
+    (
+        {
+            "time_window": cpb.TimeWindow(
+                start_time=to_timestamp(datetime(2022, 1, 1, tzinfo=UTC)),
+                end_time=to_timestamp(datetime(2021, 1, 1, tzinfo=UTC)),
+            )
+        },
+        "time_window",
+    ),
 ]
 
 

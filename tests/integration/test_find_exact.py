@@ -29,11 +29,11 @@ PARTIAL = cpb.DIMENSION_STATE_PARTIAL
 def journal(start_services, channel_to) -> pb_grpc.JournalServiceStub:
     # The verifier reads the projection, not vectors: no embedding worker needed.
     return pb_grpc.JournalServiceStub(
-        channel_to(start_services(["journal"], workers_enabled=False)))
+        channel_to(start_services(["journal"], workers_enabled=False))
+    )
 
 
-def find(stub: pb_grpc.JournalServiceStub, *terms: str, **fields: object
-         ) -> pb.FindExactResponse:
+def find(stub: pb_grpc.JournalServiceStub, *terms: str, **fields: object) -> pb.FindExactResponse:
     fields.setdefault("subject", "alice")
     return stub.FindExact(pb.FindExactRequest(terms=list(terms), **fields))
 
@@ -133,11 +133,15 @@ def test_a_deleted_projection_row_is_a_disagreement(journal, database_url):
 
 
 def test_a_projection_claiming_unjournaled_content_turns_absence_into_disagreement(
-        journal, database_url):
+    journal, database_url
+):
     receipt = commit_turn(journal, "Nothing special today")
     with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute("UPDATE journal.episodes SET user_text = 'I buried treasure by the oak' "
-                     "WHERE episode_id = %s", (receipt.episode_id,))
+        conn.execute(
+            "UPDATE journal.episodes SET user_text = 'I buried treasure by the oak' "
+            "WHERE episode_id = %s",
+            (receipt.episode_id,),
+        )
     response = find(journal, "treasure")
     assert response.matches == []
     assert response.coverage.cardinality.matched_before_limit == 0
@@ -163,16 +167,18 @@ def test_quarantined_content_is_hidden_from_both_paths(journal, kind):
     commit_turn(journal, "A rumour about the mayor", session_id="s2")
     record_id = str(first.event_id) if kind == "event" else first.episode_id
     record_kind = pb.RECORD_KIND_EVENT if kind == "event" else pb.RECORD_KIND_EPISODE
-    journal.Quarantine(pb.QuarantineRequest(record_kind=record_kind, record_id=record_id,
-                                            reason="unverified"))
+    journal.Quarantine(
+        pb.QuarantineRequest(record_kind=record_kind, record_id=record_id, reason="unverified")
+    )
     response = find(journal, "mayor")
     assert response.matches == []
     assert response.coverage.cardinality.matched_before_limit == 0
     assert response.coverage.verifier.count == 0 and response.coverage.verifier.agrees
     assert response.coverage.dimensions.visibility == PARTIAL
     assert absence(response) == cpb.ABSENCE_STATE_ABSENT_IN_SCOPE
-    journal.Restore(pb.RestoreRequest(record_kind=record_kind, record_id=record_id,
-                                      reason="verified"))
+    journal.Restore(
+        pb.RestoreRequest(record_kind=record_kind, record_id=record_id, reason="verified")
+    )
     assert absence(find(journal, "mayor")) == cpb.ABSENCE_STATE_NOT_ABSENT
 
 
@@ -191,8 +197,10 @@ def test_a_session_scope_is_verified_but_only_in_scope(journal):
 def test_a_time_window_scopes_occurrences_and_only_licenses_an_in_scope_absence(journal):
     commit_turn(journal, "Planting tulips", occurred_at=datetime(2020, 3, 1, tzinfo=UTC))
     commit_turn(journal, "Planting roses")
-    window = cpb.TimeWindow(start_time=to_timestamp(datetime(2020, 1, 1, tzinfo=UTC)),
-                            end_time=to_timestamp(datetime(2021, 1, 1, tzinfo=UTC)))
+    window = cpb.TimeWindow(
+        start_time=to_timestamp(datetime(2020, 1, 1, tzinfo=UTC)),
+        end_time=to_timestamp(datetime(2021, 1, 1, tzinfo=UTC)),
+    )
     assert len(find(journal, "tulips", time_window=window).matches) == 1
     response = find(journal, "roses", time_window=window)
     assert response.matches == []
@@ -217,15 +225,29 @@ def test_the_count_is_taken_before_the_limit(journal):
     card = response.coverage.cardinality
     assert (card.returned, card.matched_before_limit, card.truncated) == (2, 3, True)
     assert response.coverage.verifier.count == 3 and response.coverage.verifier.agrees
-    assert [m.user_text for m in response.matches] == ["Harbour visit number 2",
-                                                       "Harbour visit number 1"]
+    assert [m.user_text for m in response.matches] == [
+        "Harbour visit number 2",
+        "Harbour visit number 1",
+    ]
     assert find(journal, "harbour").coverage.cardinality.limit == 20
 
 
 def test_sql_folding_matches_the_reference(database_url):
-    samples = ["Hello  World", "ＨＥＬＬＯ", "ﬁsh", "Crème Brûlée", "STRAẞE", "Straße",
-               "new\u00a0york", "a\tb\n\r\u2028c", "  padded  ", "Kelvin \u212a", "𝐁old",
-               "İstanbul", "ÅNGSTRÖM"]
+    samples = [
+        "Hello  World",
+        "ＨＥＬＬＯ",
+        "ﬁsh",
+        "Crème Brûlée",
+        "STRAẞE",
+        "Straße",
+        "new\u00a0york",
+        "a\tb\n\r\u2028c",
+        "  padded  ",
+        "Kelvin \u212a",
+        "𝐁old",
+        "İstanbul",
+        "ÅNGSTRÖM",
+    ]
     db = Database(database_url, max_size=1).open()
     try:
         with db.connection() as conn:
@@ -245,9 +267,15 @@ INPUT_CASES = [
     ({"subject": ""}, "subject"),
     ({"session_id": "has space"}, "session_id"),
     ({"limit": 101}, "limit"),
-    ({"time_window": cpb.TimeWindow(start_time=to_timestamp(datetime(2022, 1, 1, tzinfo=UTC)),
-                                    end_time=to_timestamp(datetime(2022, 1, 1, tzinfo=UTC)))},
-     "time_window"),
+    (
+        {
+            "time_window": cpb.TimeWindow(
+                start_time=to_timestamp(datetime(2022, 1, 1, tzinfo=UTC)),
+                end_time=to_timestamp(datetime(2022, 1, 1, tzinfo=UTC)),
+            )
+        },
+        "time_window",
+    ),
 ]
 
 

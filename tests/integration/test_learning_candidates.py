@@ -38,8 +38,9 @@ OPERATOR_TOKEN = "operator-token-0123456789"
 
 @pytest.fixture(scope="module")
 def env(pg_server_url: str, template_database: str) -> Iterator[tuple[Any, str]]:
-    with shared_suite(pg_server_url, template_database, ["journal", "learning"],
-                      workers_enabled=False) as (suite, channel):
+    with shared_suite(
+        pg_server_url, template_database, ["journal", "learning"], workers_enabled=False
+    ) as (suite, channel):
         yield stubs(channel).learning, suite.database_url
 
 
@@ -61,24 +62,37 @@ def test_create_get_and_replay(learning: Any) -> None:
     request_id = str(uuid.uuid4())
     expires = datetime.now(UTC) + timedelta(days=30)
     request = pb.CreateCandidateRequest(
-        scope=cpb.Scope(kind=cpb.SCOPE_KIND_PROJECT, id="p1"), kind=pb.LEARNING_KIND_DECISION,
-        content="We deploy on Tuesdays", confidence=70, evidence_refs=["ticket:42"],
-        source=pb.Source(run_id="r9", session_id="s9"), expires_at=to_timestamp(expires),
-        request_id=request_id)
+        scope=cpb.Scope(kind=cpb.SCOPE_KIND_PROJECT, id="p1"),
+        kind=pb.LEARNING_KIND_DECISION,
+        content="We deploy on Tuesdays",
+        confidence=70,
+        evidence_refs=["ticket:42"],
+        source=pb.Source(run_id="r9", session_id="s9"),
+        expires_at=to_timestamp(expires),
+        request_id=request_id,
+    )
     created = learning.CreateCandidate(request).candidate
     assert created.origin == pb.CANDIDATE_ORIGIN_API
     assert created.status == pb.CANDIDATE_STATUS_PENDING
     assert (created.scope.kind, created.scope.id) == (cpb.SCOPE_KIND_PROJECT, "p1")
     assert created.expires_at.seconds == int(expires.timestamp())
     assert learning.CreateCandidate(request).candidate.candidate_id == created.candidate_id
-    reused = fails(lambda: learning.CreateCandidate(pb.CreateCandidateRequest(
-        scope=unique_session(), kind=pb.LEARNING_KIND_FACT, content="other",
-        request_id=request_id)))
+    reused = fails(
+        lambda: learning.CreateCandidate(
+            pb.CreateCandidateRequest(
+                scope=unique_session(),
+                kind=pb.LEARNING_KIND_FACT,
+                content="other",
+                request_id=request_id,
+            )
+        )
+    )
     assert reused.code() == grpc.StatusCode.ALREADY_EXISTS
     got = learning.GetCandidate(pb.GetCandidateRequest(candidate_id=created.candidate_id))
     assert got.candidate == created
-    missing = fails(lambda: learning.GetCandidate(
-        pb.GetCandidateRequest(candidate_id=str(uuid.uuid4()))))
+    missing = fails(
+        lambda: learning.GetCandidate(pb.GetCandidateRequest(candidate_id=str(uuid.uuid4())))
+    )
     assert missing.code() == grpc.StatusCode.NOT_FOUND
 
 
@@ -103,27 +117,41 @@ def test_secret_looking_content_is_refused_before_storage(learning: Any, content
     assert _count(learning) == before
 
 
-@pytest.mark.parametrize(("overrides", "field", "reason"), [
-    ({"kind": pb.LEARNING_KIND_RUN_SUMMARY}, "kind", "RUN_SUMMARY_DAEMON_OWNED"),
-    ({"kind": pb.LEARNING_KIND_UNSPECIFIED}, "kind", "INVALID_ARGUMENT"),
-    ({"scope": cpb.Scope(kind=cpb.SCOPE_KIND_WORKSPACE, id="team")}, "scope.id",
-     "INVALID_WORKSPACE"),
-    ({"scope": cpb.Scope(id="s1")}, "scope.kind", "INVALID_ARGUMENT"),
-    ({"scope": cpb.Scope(kind=cpb.SCOPE_KIND_SESSION, id="")}, "scope.id", "INVALID_ARGUMENT"),
-    ({"content": ""}, "content", "INVALID_ARGUMENT"),
-    ({"content": "x" * 4001}, "content", "INVALID_ARGUMENT"),
-    ({"confidence": 101}, "confidence", "INVALID_ARGUMENT"),
-    ({"confidence": -1}, "confidence", "INVALID_ARGUMENT"),
-    ({"evidence_refs": ["token=abc123def456ghi"]}, "evidence_refs[0]", "SECRET_CONTENT"),
-    ({"expires_at": to_timestamp(datetime(2020, 1, 1, tzinfo=UTC))}, "expires_at",
-     "INVALID_ARGUMENT"),
-    ({"request_id": "not-a-uuid"}, "request_id", "INVALID_ARGUMENT"),
-])
-def test_bad_input_names_the_field_and_writes_nothing(learning: Any, overrides: dict[str, Any],
-                                                       field: str, reason: str) -> None:
+@pytest.mark.parametrize(
+    ("overrides", "field", "reason"),
+    [
+        ({"kind": pb.LEARNING_KIND_RUN_SUMMARY}, "kind", "RUN_SUMMARY_DAEMON_OWNED"),
+        ({"kind": pb.LEARNING_KIND_UNSPECIFIED}, "kind", "INVALID_ARGUMENT"),
+        (
+            {"scope": cpb.Scope(kind=cpb.SCOPE_KIND_WORKSPACE, id="team")},
+            "scope.id",
+            "INVALID_WORKSPACE",
+        ),
+        ({"scope": cpb.Scope(id="s1")}, "scope.kind", "INVALID_ARGUMENT"),
+        ({"scope": cpb.Scope(kind=cpb.SCOPE_KIND_SESSION, id="")}, "scope.id", "INVALID_ARGUMENT"),
+        ({"content": ""}, "content", "INVALID_ARGUMENT"),
+        ({"content": "x" * 4001}, "content", "INVALID_ARGUMENT"),
+        ({"confidence": 101}, "confidence", "INVALID_ARGUMENT"),
+        ({"confidence": -1}, "confidence", "INVALID_ARGUMENT"),
+        ({"evidence_refs": ["token=abc123def456ghi"]}, "evidence_refs[0]", "SECRET_CONTENT"),
+        (
+            {"expires_at": to_timestamp(datetime(2020, 1, 1, tzinfo=UTC))},
+            "expires_at",
+            "INVALID_ARGUMENT",
+        ),
+        ({"request_id": "not-a-uuid"}, "request_id", "INVALID_ARGUMENT"),
+    ],
+)
+def test_bad_input_names_the_field_and_writes_nothing(
+    learning: Any, overrides: dict[str, Any], field: str, reason: str
+) -> None:
     before = _count(learning)
-    values: dict[str, Any] = {"scope": unique_session(), "kind": pb.LEARNING_KIND_FACT,
-                              "content": "a fact", "confidence": 50}
+    values: dict[str, Any] = {
+        "scope": unique_session(),
+        "kind": pb.LEARNING_KIND_FACT,
+        "content": "a fact",
+        "confidence": 50,
+    }
     values.update(overrides)
     err = fails(lambda: learning.CreateCandidate(pb.CreateCandidateRequest(**values)))
     assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
@@ -134,8 +162,9 @@ def test_bad_input_names_the_field_and_writes_nothing(learning: Any, overrides: 
 
 def test_list_filters_and_pages(learning: Any, session: cpb.Scope) -> None:
     ids = [candidate(learning, f"fact number {i}", scope=session).candidate_id for i in range(5)]
-    decision = candidate(learning, "a decision", kind=pb.LEARNING_KIND_DECISION,
-                         scope=session).candidate_id
+    decision = candidate(
+        learning, "a decision", kind=pb.LEARNING_KIND_DECISION, scope=session
+    ).candidate_id
     mine = {*ids, decision}
 
     def listed(**kwargs: Any) -> list[str]:
@@ -147,7 +176,12 @@ def test_list_filters_and_pages(learning: Any, session: cpb.Scope) -> None:
     assert listed() == [decision, ids[4], ids[3], ids[2]]
     assert listed(statuses=[pb.CANDIDATE_STATUS_REJECTED]) == [ids[0]]
     assert listed(statuses=[pb.CANDIDATE_STATUS_PUBLISHED, pb.CANDIDATE_STATUS_PENDING]) == [
-        decision, ids[4], ids[3], ids[2], ids[1]]
+        decision,
+        ids[4],
+        ids[3],
+        ids[2],
+        ids[1],
+    ]
     assert listed(kind=pb.LEARNING_KIND_DECISION) == [decision]
     rejected = learning.GetCandidate(pb.GetCandidateRequest(candidate_id=ids[0])).candidate
     assert rejected.status_reason == "noise"
@@ -161,19 +195,28 @@ def test_list_filters_and_pages(learning: Any, session: cpb.Scope) -> None:
             break
     assert seen == listed()
     first = learning.ListCandidates(pb.ListCandidatesRequest(page_size=1)).next_page_token
-    err = fails(lambda: learning.ListCandidates(pb.ListCandidatesRequest(
-        page_token=first, kind=pb.LEARNING_KIND_FACT)))
+    err = fails(
+        lambda: learning.ListCandidates(
+            pb.ListCandidatesRequest(page_token=first, kind=pb.LEARNING_KIND_FACT)
+        )
+    )
     assert error_info(err).metadata["field"] == "page_token"
 
 
 def test_publish_reject_and_illegal_moves(learning: Any, session: cpb.Scope) -> None:
     cand = candidate(learning, "The staging host is blue", scope=session, confidence=80)
-    response = learning.PublishCandidate(pb.PublishCandidateRequest(
-        candidate_id=cand.candidate_id, publish_tier=pb.PUBLISH_TIER_PROVISIONAL,
-        reason="looks right"))
+    response = learning.PublishCandidate(
+        pb.PublishCandidateRequest(
+            candidate_id=cand.candidate_id,
+            publish_tier=pb.PUBLISH_TIER_PROVISIONAL,
+            reason="looks right",
+        )
+    )
     learned = response.learning
-    assert (learned.status, learned.publish_tier) == (pb.LEARNING_STATUS_ACTIVE,
-                                                      pb.PUBLISH_TIER_PROVISIONAL)
+    assert (learned.status, learned.publish_tier) == (
+        pb.LEARNING_STATUS_ACTIVE,
+        pb.PUBLISH_TIER_PROVISIONAL,
+    )
     assert learned.policy_decision == pb.POLICY_DECISION_MANUAL
     assert learned.policy_actor == "local"
     assert learned.verification_status == pb.VERIFICATION_STATUS_UNVERIFIED
@@ -183,8 +226,7 @@ def test_publish_reject_and_illegal_moves(learning: Any, session: cpb.Scope) -> 
     assert response.candidate.learning_id == learned.learning_id
     for call in (
         lambda: publish(learning, cand.candidate_id),
-        lambda: learning.RejectCandidate(pb.RejectCandidateRequest(
-            candidate_id=cand.candidate_id)),
+        lambda: learning.RejectCandidate(pb.RejectCandidateRequest(candidate_id=cand.candidate_id)),
     ):
         err = fails(call)
         assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
@@ -195,8 +237,13 @@ def test_publish_reject_and_illegal_moves(learning: Any, session: cpb.Scope) -> 
     learning.RejectCandidate(pb.RejectCandidateRequest(candidate_id=other.candidate_id))
     detail = transition(fails(lambda: publish(learning, other.candidate_id)))
     assert (detail.current_state, detail.requested_state) == ("rejected", "published")
-    missing_tier = fails(lambda: learning.PublishCandidate(pb.PublishCandidateRequest(
-        candidate_id=candidate(learning, "x y", scope=session).candidate_id)))
+    missing_tier = fails(
+        lambda: learning.PublishCandidate(
+            pb.PublishCandidateRequest(
+                candidate_id=candidate(learning, "x y", scope=session).candidate_id
+            )
+        )
+    )
     assert error_info(missing_tier).metadata["field"] == "publish_tier"
 
 
@@ -217,8 +264,9 @@ def test_manual_conflict_aborts_unless_superseded(learning: Any, session: cpb.Sc
     # supersedes must resolve every conflict: the twin still disagrees with Borealis.
     err = fails(lambda: publish(learning, borealis.candidate_id, supersedes=atlas.learning_id))
     assert conflict(err).existing_id == twin.learning_id
-    learning.RevokeLearning(pb.RevokeLearningRequest(learning_id=twin.learning_id,
-                                                     reason="duplicate"))
+    learning.RevokeLearning(
+        pb.RevokeLearningRequest(learning_id=twin.learning_id, reason="duplicate")
+    )
     new = publish(learning, borealis.candidate_id, supersedes=atlas.learning_id)
     assert new.supersedes == atlas.learning_id
     old = learning.GetLearning(pb.GetLearningRequest(learning_id=atlas.learning_id)).learning
@@ -227,19 +275,29 @@ def test_manual_conflict_aborts_unless_superseded(learning: Any, session: cpb.Sc
     assert old.content == "Project codename is Atlas"  # nothing overwritten
 
 
-@pytest.mark.parametrize(("target", "code"), [
-    ("decision", grpc.StatusCode.INVALID_ARGUMENT),
-    ("revoked", grpc.StatusCode.FAILED_PRECONDITION),
-    ("missing", grpc.StatusCode.NOT_FOUND),
-])
+@pytest.mark.parametrize(
+    ("target", "code"),
+    [
+        ("decision", grpc.StatusCode.INVALID_ARGUMENT),
+        ("revoked", grpc.StatusCode.FAILED_PRECONDITION),
+        ("missing", grpc.StatusCode.NOT_FOUND),
+    ],
+)
 def test_supersedes_must_name_an_active_record_of_the_same_kind(
-        learning: Any, session: cpb.Scope, target: str, code: grpc.StatusCode) -> None:
+    learning: Any, session: cpb.Scope, target: str, code: grpc.StatusCode
+) -> None:
     targets: dict[str, Callable[[], str]] = {
-        "decision": lambda: learn(learning, "use bazel", kind=pb.LEARNING_KIND_DECISION,
-                                  scope=session).learning_id,
-        "revoked": lambda: learning.RevokeLearning(pb.RevokeLearningRequest(
-            learning_id=learn(learning, "old build tool", scope=session).learning_id,
-            reason="gone")).learning.learning_id,
+        "decision": lambda: (
+            learn(learning, "use bazel", kind=pb.LEARNING_KIND_DECISION, scope=session).learning_id
+        ),
+        "revoked": lambda: (
+            learning.RevokeLearning(
+                pb.RevokeLearningRequest(
+                    learning_id=learn(learning, "old build tool", scope=session).learning_id,
+                    reason="gone",
+                )
+            ).learning.learning_id
+        ),
         "missing": lambda: str(uuid.uuid4()),
     }
     replaced = targets[target]()
@@ -252,23 +310,41 @@ def test_supersedes_must_name_an_active_record_of_the_same_kind(
 
 def test_revoke(learning: Any, session: cpb.Scope) -> None:
     fact = learn(learning, "The office is closed on Fridays", scope=session)
-    for reason, field_reason in (("", "INVALID_ARGUMENT"),
-                                 ("leaked: password=hunter2hunter2", "SECRET_CONTENT")):
-        err = fails(lambda r=reason: learning.RevokeLearning(  # type: ignore[misc]
-            pb.RevokeLearningRequest(learning_id=fact.learning_id, reason=r)))
-        assert (err.code(), error_info(err).reason) == (grpc.StatusCode.INVALID_ARGUMENT,
-                                                        field_reason)
-    request = pb.RevokeLearningRequest(learning_id=fact.learning_id, reason="office moved",
-                                       request_id=str(uuid.uuid4()))
+    for reason, field_reason in (
+        ("", "INVALID_ARGUMENT"),
+        ("leaked: password=hunter2hunter2", "SECRET_CONTENT"),
+    ):
+        err = fails(
+            lambda r=reason: learning.RevokeLearning(  # type: ignore[misc]
+                pb.RevokeLearningRequest(learning_id=fact.learning_id, reason=r)
+            )
+        )
+        assert (err.code(), error_info(err).reason) == (
+            grpc.StatusCode.INVALID_ARGUMENT,
+            field_reason,
+        )
+    request = pb.RevokeLearningRequest(
+        learning_id=fact.learning_id, reason="office moved", request_id=str(uuid.uuid4())
+    )
     revoked = learning.RevokeLearning(request).learning
     assert revoked.status == pb.LEARNING_STATUS_REVOKED
     assert [(h.revision, h.action, h.reason) for h in revoked.history] == [
-        (1, "published", "published by operator"), (2, "revoked", "office moved")]
+        (1, "published", "published by operator"),
+        (2, "revoked", "office moved"),
+    ]
     assert learning.RevokeLearning(request).learning == revoked  # AIP-155 replay
-    detail = transition(fails(lambda: learning.RevokeLearning(pb.RevokeLearningRequest(
-        learning_id=fact.learning_id, reason="again"))))
+    detail = transition(
+        fails(
+            lambda: learning.RevokeLearning(
+                pb.RevokeLearningRequest(learning_id=fact.learning_id, reason="again")
+            )
+        )
+    )
     assert (detail.entity, detail.current_state, detail.requested_state) == (
-        "learning", "revoked", "revoked")
+        "learning",
+        "revoked",
+        "revoked",
+    )
 
 
 def test_list_learnings_by_status_and_scope(learning: Any, session: cpb.Scope) -> None:
@@ -277,39 +353,51 @@ def test_list_learnings_by_status_and_scope(learning: Any, session: cpb.Scope) -
     provisional = learn(learning, "fact two", tier=pb.PUBLISH_TIER_PROVISIONAL, scope=session)
     project = learn(learning, "fact three", scope=project_scope)
     revoked = learn(learning, "fact four", scope=session)
-    mine = {active.learning_id, provisional.learning_id, project.learning_id,
-            revoked.learning_id}
-    learning.RevokeLearning(pb.RevokeLearningRequest(learning_id=revoked.learning_id,
-                                                     reason="wrong"))
+    mine = {active.learning_id, provisional.learning_id, project.learning_id, revoked.learning_id}
+    learning.RevokeLearning(
+        pb.RevokeLearningRequest(learning_id=revoked.learning_id, reason="wrong")
+    )
 
     def ids(**kwargs: Any) -> list[str]:
-        return [x.learning_id for x in learning.ListLearnings(
-            pb.ListLearningsRequest(page_size=500, **kwargs)).learnings if x.learning_id in mine]
+        return [
+            x.learning_id
+            for x in learning.ListLearnings(
+                pb.ListLearningsRequest(page_size=500, **kwargs)
+            ).learnings
+            if x.learning_id in mine
+        ]
 
-    assert ids(status=pb.LEARNING_STATUS_FILTER_ACTIVE) == [project.learning_id,
-                                                            active.learning_id]
+    assert ids(status=pb.LEARNING_STATUS_FILTER_ACTIVE) == [project.learning_id, active.learning_id]
     assert ids(status=pb.LEARNING_STATUS_FILTER_PROVISIONAL) == [provisional.learning_id]
     assert ids(status=pb.LEARNING_STATUS_FILTER_REVOKED) == [revoked.learning_id]
     assert ids(status=pb.LEARNING_STATUS_FILTER_SUPERSEDED) == []
     assert len(ids()) == 4
     assert ids(scope_key=f"project:{project_scope.id}") == [project.learning_id]
     assert ids(scope_key=f"session:{session.id}", kind=pb.LEARNING_KIND_FACT) == [
-        revoked.learning_id, provisional.learning_id, active.learning_id]
+        revoked.learning_id,
+        provisional.learning_id,
+        active.learning_id,
+    ]
     err = fails(lambda: ids(scope_key="workspace:elsewhere"))
     assert error_info(err).metadata["field"] == "scope_key"
 
 
 def test_operator_methods_need_the_operator_role(start_services: Any, channel_to: Any) -> None:
-    suite = start_services(["journal", "learning"], workers_enabled=False,
-                           tokens=f"rt:runtime:{RUNTIME_TOKEN},op:operator:{OPERATOR_TOKEN}")
+    suite = start_services(
+        ["journal", "learning"],
+        workers_enabled=False,
+        tokens=f"rt:runtime:{RUNTIME_TOKEN},op:operator:{OPERATOR_TOKEN}",
+    )
     runtime = stubs(channel_to(suite, RUNTIME_TOKEN)).learning
     operator = stubs(channel_to(suite, OPERATOR_TOKEN)).learning
     created = candidate(runtime, "runtime may propose")
     err = fails(lambda: publish(runtime, created.candidate_id))
     assert err.code() == grpc.StatusCode.PERMISSION_DENIED
-    for call in (lambda: runtime.GetLearningPolicy(pb.GetLearningPolicyRequest()),
-                 lambda: runtime.SearchLearnings(pb.SearchLearningsRequest()),
-                 lambda: runtime.ListSkills(pb.ListSkillsRequest())):
+    for call in (
+        lambda: runtime.GetLearningPolicy(pb.GetLearningPolicyRequest()),
+        lambda: runtime.SearchLearnings(pb.SearchLearningsRequest()),
+        lambda: runtime.ListSkills(pb.ListSkillsRequest()),
+    ):
         assert fails(call).code() == grpc.StatusCode.PERMISSION_DENIED
     learned = publish(operator, created.candidate_id)
     assert learned.policy_actor == "op"
@@ -320,9 +408,11 @@ def test_history_is_append_only(env: tuple[Any, str]) -> None:
     learning, database_url = env
     learn(learning, "immutable fact", scope=unique_session())
     with psycopg.connect(database_url, autocommit=True) as conn:
-        for statement in ("UPDATE learning.learning_revisions SET reason = 'x'",
-                          "DELETE FROM learning.learnings",
-                          "UPDATE learning.candidates SET content = 'x'",
-                          "DELETE FROM learning.candidate_events"):
+        for statement in (
+            "UPDATE learning.learning_revisions SET reason = 'x'",
+            "DELETE FROM learning.learnings",
+            "UPDATE learning.candidates SET content = 'x'",
+            "DELETE FROM learning.candidate_events",
+        ):
             with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
                 conn.execute(statement)

@@ -33,8 +33,15 @@ pytestmark = pytest.mark.integration
 PAST = datetime.now(UTC) - timedelta(days=1)
 FUTURE = datetime.now(UTC) + timedelta(days=30)
 
-BASE = {"kind": "fact", "sensitivity": "normal", "status": "active", "tier": "active",
-        "verification": "unverified", "decision": "manual", "expires_at": None}
+BASE = {
+    "kind": "fact",
+    "sensitivity": "normal",
+    "status": "active",
+    "tier": "active",
+    "verification": "unverified",
+    "decision": "manual",
+    "expires_at": None,
+}
 
 # (case, overrides, injected). Each row flips exactly one gate of the baseline.
 GATES: list[tuple[str, dict[str, Any], bool]] = [
@@ -58,13 +65,15 @@ GATES: list[tuple[str, dict[str, Any], bool]] = [
 
 @pytest.fixture(scope="module")
 def env(pg_server_url: str, template_database: str) -> Iterator[tuple[Any, str]]:
-    with shared_suite(pg_server_url, template_database, ["journal", "learning"],
-                      workers_enabled=False) as (suite, channel):
+    with shared_suite(
+        pg_server_url, template_database, ["journal", "learning"], workers_enabled=False
+    ) as (suite, channel):
         yield stubs(channel).learning, suite.database_url
 
 
-def insert_learning(database_url: str, content: str, scope: tuple[str, str],
-                    **overrides: Any) -> str:
+def insert_learning(
+    database_url: str, content: str, scope: tuple[str, str], **overrides: Any
+) -> str:
     """A learning in any gate state, written straight to the schema (some
     states, like an expired record, cannot be produced through the API)."""
     v = {**BASE, **overrides}
@@ -86,48 +95,77 @@ def insert_learning(database_url: str, content: str, scope: tuple[str, str],
             (v["verification"], v["decision"], cand[0]),
         ).fetchone()
         assert row is not None
-        revision = ("INSERT INTO learning.learning_revisions (learning_id, revision, status,"
-                    " publish_tier, action, actor) VALUES (%s, %s, %s, %s, %s, 'test')")
+        revision = (
+            "INSERT INTO learning.learning_revisions (learning_id, revision, status,"
+            " publish_tier, action, actor) VALUES (%s, %s, %s, %s, %s, 'test')"
+        )
         conn.execute(revision, (row[0], 1, "active", v["tier"], "published"))
         if v["status"] != "active":
-            conn.execute(revision, (row[0], 2, v["status"], v["tier"],
-                                    "revoked" if v["status"] == "revoked" else "superseded"))
+            conn.execute(
+                revision,
+                (
+                    row[0],
+                    2,
+                    v["status"],
+                    v["tier"],
+                    "revoked" if v["status"] == "revoked" else "superseded",
+                ),
+            )
     return str(row[0])
 
 
 @pytest.mark.parametrize(("case", "overrides", "injected"), GATES, ids=[g[0] for g in GATES])
-def test_sql_gate(env: tuple[Any, str], case: str, overrides: dict[str, Any],
-                  injected: bool) -> None:
+def test_sql_gate(
+    env: tuple[Any, str], case: str, overrides: dict[str, Any], injected: bool
+) -> None:
     v = {**BASE, **overrides}
     with psycopg.connect(env[1]) as conn:
         row = conn.execute(
             "SELECT learning.is_prompt_eligible(%s, %s, %s, %s, %s, %s, %s, now())",
-            (v["kind"], v["sensitivity"], v["status"], v["tier"], v["verification"],
-             v["decision"], v["expires_at"]),
+            (
+                v["kind"],
+                v["sensitivity"],
+                v["status"],
+                v["tier"],
+                v["verification"],
+                v["decision"],
+                v["expires_at"],
+            ),
         ).fetchone()
     assert row is not None and row[0] is injected
 
 
 @pytest.mark.parametrize(("case", "overrides", "injected"), GATES, ids=[g[0] for g in GATES])
-def test_learned_context_gate(env: tuple[Any, str], case: str, overrides: dict[str, Any],
-                              injected: bool) -> None:
+def test_learned_context_gate(
+    env: tuple[Any, str], case: str, overrides: dict[str, Any], injected: bool
+) -> None:
     learning, url = env
     session = unique_session()
     marker = f"gate{uuid.uuid4().hex[:8]}"
-    learning_id = insert_learning(url, f"{marker} applies here", ("session", session.id),
-                                  **overrides)
-    found = learning.GetLearnedContext(pb.GetLearnedContextRequest(
-        session_id=session.id, pending_input=f"what about {marker}?"))
+    learning_id = insert_learning(
+        url, f"{marker} applies here", ("session", session.id), **overrides
+    )
+    found = learning.GetLearnedContext(
+        pb.GetLearnedContextRequest(session_id=session.id, pending_input=f"what about {marker}?")
+    )
     assert ([e.learning.learning_id for e in found.entries] == [learning_id]) is injected
     if not injected:
         assert found.entries == []
 
 
-@pytest.mark.parametrize(("scope", "visible"), [
-    ("session:own", True), ("persona:ana", True), ("project:p1", True), ("project:p2", True),
-    ("workspace:default", True), ("session:other", False), ("persona:bob", False),
-    ("project:p3", False),
-])
+@pytest.mark.parametrize(
+    ("scope", "visible"),
+    [
+        ("session:own", True),
+        ("persona:ana", True),
+        ("project:p1", True),
+        ("project:p2", True),
+        ("workspace:default", True),
+        ("session:other", False),
+        ("persona:bob", False),
+        ("project:p3", False),
+    ],
+)
 def test_scope_visibility(env: tuple[Any, str], scope: str, visible: bool) -> None:
     learning, url = env
     session = unique_session()
@@ -135,26 +173,44 @@ def test_scope_visibility(env: tuple[Any, str], scope: str, visible: bool) -> No
     scope_id = session.id if scope_id == "own" else scope_id
     marker = f"scope{uuid.uuid4().hex[:8]}"
     learning_id = insert_learning(url, f"{marker} fact", (kind, scope_id))
-    found = learning.GetLearnedContext(pb.GetLearnedContextRequest(
-        session_id=session.id, persona_id="ana", project_ids=["p1", "p2"],
-        pending_input=marker))
+    found = learning.GetLearnedContext(
+        pb.GetLearnedContextRequest(
+            session_id=session.id, persona_id="ana", project_ids=["p1", "p2"], pending_input=marker
+        )
+    )
     assert (learning_id in [e.learning.learning_id for e in found.entries]) is visible
-    assert list(found.scope_keys) == [f"session:{session.id}", "persona:ana", "project:p1",
-                                      "project:p2", "workspace:default"]
+    assert list(found.scope_keys) == [
+        f"session:{session.id}",
+        "persona:ana",
+        "project:p1",
+        "project:p2",
+        "workspace:default",
+    ]
 
 
 def test_resolve_scopes(env: tuple[Any, str]) -> None:
     learning, _ = env
-    response = learning.ResolveScopes(pb.ResolveScopesRequest(
-        session_id="s1", persona_id="ana", project_ids=["p1", "p1", "p2"]))
-    assert list(response.scope_keys) == ["session:s1", "persona:ana", "project:p1",
-                                         "project:p2", "workspace:default"]
+    response = learning.ResolveScopes(
+        pb.ResolveScopesRequest(session_id="s1", persona_id="ana", project_ids=["p1", "p1", "p2"])
+    )
+    assert list(response.scope_keys) == [
+        "session:s1",
+        "persona:ana",
+        "project:p1",
+        "project:p2",
+        "workspace:default",
+    ]
     assert [s.kind for s in response.scopes] == [
-        cpb.SCOPE_KIND_SESSION, cpb.SCOPE_KIND_PERSONA, cpb.SCOPE_KIND_PROJECT,
-        cpb.SCOPE_KIND_PROJECT, cpb.SCOPE_KIND_WORKSPACE]
-    for request, field in ((pb.ResolveScopesRequest(), "session_id"),
-                           (pb.ResolveScopesRequest(session_id="s1", project_ids=["a b"]),
-                            "project_ids[0]")):
+        cpb.SCOPE_KIND_SESSION,
+        cpb.SCOPE_KIND_PERSONA,
+        cpb.SCOPE_KIND_PROJECT,
+        cpb.SCOPE_KIND_PROJECT,
+        cpb.SCOPE_KIND_WORKSPACE,
+    ]
+    for request, field in (
+        (pb.ResolveScopesRequest(), "session_id"),
+        (pb.ResolveScopesRequest(session_id="s1", project_ids=["a b"]), "project_ids[0]"),
+    ):
         err = fails(lambda r=request: learning.ResolveScopes(r))  # type: ignore[misc]
         assert error_info(err).metadata["field"] == field
 
@@ -168,8 +224,9 @@ def test_scoring_fallback_limits_and_coverage(start_services: Any, channel_to: A
     learn(learning, "Hidden provisional sizes note", tier=pb.PUBLISH_TIER_PROVISIONAL)
 
     def context(text: str, limit: int = 0) -> pb.GetLearnedContextResponse:
-        return learning.GetLearnedContext(pb.GetLearnedContextRequest(
-            session_id="s1", pending_input=text, max_entries=limit))
+        return learning.GetLearnedContext(
+            pb.GetLearnedContextRequest(session_id="s1", pending_input=text, max_entries=limit)
+        )
 
     scored = context("How big are the sizes on this disk?")
     assert [e.learning.learning_id for e in scored.entries] == [sizes.learning_id]
@@ -188,17 +245,23 @@ def test_scoring_fallback_limits_and_coverage(start_services: Any, channel_to: A
     fallback = context("Use durable memory: what do you remember?")
     assert fallback.recency_fallback
     assert [e.learning.learning_id for e in fallback.entries] == [
-        deploys.learning_id, codename.learning_id, sizes.learning_id]
+        deploys.learning_id,
+        codename.learning_id,
+        sizes.learning_id,
+    ]
 
     limited = context("use durable memory", limit=1)
     assert ([e.learning.learning_id for e in limited.entries], limited.omitted_by_limit) == (
-        [deploys.learning_id], 2)
+        [deploys.learning_id],
+        2,
+    )
     assert limited.coverage.cardinality.truncated
     validate(limited.coverage)
 
-    for request, field in ((pb.GetLearnedContextRequest(), "session_id"),
-                           (pb.GetLearnedContextRequest(session_id="s1", max_entries=51),
-                            "max_entries")):
+    for request, field in (
+        (pb.GetLearnedContextRequest(), "session_id"),
+        (pb.GetLearnedContextRequest(session_id="s1", max_entries=51), "max_entries"),
+    ):
         err = fails(lambda r=request: learning.GetLearnedContext(r))  # type: ignore[misc]
         assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert error_info(err).metadata["field"] == field
@@ -214,21 +277,34 @@ def test_search_hides_sensitive_and_tags_prompt_eligibility(env: tuple[Any, str]
     session = unique_session()
     word = f"zebra{uuid.uuid4().hex[:6]}"
     visible = learn(learning, f"{word} facts are eligible", scope=session)
-    provisional = learn(learning, f"{word} provisional note", scope=session,
-                        tier=pb.PUBLISH_TIER_PROVISIONAL)
-    sensitive = learn(learning, f"{word} sensitive note", scope=session,
-                      sensitivity=pb.SENSITIVITY_SENSITIVE)
-    procedure = learn(learning, f"To release {word}: tag and push", scope=WORKSPACE,
-                      kind=pb.LEARNING_KIND_PROCEDURE)
+    provisional = learn(
+        learning, f"{word} provisional note", scope=session, tier=pb.PUBLISH_TIER_PROVISIONAL
+    )
+    sensitive = learn(
+        learning, f"{word} sensitive note", scope=session, sensitivity=pb.SENSITIVITY_SENSITIVE
+    )
+    procedure = learn(
+        learning,
+        f"To release {word}: tag and push",
+        scope=WORKSPACE,
+        kind=pb.LEARNING_KIND_PROCEDURE,
+    )
     revoked = learn(learning, f"{word} revoked fact", scope=session)
-    learning.RevokeLearning(pb.RevokeLearningRequest(learning_id=revoked.learning_id,
-                                                     reason="wrong"))
-    learning.PromoteToSkill(pb.PromoteToSkillRequest(
-        learning_id=procedure.learning_id, skill_name=f"release-{word}",
-        execution_context=pb.EXECUTION_CONTEXT_FORK, verification_profile="verification"))
+    learning.RevokeLearning(
+        pb.RevokeLearningRequest(learning_id=revoked.learning_id, reason="wrong")
+    )
+    learning.PromoteToSkill(
+        pb.PromoteToSkillRequest(
+            learning_id=procedure.learning_id,
+            skill_name=f"release-{word}",
+            execution_context=pb.EXECUTION_CONTEXT_FORK,
+            verification_profile="verification",
+        )
+    )
     scopes = [f"session:{session.id}", "workspace:default"]
-    hits = learning.SearchLearnings(pb.SearchLearningsRequest(
-        query=word, scope_keys=scopes, page_size=100)).hits
+    hits = learning.SearchLearnings(
+        pb.SearchLearningsRequest(query=word, scope_keys=scopes, page_size=100)
+    ).hits
     by_id = {h.id: h for h in hits}
     assert sensitive.learning_id not in by_id and revoked.learning_id not in by_id
     assert by_id[visible.learning_id].prompt_eligible
@@ -236,14 +312,19 @@ def test_search_hides_sensitive_and_tags_prompt_eligibility(env: tuple[Any, str]
     assert not by_id[procedure.learning_id].prompt_eligible
     skill = by_id[f"release-{word}"]
     assert (skill.hit_kind, skill.prompt_eligible) == ("skill", False)
-    browse = learning.SearchLearnings(pb.SearchLearningsRequest(
-        scope_keys=[f"session:{session.id}"], page_size=1))
+    browse = learning.SearchLearnings(
+        pb.SearchLearningsRequest(scope_keys=[f"session:{session.id}"], page_size=1)
+    )
     assert [h.id for h in browse.hits] == [provisional.learning_id]
-    rest = learning.SearchLearnings(pb.SearchLearningsRequest(
-        scope_keys=[f"session:{session.id}"], page_size=1, page_token=browse.next_page_token))
+    rest = learning.SearchLearnings(
+        pb.SearchLearningsRequest(
+            scope_keys=[f"session:{session.id}"], page_size=1, page_token=browse.next_page_token
+        )
+    )
     assert [h.id for h in rest.hits] == [visible.learning_id] and rest.next_page_token == ""
-    err = fails(lambda: learning.SearchLearnings(pb.SearchLearningsRequest(
-        scope_keys=["workspace:team"])))
+    err = fails(
+        lambda: learning.SearchLearnings(pb.SearchLearningsRequest(scope_keys=["workspace:team"]))
+    )
     assert error_info(err).metadata["field"] == "scope_keys[0]"
 
 
@@ -254,6 +335,10 @@ def test_status_counts(start_services: Any, channel_to: Any) -> None:
     learn(learning, "active one")
     learn(learning, "provisional one", tier=pb.PUBLISH_TIER_PROVISIONAL)
     status = learning.GetLearningStatus(pb.GetLearningStatusRequest())
-    assert (status.candidates_pending, status.learnings_active, status.learnings_provisional,
-            status.skills_active) == (1, 1, 1, 0)
+    assert (
+        status.candidates_pending,
+        status.learnings_active,
+        status.learnings_provisional,
+        status.skills_active,
+    ) == (1, 1, 1, 0)
     assert status.mode == pb.AUTOMATION_MODE_SHADOW

@@ -52,21 +52,33 @@ def unique_session() -> cpb.Scope:
 
 
 @contextmanager
-def shared_suite(pg_server_url: str, template_database: str, services: list[str],
-                 **overrides: Any) -> Iterator[tuple[Suite, grpc.Channel]]:
+def shared_suite(
+    pg_server_url: str, template_database: str, services: list[str], **overrides: Any
+) -> Iterator[tuple[Suite, grpc.Channel]]:
     """One database cloned from the migrated template and one in-process suite
     for a whole test module: suite start-up and teardown are paid once."""
     name = f"engram_learning_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(pg_server_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
-            sql.Identifier(name), sql.Identifier(template_database)))
+        conn.execute(
+            sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
+                sql.Identifier(name), sql.Identifier(template_database)
+            )
+        )
     info = psycopg.conninfo.conninfo_to_dict(pg_server_url)
     info["dbname"] = name
-    settings = Settings.load({
-        "listen": "127.0.0.1:0", "database_url": psycopg.conninfo.make_conninfo("", **info),
-        "data_dir": tempfile.mkdtemp(prefix="engram-learning-"), "embedder": "hashing",
-        "grace_seconds": 0.5, "pool_max_size": 8, "metrics_port": -1, **overrides,
-    }, env={})
+    settings = Settings.load(
+        {
+            "listen": "127.0.0.1:0",
+            "database_url": psycopg.conninfo.make_conninfo("", **info),
+            "data_dir": tempfile.mkdtemp(prefix="engram-learning-"),
+            "embedder": "hashing",
+            "grace_seconds": 0.5,
+            "pool_max_size": 8,
+            "metrics_port": -1,
+            **overrides,
+        },
+        env={},
+    )
     suite = start_suite(settings, services)
     channel = grpc.insecure_channel(suite.address)
     try:
@@ -75,22 +87,38 @@ def shared_suite(pg_server_url: str, template_database: str, services: list[str]
         channel.close()
         suite.stop(grace=0.2)
         with psycopg.connect(pg_server_url, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-                sql.Identifier(name)))
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
 
 
-def complete_run(journal: jpb_grpc.JournalServiceStub, run_id: str, request: str,
-                 outcome: str = "OK", *, session_id: str = "s1", subject: str = "u1",
-                 status: jpb.RunStatus.ValueType = jpb.RUN_STATUS_COMPLETED
-                 ) -> jpb.CompleteRunResponse:
-    response: jpb.CompleteRunResponse = journal.CompleteRun(jpb.CompleteRunRequest(
-        run_id=run_id, session_id=session_id, subject=subject, status=status,
-        request_text=request, outcome_text=outcome, request_id=str(uuid.uuid4())))
+def complete_run(
+    journal: jpb_grpc.JournalServiceStub,
+    run_id: str,
+    request: str,
+    outcome: str = "OK",
+    *,
+    session_id: str = "s1",
+    subject: str = "u1",
+    status: jpb.RunStatus.ValueType = jpb.RUN_STATUS_COMPLETED,
+) -> jpb.CompleteRunResponse:
+    response: jpb.CompleteRunResponse = journal.CompleteRun(
+        jpb.CompleteRunRequest(
+            run_id=run_id,
+            session_id=session_id,
+            subject=subject,
+            status=status,
+            request_text=request,
+            outcome_text=outcome,
+            request_id=str(uuid.uuid4()),
+        )
+    )
     return response
 
 
-def wait_until(check: Callable[[], T | None], *, timeout: float = 20.0, what: str = "condition"
-               ) -> T:
+def wait_until(
+    check: Callable[[], T | None], *, timeout: float = 20.0, what: str = "condition"
+) -> T:
     """Poll until `check` returns something truthy; that value is returned."""
     deadline = time.monotonic() + timeout
     while True:
@@ -102,20 +130,35 @@ def wait_until(check: Callable[[], T | None], *, timeout: float = 20.0, what: st
         time.sleep(0.05)
 
 
-def candidate(stub: pb_grpc.LearningServiceStub, content: str, *,
-              kind: pb.LearningKind.ValueType = pb.LEARNING_KIND_FACT,
-              scope: cpb.Scope = SESSION, confidence: int = 90, **extra: Any) -> pb.Candidate:
-    response = stub.CreateCandidate(pb.CreateCandidateRequest(
-        scope=scope, kind=kind, content=content, confidence=confidence, **extra))
+def candidate(
+    stub: pb_grpc.LearningServiceStub,
+    content: str,
+    *,
+    kind: pb.LearningKind.ValueType = pb.LEARNING_KIND_FACT,
+    scope: cpb.Scope = SESSION,
+    confidence: int = 90,
+    **extra: Any,
+) -> pb.Candidate:
+    response = stub.CreateCandidate(
+        pb.CreateCandidateRequest(
+            scope=scope, kind=kind, content=content, confidence=confidence, **extra
+        )
+    )
     result: pb.Candidate = response.candidate
     return result
 
 
-def publish(stub: pb_grpc.LearningServiceStub, candidate_id: str,
-            tier: pb.PublishTier.ValueType = pb.PUBLISH_TIER_ACTIVE, supersedes: str = ""
-            ) -> pb.Learning:
-    response = stub.PublishCandidate(pb.PublishCandidateRequest(
-        candidate_id=candidate_id, publish_tier=tier, supersedes=supersedes))
+def publish(
+    stub: pb_grpc.LearningServiceStub,
+    candidate_id: str,
+    tier: pb.PublishTier.ValueType = pb.PUBLISH_TIER_ACTIVE,
+    supersedes: str = "",
+) -> pb.Learning:
+    response = stub.PublishCandidate(
+        pb.PublishCandidateRequest(
+            candidate_id=candidate_id, publish_tier=tier, supersedes=supersedes
+        )
+    )
     learning: pb.Learning = response.learning
     return learning
 
@@ -128,22 +171,30 @@ def learn(stub: pb_grpc.LearningServiceStub, content: str, **kwargs: Any) -> pb.
 
 def reviewed(stub: pb_grpc.LearningServiceStub, candidate_id: str) -> pb.Candidate:
     """The candidate once the review worker has recorded its review."""
+
     def check() -> pb.Candidate | None:
         found = stub.GetCandidate(pb.GetCandidateRequest(candidate_id=candidate_id)).candidate
         return found if found.HasField("review") else None
+
     return wait_until(check, what=f"review of candidate {candidate_id}")
 
 
-def set_policy(stub: pb_grpc.LearningServiceStub, mode: pb.AutomationMode.ValueType, *,
-               rules: list[pb.PublicationRule] | None = None, **publication: Any
-               ) -> pb.LearningPolicy:
+def set_policy(
+    stub: pb_grpc.LearningServiceStub,
+    mode: pb.AutomationMode.ValueType,
+    *,
+    rules: list[pb.PublicationRule] | None = None,
+    **publication: Any,
+) -> pb.LearningPolicy:
     judge = publication.pop("judge", None)
-    policy = pb.LearningPolicy(mode=mode, publication=pb.PublicationSettings(
-        rules=rules or [], **publication))
+    policy = pb.LearningPolicy(
+        mode=mode, publication=pb.PublicationSettings(rules=rules or [], **publication)
+    )
     if judge is not None:
         policy.judge.CopyFrom(judge)
     result: pb.LearningPolicy = stub.SetLearningPolicy(
-        pb.SetLearningPolicyRequest(policy=policy)).policy
+        pb.SetLearningPolicyRequest(policy=policy)
+    ).policy
     return result
 
 
@@ -204,8 +255,7 @@ class FakeJudge(ppb_grpc.JudgeServiceServicer):
     calls: list[ppb.JudgeRequest] = field(default_factory=list)
     _release: threading.Event = field(default_factory=threading.Event)
 
-    def Judge(self, request: ppb.JudgeRequest, context: grpc.ServicerContext
-              ) -> ppb.JudgeResponse:
+    def Judge(self, request: ppb.JudgeRequest, context: grpc.ServicerContext) -> ppb.JudgeResponse:
         self.calls.append(request)
         if self.hang:
             self._release.wait(30)
@@ -234,8 +284,9 @@ class FakeExtractor(ppb_grpc.ExtractorServiceServicer):
     hang: bool = False
     _release: threading.Event = field(default_factory=threading.Event)
 
-    def Extract(self, request: ppb.ExtractRequest, context: grpc.ServicerContext
-                ) -> ppb.ExtractResponse:
+    def Extract(
+        self, request: ppb.ExtractRequest, context: grpc.ServicerContext
+    ) -> ppb.ExtractResponse:
         self.calls.append(request)
         if self.hang:
             self._release.wait(30)

@@ -40,8 +40,13 @@ TOPICS = [
 ]
 
 
-def poll(check: Callable[[], T | None], *, timeout: float = 20.0, interval: float = 0.05,
-         what: str = "condition") -> T:
+def poll(
+    check: Callable[[], T | None],
+    *,
+    timeout: float = 20.0,
+    interval: float = 0.05,
+    what: str = "condition",
+) -> T:
     deadline = time.monotonic() + timeout
     while True:
         value = check()
@@ -57,20 +62,26 @@ def when(value: T, condition: Callable[[T], bool]) -> T | None:
 
 
 class Client:
-    def __init__(self, suite: Suite, channel_to: Callable[..., grpc.Channel],
-                 journal_suite: Suite | None = None) -> None:
+    def __init__(
+        self,
+        suite: Suite,
+        channel_to: Callable[..., grpc.Channel],
+        journal_suite: Suite | None = None,
+    ) -> None:
         self.suite = suite
         self.retrieval = rgrpc.RetrievalServiceStub(channel_to(suite))
         self.journal = jgrpc.JournalServiceStub(channel_to(journal_suite or suite))
 
     def recall(self, text: str, subject: str = "alice", **fields: Any) -> rpb.RecallResponse:
         response: rpb.RecallResponse = self.retrieval.Recall(
-            rpb.RecallRequest(query_text=text, subject=subject, **fields))
+            rpb.RecallRequest(query_text=text, subject=subject, **fields)
+        )
         return response
 
     def status(self) -> rpb.GetIndexStatusResponse:
         response: rpb.GetIndexStatusResponse = self.retrieval.GetIndexStatus(
-            rpb.GetIndexStatusRequest())
+            rpb.GetIndexStatusRequest()
+        )
         return response
 
     def caught_up(self, timeout: float = 20.0) -> rpb.GetIndexStatusResponse:
@@ -80,8 +91,13 @@ class Client:
 
         def done() -> rpb.GetIndexStatusResponse | None:
             status = self.status()
-            return status if status.ready and status.applied_cursor >= watermark and \
-                status.staleness_seconds >= 0 else None
+            return (
+                status
+                if status.ready
+                and status.applied_cursor >= watermark
+                and status.staleness_seconds >= 0
+                else None
+            )
 
         return poll(done, timeout=timeout, what=f"index at cursor {watermark}")
 
@@ -94,17 +110,20 @@ def ids(response: rpb.RecallResponse) -> list[str]:
     return [h.episode_id for h in response.hits]
 
 
-def seed(client: Client, subject: str = "alice", session_id: str = "s1"
-         ) -> dict[str, str]:
+def seed(client: Client, subject: str = "alice", session_id: str = "s1") -> dict[str, str]:
     """Commit the TOPICS turns; returns user_text -> episode id."""
-    return {user: commit_turn(client.journal, user, assistant, subject=subject,
-                              session_id=session_id).episode_id
-            for user, assistant in TOPICS}
+    return {
+        user: commit_turn(
+            client.journal, user, assistant, subject=subject, session_id=session_id
+        ).episode_id
+        for user, assistant in TOPICS
+    }
 
 
 @pytest.fixture
-def suite_client(start_services: Callable[..., Suite],
-                 channel_to: Callable[..., grpc.Channel]) -> Callable[..., Client]:
+def suite_client(
+    start_services: Callable[..., Suite], channel_to: Callable[..., grpc.Channel]
+) -> Callable[..., Client]:
     def make(**overrides: Any) -> Client:
         suite = start_services(["journal", "retrieval"], **overrides)
         return Client(suite, channel_to)
@@ -112,17 +131,18 @@ def suite_client(start_services: Callable[..., Suite],
     return make
 
 
-def test_resident_and_fallback_agree_on_a_small_corpus(suite_client: Callable[..., Client]
-                                                       ) -> None:
+def test_resident_and_fallback_agree_on_a_small_corpus(suite_client: Callable[..., Client]) -> None:
     client = suite_client()
     episodes = seed(client)
     status = client.caught_up()
     assert status.episodes == len(TOPICS)
     assert status.dense_index_type == "faiss-flat-ip"
 
-    for query, expected in [("Which city does Maya live in?", TOPICS[0][0]),
-                            ("what is my cat called", TOPICS[4][0]),
-                            ("marathon in Berlin", TOPICS[7][0])]:
+    for query, expected in [
+        ("Which city does Maya live in?", TOPICS[0][0]),
+        ("what is my cat called", TOPICS[4][0]),
+        ("marathon in Berlin", TOPICS[7][0]),
+    ]:
         resident = client.recall(query, limit=3)
         assert resident.served_by == rpb.SERVED_BY_RESIDENT
         assert resident.fallback_reason == rpb.FALLBACK_REASON_NONE
@@ -132,7 +152,8 @@ def test_resident_and_fallback_agree_on_a_small_corpus(suite_client: Callable[..
         assert resident.coverage.snapshot_version == str(client.status().applied_cursor)
         assert resident.absence_state == cpb.ABSENCE_STATE_NOT_ABSENT
         fallback = client.journal.SearchEpisodes(
-            jpb.SearchEpisodesRequest(query_text=query, subject="alice", limit=3))
+            jpb.SearchEpisodesRequest(query_text=query, subject="alice", limit=3)
+        )
         assert resident.hits[0].episode_id == episodes[expected]
         assert fallback.hits[0].episode.episode_id == episodes[expected]
         assert resident.hits[0].user_text == expected
@@ -155,11 +176,23 @@ def test_filters_never_leak(suite_client: Callable[..., Client]) -> None:
     client = suite_client()
     mine = seed(client, subject="alice", session_id="s1")
     theirs = seed(client, subject="bob", session_id="s9")
-    other_ws = commit_turn(client.journal, TOPICS[0][0] + " (other workspace)", "ok",
-                           subject="alice", workspace="lab", session_id="s1").episode_id
+    other_ws = commit_turn(
+        client.journal,
+        TOPICS[0][0] + " (other workspace)",
+        "ok",
+        subject="alice",
+        workspace="lab",
+        session_id="s1",
+    ).episode_id
     old = datetime(2020, 1, 1, tzinfo=UTC)
-    dated = commit_turn(client.journal, "Maya visited Lisbon back in 2020", "ok",
-                        subject="alice", session_id="s2", occurred_at=old).episode_id
+    dated = commit_turn(
+        client.journal,
+        "Maya visited Lisbon back in 2020",
+        "ok",
+        subject="alice",
+        session_id="s2",
+        occurred_at=old,
+    ).episode_id
     client.caught_up()
 
     response = client.recall("Maya Lisbon violin", limit=100)
@@ -175,8 +208,10 @@ def test_filters_never_leak(suite_client: Callable[..., Client]) -> None:
     assert ids(excluded) == [dated]
     assert excluded.coverage.dimensions.visibility == cpb.DIMENSION_STATE_PARTIAL
 
-    window = cpb.TimeWindow(start_time=to_timestamp(old - timedelta(days=1)),
-                            end_time=to_timestamp(old + timedelta(days=1)))
+    window = cpb.TimeWindow(
+        start_time=to_timestamp(old - timedelta(days=1)),
+        end_time=to_timestamp(old + timedelta(days=1)),
+    )
     windowed = client.recall("Maya Lisbon", time_window=window, limit=100)
     assert windowed.served_by == rpb.SERVED_BY_RESIDENT
     assert ids(windowed) == [dated]
@@ -204,21 +239,29 @@ def test_paused_feed_goes_stale_and_resumes(suite_client: Callable[..., Client])
     client.caught_up()
     follower = client.runtime().follower
     follower.pause()
-    stale = poll(lambda: when(client.recall("cat named Pixel"),
-                              lambda r: r.fallback_reason == rpb.FALLBACK_REASON_STALE),
-                 what="stale fallback")
+    stale = poll(
+        lambda: when(
+            client.recall("cat named Pixel"),
+            lambda r: r.fallback_reason == rpb.FALLBACK_REASON_STALE,
+        ),
+        what="stale fallback",
+    )
     assert stale.served_by == rpb.SERVED_BY_FALLBACK
     late = commit_turn(client.journal, "My new bicycle is a red fixie.", "nice").episode_id
     follower.resume()
     client.caught_up()
-    fresh = poll(lambda: when(client.recall("red fixie bicycle"),
-                              lambda r: r.served_by == rpb.SERVED_BY_RESIDENT),
-                 what="resident again")
+    fresh = poll(
+        lambda: when(
+            client.recall("red fixie bicycle"), lambda r: r.served_by == rpb.SERVED_BY_RESIDENT
+        ),
+        what="resident again",
+    )
     assert fresh.hits[0].episode_id == late
 
 
 def test_quarantine_is_never_served_after_the_call_returned(
-        suite_client: Callable[..., Client]) -> None:
+    suite_client: Callable[..., Client],
+) -> None:
     # A generous staleness limit keeps the resident path serving while its
     # follower is paused, so the visibility check is what must hide the episode.
     client = suite_client(index_staleness_seconds=3600)
@@ -228,9 +271,14 @@ def test_quarantine_is_never_served_after_the_call_returned(
     assert target in ids(client.recall("peanut allergy"))
 
     client.runtime().follower.pause()
-    client.journal.Quarantine(jpb.QuarantineRequest(
-        record_kind=jpb.RECORD_KIND_EPISODE, record_id=target, reason="wrong person",
-        request_id=str(uuid.uuid4())))
+    client.journal.Quarantine(
+        jpb.QuarantineRequest(
+            record_kind=jpb.RECORD_KIND_EPISODE,
+            record_id=target,
+            reason="wrong person",
+            request_id=str(uuid.uuid4()),
+        )
+    )
     response = client.recall("peanut allergy", limit=100)
     assert response.served_by == rpb.SERVED_BY_RESIDENT
     assert target not in ids(response)
@@ -239,15 +287,19 @@ def test_quarantine_is_never_served_after_the_call_returned(
     client.runtime().follower.resume()
     client.caught_up()
     assert client.status().episodes == len(TOPICS) - 1
-    client.journal.Restore(jpb.RestoreRequest(
-        record_kind=jpb.RECORD_KIND_EPISODE, record_id=target, reason="it was right",
-        request_id=str(uuid.uuid4())))
+    client.journal.Restore(
+        jpb.RestoreRequest(
+            record_kind=jpb.RECORD_KIND_EPISODE,
+            record_id=target,
+            reason="it was right",
+            request_id=str(uuid.uuid4()),
+        )
+    )
     client.caught_up()
     assert target in ids(client.recall("peanut allergy"))
 
 
-def test_purge_is_never_served_after_the_call_returned(
-        suite_client: Callable[..., Client]) -> None:
+def test_purge_is_never_served_after_the_call_returned(suite_client: Callable[..., Client]) -> None:
     client = suite_client(index_staleness_seconds=3600)
     seed(client, subject="alice")
     kept = seed(client, subject="bob")
@@ -255,14 +307,14 @@ def test_purge_is_never_served_after_the_call_returned(
     assert client.recall("cat named Pixel").hits
 
     client.runtime().follower.pause()
-    client.journal.Purge(jpb.PurgeRequest(subject="alice", reason="erasure request",
-                                          request_id=str(uuid.uuid4())))
+    client.journal.Purge(
+        jpb.PurgeRequest(subject="alice", reason="erasure request", request_id=str(uuid.uuid4()))
+    )
     response = client.recall("cat named Pixel", limit=100)
     assert response.served_by == rpb.SERVED_BY_RESIDENT
     assert not response.hits
     assert response.absence_state == cpb.ABSENCE_STATE_COVERAGE_UNKNOWN
-    assert client.recall("cat named Pixel", subject="bob").hits[0].episode_id == \
-        kept[TOPICS[4][0]]
+    assert client.recall("cat named Pixel", subject="bob").hits[0].episode_id == kept[TOPICS[4][0]]
 
     client.runtime().follower.resume()
     status = client.caught_up()
@@ -270,7 +322,8 @@ def test_purge_is_never_served_after_the_call_returned(
 
 
 def test_shadow_mode_serves_fallback_and_records_agreement(
-        suite_client: Callable[..., Client]) -> None:
+    suite_client: Callable[..., Client],
+) -> None:
     client = suite_client(index_shadow_mode=True)
     seed(client)
     client.caught_up()
@@ -278,15 +331,17 @@ def test_shadow_mode_serves_fallback_and_records_agreement(
         response = client.recall(query, limit=3)
         assert response.served_by == rpb.SERVED_BY_FALLBACK
         assert response.fallback_reason == rpb.FALLBACK_REASON_SHADOW
-    status = poll(lambda: when(client.status(), lambda s: s.shadow.comparisons >= 3),
-                  what="three shadow comparisons")
+    status = poll(
+        lambda: when(client.status(), lambda s: s.shadow.comparisons >= 3),
+        what="three shadow comparisons",
+    )
     assert status.shadow_mode
     assert status.shadow.top1_agreement == 1.0
     assert status.shadow.mean_overlap_at_k > 0.3
 
 
 def test_restart_reloads_the_persisted_snapshot_and_resumes_the_feed(
-        start_services: Callable[..., Suite], channel_to: Callable[..., grpc.Channel]
+    start_services: Callable[..., Suite], channel_to: Callable[..., grpc.Channel]
 ) -> None:
     first = Client(start_services(["journal", "retrieval"]), channel_to)
     episodes = seed(first)
@@ -308,10 +363,9 @@ def test_restart_reloads_the_persisted_snapshot_and_resumes_the_feed(
 
 
 def test_unreachable_journal_is_unavailable_never_an_empty_search(
-        start_services: Callable[..., Suite], channel_to: Callable[..., grpc.Channel]
+    start_services: Callable[..., Suite], channel_to: Callable[..., grpc.Channel]
 ) -> None:
-    suite = start_services(["retrieval"], journal_addr="127.0.0.1:1",
-                           downstream_timeout_ms=500)
+    suite = start_services(["retrieval"], journal_addr="127.0.0.1:1", downstream_timeout_ms=500)
     client = Client(suite, channel_to)
     response = client.recall("anything")
     assert response.served_by == rpb.SERVED_BY_NONE
@@ -324,8 +378,7 @@ def test_unreachable_journal_is_unavailable_never_an_empty_search(
     assert not client.status().ready
     with pytest.raises(grpc.RpcError) as raised:
         list(client.retrieval.RebuildIndex(rpb.RebuildIndexRequest()))
-    assert raised.value.code() in (grpc.StatusCode.UNAVAILABLE,
-                                   grpc.StatusCode.FAILED_PRECONDITION)
+    assert raised.value.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.FAILED_PRECONDITION)
 
 
 def test_rebuild_streams_progress_and_publishes(suite_client: Callable[..., Client]) -> None:
@@ -333,8 +386,7 @@ def test_rebuild_streams_progress_and_publishes(suite_client: Callable[..., Clie
     episodes = seed(client)
     before = client.caught_up()
     request_id = str(uuid.uuid4())
-    messages = list(client.retrieval.RebuildIndex(rpb.RebuildIndexRequest(
-        request_id=request_id)))
+    messages = list(client.retrieval.RebuildIndex(rpb.RebuildIndexRequest(request_id=request_id)))
     final = messages[-1]
     assert final.published
     assert final.progress.done == final.progress.total > 0
@@ -343,8 +395,7 @@ def test_rebuild_streams_progress_and_publishes(suite_client: Callable[..., Clie
     assert status.snapshot_version >= final.snapshot_version
     assert status.episodes == len(TOPICS)
     assert not status.rebuild.running
-    replay = list(client.retrieval.RebuildIndex(rpb.RebuildIndexRequest(
-        request_id=request_id)))
+    replay = list(client.retrieval.RebuildIndex(rpb.RebuildIndexRequest(request_id=request_id)))
     assert replay[-1].snapshot_version == final.snapshot_version
     assert client.recall("cat named Pixel").hits[0].episode_id == episodes[TOPICS[4][0]]
 
@@ -357,29 +408,41 @@ def test_find_exact_passes_through_with_a_scope(suite_client: Callable[..., Clie
     assert [h.user_text for h in found.hits] == [TOPICS[4][0]]
     assert found.absence_state == cpb.ABSENCE_STATE_NOT_ABSENT
     assert "subject alice" in found.scope_description
-    missing = client.retrieval.FindExact(rpb.FindExactRequest(terms=["zeppelin"],
-                                                              subject="alice"))
+    missing = client.retrieval.FindExact(rpb.FindExactRequest(terms=["zeppelin"], subject="alice"))
     assert not missing.hits
     assert missing.absence_state == cov.derive_absence(missing.coverage, 0)
     assert missing.absence_state == cpb.ABSENCE_STATE_ABSENT_AUTHORITATIVE
     assert '"zeppelin"' in missing.scope_description
 
 
-@pytest.mark.parametrize(("fields", "field"), [
-    ({"query_text": "", "subject": "alice"}, "query_text"),
-    ({"query_text": "x" * 4097, "subject": "alice"}, "query_text"),
-    ({"query_text": "hi", "subject": ""}, "subject"),
-    ({"query_text": "hi", "subject": "alice", "limit": 101}, "limit"),
-    ({"query_text": "hi", "subject": "alice", "limit": -1}, "limit"),
-    ({"query_text": "hi", "subject": "alice", "query_embedding": [0.1, 0.2]},
-     "query_embedding"),
-    ({"query_text": "hi", "subject": "alice",
-      "time_window": cpb.TimeWindow(start_time=to_timestamp(datetime(2024, 2, 1, tzinfo=UTC)),
-                                    end_time=to_timestamp(datetime(2024, 1, 1, tzinfo=UTC)))},
-     "time_window"),
-])
-def test_recall_rejects_bad_input(suite_client: Callable[..., Client], fields: dict[str, Any],
-                                  field: str) -> None:
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"query_text": "", "subject": "alice"}, "query_text"),
+        ({"query_text": "x" * 4097, "subject": "alice"}, "query_text"),
+        ({"query_text": "hi", "subject": ""}, "subject"),
+        ({"query_text": "hi", "subject": "alice", "limit": 101}, "limit"),
+        ({"query_text": "hi", "subject": "alice", "limit": -1}, "limit"),
+        (
+            {"query_text": "hi", "subject": "alice", "query_embedding": [0.1, 0.2]},
+            "query_embedding",
+        ),
+        (
+            {
+                "query_text": "hi",
+                "subject": "alice",
+                "time_window": cpb.TimeWindow(
+                    start_time=to_timestamp(datetime(2024, 2, 1, tzinfo=UTC)),
+                    end_time=to_timestamp(datetime(2024, 1, 1, tzinfo=UTC)),
+                ),
+            },
+            "time_window",
+        ),
+    ],
+)
+def test_recall_rejects_bad_input(
+    suite_client: Callable[..., Client], fields: dict[str, Any], field: str
+) -> None:
     client = suite_client(workers_enabled=False)
     with pytest.raises(grpc.RpcError) as raised:
         client.retrieval.Recall(rpb.RecallRequest(**fields))
@@ -398,17 +461,20 @@ def test_disabled_workers_serve_the_fallback(suite_client: Callable[..., Client]
 
 
 def test_episode_without_vector_is_found_lexically_until_embedded(
-        start_services: Callable[..., Suite], channel_to: Callable[..., grpc.Channel]
+    start_services: Callable[..., Suite], channel_to: Callable[..., grpc.Channel]
 ) -> None:
     # A journal without its embedding worker: episodes never get vectors.
     journal_suite = start_services(["journal"], workers_enabled=False)
     retrieval_suite = start_services(["retrieval"], journal_addr=journal_suite.address)
     client = Client(retrieval_suite, channel_to, journal_suite)
-    episode_id = commit_turn(client.journal, "The spare key is under the blue flowerpot.",
-                             "ok").episode_id
+    episode_id = commit_turn(
+        client.journal, "The spare key is under the blue flowerpot.", "ok"
+    ).episode_id
     watermark = client.journal.GetStatus(jpb.GetStatusRequest()).feed_watermark
-    poll(lambda: when(client.status(), lambda s: s.ready and s.applied_cursor >= watermark),
-         what="index caught up")
+    poll(
+        lambda: when(client.status(), lambda s: s.ready and s.applied_cursor >= watermark),
+        what="index caught up",
+    )
     response = client.recall("where is the spare key")
     assert response.served_by == rpb.SERVED_BY_RESIDENT
     assert [h.episode_id for h in response.hits] == [episode_id]

@@ -35,9 +35,11 @@ SECRETS: dict[str, str] = {
     "slack": "xox" + "b-" + "1234567890-0987654321-AbCdEfGhIj",
     "aws": "AKIA" + "IOSFODNN7EXAMPLE",
     "stripe": "sk_" + "live_" + "4eC39HqLyjWDarjtT1zdp7dc",
-    "jwt": ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
-            ".eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ"
-            ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"),
+    "jwt": (
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+        ".eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ"
+        ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+    ),
     "password": "hunter2-Correct-Horse",
     "bearer": "abcDEF123456ghiJKL789",
     "url_token": "tok3nValue998877",
@@ -72,8 +74,13 @@ TERMINAL = {
     pb.RUN_STATUS_INTERRUPTED: "interrupted",
     pb.RUN_STATUS_CANCELLED: "cancelled",
 }
-NON_TERMINAL = [pb.RUN_STATUS_UNSPECIFIED, pb.RUN_STATUS_QUEUED, pb.RUN_STATUS_RUNNING,
-                pb.RUN_STATUS_WAITING_FOR_APPROVAL, pb.RUN_STATUS_WAITING_FOR_USER_QUESTION]
+NON_TERMINAL = [
+    pb.RUN_STATUS_UNSPECIFIED,
+    pb.RUN_STATUS_QUEUED,
+    pb.RUN_STATUS_RUNNING,
+    pb.RUN_STATUS_WAITING_FOR_APPROVAL,
+    pb.RUN_STATUS_WAITING_FOR_USER_QUESTION,
+]
 
 
 # -- helpers -----------------------------------------------------------------
@@ -95,17 +102,34 @@ def sql(database_url: str) -> Iterator[psycopg.Connection[dict[str, Any]]]:
         yield conn
 
 
-def complete(stub: Stub, run_id: str, session_id: str = "s1", *,
-             status: pb.RunStatus.ValueType = pb.RUN_STATUS_COMPLETED, request: str = "",
-             outcome: str = "", error: str = "", scope_keys: tuple[str, ...] = (),
-             artifacts: tuple[str, ...] = (), subject: str = "u1",
-             request_id: str = "") -> pb.CompleteRunResponse:
-    response: pb.CompleteRunResponse = stub.CompleteRun(pb.CompleteRunRequest(
-        run_id=run_id, session_id=session_id, subject=subject, status=status,
-        request_text=request or f"request of {run_id}", outcome_text=outcome,
-        error_text=error, scope_keys=list(scope_keys), artifact_ids=list(artifacts),
-        request_id=request_id or str(uuid.uuid4()),
-    ))
+def complete(
+    stub: Stub,
+    run_id: str,
+    session_id: str = "s1",
+    *,
+    status: pb.RunStatus.ValueType = pb.RUN_STATUS_COMPLETED,
+    request: str = "",
+    outcome: str = "",
+    error: str = "",
+    scope_keys: tuple[str, ...] = (),
+    artifacts: tuple[str, ...] = (),
+    subject: str = "u1",
+    request_id: str = "",
+) -> pb.CompleteRunResponse:
+    response: pb.CompleteRunResponse = stub.CompleteRun(
+        pb.CompleteRunRequest(
+            run_id=run_id,
+            session_id=session_id,
+            subject=subject,
+            status=status,
+            request_text=request or f"request of {run_id}",
+            outcome_text=outcome,
+            error_text=error,
+            scope_keys=list(scope_keys),
+            artifact_ids=list(artifacts),
+            request_id=request_id or str(uuid.uuid4()),
+        )
+    )
     return response
 
 
@@ -117,8 +141,9 @@ def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo:
     return info
 
 
-def expect_error(call: Callable[[], object], code: grpc.StatusCode, *, field: str = "",
-                 reason: str = "") -> error_details_pb2.ErrorInfo:
+def expect_error(
+    call: Callable[[], object], code: grpc.StatusCode, *, field: str = "", reason: str = ""
+) -> error_details_pb2.ErrorInfo:
     with pytest.raises(grpc.RpcError) as caught:
         call()
     err = caught.value
@@ -133,8 +158,11 @@ def expect_error(call: Callable[[], object], code: grpc.StatusCode, *, field: st
 
 def policy(**changes: Any) -> pb.RunMemoryPolicy:
     values: dict[str, Any] = {
-        "enabled": True, "retention_seconds": 30 * 86400, "max_tracked_per_session": 32,
-        "max_prompt_entries": 3, "redact_pii": True,
+        "enabled": True,
+        "retention_seconds": 30 * 86400,
+        "max_tracked_per_session": 32,
+        "max_prompt_entries": 3,
+        "redact_pii": True,
         "search_visibility": pb.SEARCH_VISIBILITY_SESSION_ONLY,
     }
     values.update(changes)
@@ -143,7 +171,8 @@ def policy(**changes: Any) -> pb.RunMemoryPolicy:
 
 def set_policy(stub: Stub, **changes: Any) -> pb.SetRunMemoryPolicyResponse:
     response: pb.SetRunMemoryPolicyResponse = stub.SetRunMemoryPolicy(
-        pb.SetRunMemoryPolicyRequest(policy=policy(**changes), request_id=str(uuid.uuid4())))
+        pb.SetRunMemoryPolicyRequest(policy=policy(**changes), request_id=str(uuid.uuid4()))
+    )
     return response
 
 
@@ -156,22 +185,39 @@ def count(sql: psycopg.Connection[dict[str, Any]], query: str, *params: object) 
 def run_events(sql: psycopg.Connection[dict[str, Any]], run_id: str) -> list[dict[str, Any]]:
     return sql.execute(
         "SELECT * FROM journal.events WHERE event_type = 'run.completed'"
-        " AND payload->>'run_id' = %s", (run_id,)).fetchall()
+        " AND payload->>'run_id' = %s",
+        (run_id,),
+    ).fetchall()
 
 
-def recovered(stub: Stub, session_id: str, pending: str = "", max_entries: int = 0
-              ) -> pb.GetRecoveredMemoryResponse:
+def recovered(
+    stub: Stub, session_id: str, pending: str = "", max_entries: int = 0
+) -> pb.GetRecoveredMemoryResponse:
     response: pb.GetRecoveredMemoryResponse = stub.GetRecoveredMemory(
-        pb.GetRecoveredMemoryRequest(session_id=session_id, pending_input=pending,
-                                     max_entries=max_entries))
+        pb.GetRecoveredMemoryRequest(
+            session_id=session_id, pending_input=pending, max_entries=max_entries
+        )
+    )
     return response
 
 
-def search(stub: Stub, session_id: str, query: str = "", scopes: tuple[str, ...] = (),
-           page_size: int = 0, page_token: str = "") -> pb.SearchRunMemoryResponse:
-    response: pb.SearchRunMemoryResponse = stub.SearchRunMemory(pb.SearchRunMemoryRequest(
-        session_id=session_id, query=query, visible_scope_keys=list(scopes),
-        page_size=page_size, page_token=page_token))
+def search(
+    stub: Stub,
+    session_id: str,
+    query: str = "",
+    scopes: tuple[str, ...] = (),
+    page_size: int = 0,
+    page_token: str = "",
+) -> pb.SearchRunMemoryResponse:
+    response: pb.SearchRunMemoryResponse = stub.SearchRunMemory(
+        pb.SearchRunMemoryRequest(
+            session_id=session_id,
+            query=query,
+            visible_scope_keys=list(scopes),
+            page_size=page_size,
+            page_token=page_token,
+        )
+    )
     return response
 
 
@@ -185,9 +231,14 @@ def ids(records: Any) -> list[str]:
 def test_every_terminal_status_produces_one_record(stub: Stub, sql: Any) -> None:
     for status, label in TERMINAL.items():
         run_id = f"run-{label}"
-        done = complete(stub, run_id, status=status, request=f"ship the {label} build",
-                        outcome="" if status == pb.RUN_STATUS_CANCELLED else "built it",
-                        error="" if status == pb.RUN_STATUS_COMPLETED else "TimeoutError: slow")
+        done = complete(
+            stub,
+            run_id,
+            status=status,
+            request=f"ship the {label} build",
+            outcome="" if status == pb.RUN_STATUS_CANCELLED else "built it",
+            error="" if status == pb.RUN_STATUS_COMPLETED else "TimeoutError: slow",
+        )
         assert done.recorded and not done.replayed
         record = done.record
         assert record.status == status
@@ -208,10 +259,16 @@ def test_every_terminal_status_produces_one_record(stub: Stub, sql: Any) -> None
 
 def test_non_terminal_status_is_rejected_and_nothing_written(stub: Stub, sql: Any) -> None:
     for status in NON_TERMINAL:
-        expect_error(lambda s=status: complete(stub, "run-x", status=s),  # type: ignore[misc]
-                     grpc.StatusCode.INVALID_ARGUMENT, field="status")
-    expect_error(lambda: complete(stub, "run-x", status=99),  # type: ignore[arg-type]
-                 grpc.StatusCode.INVALID_ARGUMENT, field="status")
+        expect_error(
+            lambda s=status: complete(stub, "run-x", status=s),  # type: ignore[misc]
+            grpc.StatusCode.INVALID_ARGUMENT,
+            field="status",
+        )
+    expect_error(
+        lambda: complete(stub, "run-x", status=99),  # type: ignore[arg-type]
+        grpc.StatusCode.INVALID_ARGUMENT,
+        field="status",
+    )
     assert count(sql, "SELECT count(*) FROM journal.events") == 0
     assert count(sql, "SELECT count(*) FROM journal.run_records") == 0
 
@@ -229,11 +286,19 @@ def test_bad_input_names_the_field(stub: Stub, sql: Any) -> None:
         ({"request_id": "not-a-uuid"}, "request_id"),
     ]
     for change, field in cases:
-        values: dict[str, Any] = {"run_id": "r1", "session_id": "s1", "subject": "u1",
-                                  "status": pb.RUN_STATUS_COMPLETED, "request_text": "x",
-                                  **change}
-        expect_error(lambda v=values: stub.CompleteRun(pb.CompleteRunRequest(**v)),  # type: ignore[misc]
-                     grpc.StatusCode.INVALID_ARGUMENT, field=field)
+        values: dict[str, Any] = {
+            "run_id": "r1",
+            "session_id": "s1",
+            "subject": "u1",
+            "status": pb.RUN_STATUS_COMPLETED,
+            "request_text": "x",
+            **change,
+        }
+        expect_error(
+            lambda v=values: stub.CompleteRun(pb.CompleteRunRequest(**v)),  # type: ignore[misc]
+            grpc.StatusCode.INVALID_ARGUMENT,
+            field=field,
+        )
     assert count(sql, "SELECT count(*) FROM journal.events") == 0
 
 
@@ -253,21 +318,27 @@ def _starts_grapheme(text: str, index: int) -> bool:
     return regional % 2 == 0
 
 
-@pytest.mark.parametrize("unit", [
-    "\U0001F469\u200d\U0001F469\u200d\U0001F467 ",  # ZWJ family + space
-    "\u6570\u636e\u5e93\u8fc1\u79fb",  # CJK, no spaces
-    "e\u0301\u0302",  # stacked combining marks
-    "\U0001F1EB\U0001F1F7",  # a flag: two regional indicators
-])
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "\U0001f469\u200d\U0001f469\u200d\U0001f467 ",  # ZWJ family + space
+        "\u6570\u636e\u5e93\u8fc1\u79fb",  # CJK, no spaces
+        "e\u0301\u0302",  # stacked combining marks
+        "\U0001f1eb\U0001f1f7",  # a flag: two regional indicators
+    ],
+)
 def test_summary_is_capped_at_480_characters(stub: Stub, sql: Any, unit: str) -> None:
     text = unit * 400
-    record = complete(stub, "run-long", status=pb.RUN_STATUS_FAILED, request=text,
-                      outcome=text, error=text).record
+    record = complete(
+        stub, "run-long", status=pb.RUN_STATUS_FAILED, request=text, outcome=text, error=text
+    ).record
     summary = record.summary
     assert len(summary) <= MAX_SUMMARY_CHARS
     assert summary.endswith("\u2026")
-    stored = sql.execute("SELECT char_length(summary) AS n, summary FROM journal.run_records"
-                         " WHERE run_id = 'run-long'").fetchone()
+    stored = sql.execute(
+        "SELECT char_length(summary) AS n, summary FROM journal.run_records"
+        " WHERE run_id = 'run-long'"
+    ).fetchone()
     assert stored["n"] == len(summary) and stored["summary"] == summary
     source = " ".join(text.split())
     for preview in (record.request_preview, record.outcome_preview):
@@ -275,8 +346,7 @@ def test_summary_is_capped_at_480_characters(stub: Stub, sql: Any, unit: str) ->
         assert preview.endswith("\u2026") and source.startswith(body)
         assert _starts_grapheme(source, len(body))
     error_preview = run_events(sql, "run-long")[0]["payload"]["error_preview"]
-    full = assemble_summary("failed", record.request_preview, record.outcome_preview,
-                            error_preview)
+    full = assemble_summary("failed", record.request_preview, record.outcome_preview, error_preview)
     body = summary[:-1].rstrip()
     assert full.startswith(body) and _starts_grapheme(full, len(body))
 
@@ -287,19 +357,34 @@ def test_summary_is_capped_at_480_characters(stub: Stub, sql: Any, unit: str) ->
 def test_no_secret_reaches_any_table(stub: Stub, sql: Any) -> None:
     before = stub.GetStatus(pb.GetStatusRequest()).run_memory.redacted_fields_total
     for i, sentence in enumerate(SECRET_SENTENCES):
-        complete(stub, f"run-secret-{i}", status=pb.RUN_STATUS_FAILED,
-                 request=f"Please {sentence} now", outcome=f"Done: {sentence}",
-                 error=f"RuntimeError: {sentence}")
+        complete(
+            stub,
+            f"run-secret-{i}",
+            status=pb.RUN_STATUS_FAILED,
+            request=f"Please {sentence} now",
+            outcome=f"Done: {sentence}",
+            error=f"RuntimeError: {sentence}",
+        )
     # And all of them at once, so previews and the summary get cut.
     everything = " ; ".join(SECRET_SENTENCES)
-    complete(stub, "run-secret-all", status=pb.RUN_STATUS_FAILED, request=everything,
-             outcome=everything, error=everything)
+    complete(
+        stub,
+        "run-secret-all",
+        status=pb.RUN_STATUS_FAILED,
+        request=everything,
+        outcome=everything,
+        error=everything,
+    )
     dumps = [
-        str(row) for row in sql.execute(
+        str(row)
+        for row in sql.execute(
             "SELECT summary, request_preview, outcome_preview, failure_markers::text AS m"
-            " FROM journal.run_records").fetchall()
-    ] + [str(row["payload"]) for row in sql.execute(
-        "SELECT payload::text AS payload FROM journal.events").fetchall()]
+            " FROM journal.run_records"
+        ).fetchall()
+    ] + [
+        str(row["payload"])
+        for row in sql.execute("SELECT payload::text AS payload FROM journal.events").fetchall()
+    ]
     assert len(dumps) == 2 * (len(SECRET_SENTENCES) + 1)
     for name, secret in SECRETS.items():
         for dump in dumps:
@@ -314,8 +399,9 @@ def test_no_secret_reaches_any_table(stub: Stub, sql: Any) -> None:
 
 def test_without_pii_redaction_secrets_are_still_removed(stub: Stub, sql: Any) -> None:
     set_policy(stub, redact_pii=False)
-    record = complete(stub, "run-pii", request=f"mail {SECRETS['email']} with "
-                      f"{SECRETS['openai']}").record
+    record = complete(
+        stub, "run-pii", request=f"mail {SECRETS['email']} with {SECRETS['openai']}"
+    ).record
     assert SECRETS["email"] in record.request_preview
     assert SECRETS["openai"] not in record.request_preview
     payload = run_events(sql, "run-pii")[0]["payload"]
@@ -334,21 +420,36 @@ def test_replay_returns_the_original_record(stub: Stub, sql: Any) -> None:
     complete(stub, "run-2", request="x", request_id=same_request)
     assert complete(stub, "run-2", request="x", request_id=same_request).replayed
     assert len(run_events(sql, "run-1")) == 1 and len(run_events(sql, "run-2")) == 1
-    expect_error(lambda: complete(stub, "run-1", request="deploy", outcome="different"),
-                 grpc.StatusCode.ALREADY_EXISTS, reason="RUN_ALREADY_RECORDED")
-    expect_error(lambda: complete(stub, "run-1", request="deploy", outcome="ok",
-                                  subject="someone-else"),
-                 grpc.StatusCode.ALREADY_EXISTS, reason="RUN_ALREADY_RECORDED")
-    expect_error(lambda: complete(stub, "run-3", request="y", request_id=same_request),
-                 grpc.StatusCode.ALREADY_EXISTS, reason="REQUEST_ID_REUSED")
+    expect_error(
+        lambda: complete(stub, "run-1", request="deploy", outcome="different"),
+        grpc.StatusCode.ALREADY_EXISTS,
+        reason="RUN_ALREADY_RECORDED",
+    )
+    expect_error(
+        lambda: complete(stub, "run-1", request="deploy", outcome="ok", subject="someone-else"),
+        grpc.StatusCode.ALREADY_EXISTS,
+        reason="RUN_ALREADY_RECORDED",
+    )
+    expect_error(
+        lambda: complete(stub, "run-3", request="y", request_id=same_request),
+        grpc.StatusCode.ALREADY_EXISTS,
+        reason="REQUEST_ID_REUSED",
+    )
     assert count(sql, "SELECT count(*) FROM journal.events") == 2
     assert count(sql, "SELECT count(*) FROM journal.run_records") == 2
 
 
 def test_event_is_written_in_the_same_transaction(stub: Stub, sql: Any) -> None:
-    done = complete(stub, "run-ev", status=pb.RUN_STATUS_FAILED, request="build the site",
-                    outcome="half built", error="ValueError: bad config",
-                    scope_keys=("project:p1",), artifacts=("art-1",))
+    done = complete(
+        stub,
+        "run-ev",
+        status=pb.RUN_STATUS_FAILED,
+        request="build the site",
+        outcome="half built",
+        error="ValueError: bad config",
+        scope_keys=("project:p1",),
+        artifacts=("art-1",),
+    )
     (event,) = run_events(sql, "run-ev")
     record = sql.execute("SELECT * FROM journal.run_records WHERE run_id = 'run-ev'").fetchone()
     assert event["event_id"] == record["event_id"] == done.event_id
@@ -363,8 +464,9 @@ def test_event_is_written_in_the_same_transaction(stub: Stub, sql: Any) -> None:
     assert payload["outcome_preview"] == "half built"
     assert payload["artifact_ids"] == ["art-1"] and payload["scope_keys"] == ["project:p1"]
     assert payload["failure_markers"] == ["status:failed", "error:ValueError"]
-    change = sql.execute("SELECT * FROM journal.changes WHERE event_id = %s",
-                         (done.event_id,)).fetchone()
+    change = sql.execute(
+        "SELECT * FROM journal.changes WHERE event_id = %s", (done.event_id,)
+    ).fetchone()
     assert change["kind"] == "event_appended" and change["event_type"] == "run.completed"
 
 
@@ -379,8 +481,14 @@ def test_a_failed_record_write_leaves_no_event(stub: Stub, sql: Any) -> None:
         complete(stub, "run-atomic", request="anything")
     assert run_events(sql, "run-atomic") == []
     assert count(sql, "SELECT count(*) FROM journal.changes") == 0
-    assert count(sql, "SELECT count(*) FROM journal.counters"
-                 " WHERE name = 'run_memory.redacted_fields_total' AND value > 0") == 0
+    assert (
+        count(
+            sql,
+            "SELECT count(*) FROM journal.counters"
+            " WHERE name = 'run_memory.redacted_fields_total' AND value > 0",
+        )
+        == 0
+    )
 
 
 def test_disabled_policy_appends_the_event_but_stores_nothing(stub: Stub, sql: Any) -> None:
@@ -394,8 +502,10 @@ def test_disabled_policy_appends_the_event_but_stores_nothing(stub: Stub, sql: A
     assert count(sql, "SELECT count(*) FROM journal.run_records WHERE run_id = 'run-off'") == 0
     replay = complete(stub, "run-off", request=f"secret {SECRETS['github']}")
     assert replay.replayed and not replay.recorded
-    expect_error(lambda: stub.GetRunRecord(pb.GetRunRecordRequest(run_id="run-off")),
-                 grpc.StatusCode.NOT_FOUND)
+    expect_error(
+        lambda: stub.GetRunRecord(pb.GetRunRecordRequest(run_id="run-off")),
+        grpc.StatusCode.NOT_FOUND,
+    )
     memory = recovered(stub, "s1", "kept")
     assert len(memory.records) == 0
     assert memory.coverage.outcome == cpb.SEARCH_OUTCOME_NOT_SEARCHED
@@ -407,11 +517,17 @@ def test_disabled_policy_appends_the_event_but_stores_nothing(stub: Stub, sql: A
 
 def test_policy_defaults_and_round_trip(stub: Stub, sql: Any) -> None:
     current = stub.GetRunMemoryPolicy(pb.GetRunMemoryPolicyRequest()).policy
-    assert (current.enabled, current.retention_seconds, current.max_tracked_per_session,
-            current.max_prompt_entries, current.redact_pii, current.search_visibility) == (
-        True, 2_592_000, 32, 3, True, pb.SEARCH_VISIBILITY_SESSION_ONLY)
-    changed = set_policy(stub, max_prompt_entries=5,
-                         search_visibility=pb.SEARCH_VISIBILITY_LEARNING_SCOPES)
+    assert (
+        current.enabled,
+        current.retention_seconds,
+        current.max_tracked_per_session,
+        current.max_prompt_entries,
+        current.redact_pii,
+        current.search_visibility,
+    ) == (True, 2_592_000, 32, 3, True, pb.SEARCH_VISIBILITY_SESSION_ONLY)
+    changed = set_policy(
+        stub, max_prompt_entries=5, search_visibility=pb.SEARCH_VISIBILITY_LEARNING_SCOPES
+    )
     assert changed.policy.max_prompt_entries == 5
     assert changed.maintenance.trigger == "policy_change" and changed.maintenance.ok
     row = sql.execute("SELECT * FROM journal.run_memory_policy").fetchone()
@@ -420,16 +536,26 @@ def test_policy_defaults_and_round_trip(stub: Stub, sql: Any) -> None:
     assert again.max_prompt_entries == 5 and again.updated_by == "local"
     # AIP-155: a retried request_id replays the first answer; reuse is refused.
     request_id = str(uuid.uuid4())
-    first = stub.SetRunMemoryPolicy(pb.SetRunMemoryPolicyRequest(
-        policy=policy(max_prompt_entries=4), request_id=request_id))
-    retried = stub.SetRunMemoryPolicy(pb.SetRunMemoryPolicyRequest(
-        policy=policy(max_prompt_entries=4), request_id=request_id))
+    first = stub.SetRunMemoryPolicy(
+        pb.SetRunMemoryPolicyRequest(policy=policy(max_prompt_entries=4), request_id=request_id)
+    )
+    retried = stub.SetRunMemoryPolicy(
+        pb.SetRunMemoryPolicyRequest(policy=policy(max_prompt_entries=4), request_id=request_id)
+    )
     assert retried == first
-    assert count(sql, "SELECT count(*) FROM journal.maintenance_reports"
-                 " WHERE trigger = 'policy_change'") == 2
-    expect_error(lambda: stub.SetRunMemoryPolicy(pb.SetRunMemoryPolicyRequest(
-        policy=policy(max_prompt_entries=2), request_id=request_id)),
-        grpc.StatusCode.ALREADY_EXISTS, reason="REQUEST_ID_REUSED")
+    assert (
+        count(
+            sql, "SELECT count(*) FROM journal.maintenance_reports WHERE trigger = 'policy_change'"
+        )
+        == 2
+    )
+    expect_error(
+        lambda: stub.SetRunMemoryPolicy(
+            pb.SetRunMemoryPolicyRequest(policy=policy(max_prompt_entries=2), request_id=request_id)
+        ),
+        grpc.StatusCode.ALREADY_EXISTS,
+        reason="REQUEST_ID_REUSED",
+    )
 
 
 def test_policy_validation_names_the_field(stub: Stub, sql: Any) -> None:
@@ -445,22 +571,31 @@ def test_policy_validation_names_the_field(stub: Stub, sql: Any) -> None:
         ({"search_visibility": 7}, "policy.search_visibility"),
     ]
     for change, field in cases:
-        expect_error(lambda c=change: set_policy(stub, **c),  # type: ignore[misc]
-                     grpc.StatusCode.INVALID_ARGUMENT, field=field)
-    expect_error(lambda: stub.SetRunMemoryPolicy(pb.SetRunMemoryPolicyRequest()),
-                 grpc.StatusCode.INVALID_ARGUMENT, field="policy")
+        expect_error(
+            lambda c=change: set_policy(stub, **c),  # type: ignore[misc]
+            grpc.StatusCode.INVALID_ARGUMENT,
+            field=field,
+        )
+    expect_error(
+        lambda: stub.SetRunMemoryPolicy(pb.SetRunMemoryPolicyRequest()),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        field="policy",
+    )
     row = sql.execute("SELECT * FROM journal.run_memory_policy").fetchone()
     assert row["updated_by"] == "default" and row["max_prompt_entries"] == 3
 
 
-def test_policy_needs_the_operator_role(start_services: Callable[..., Suite],
-                                        channel_to: Callable[..., grpc.Channel]) -> None:
+def test_policy_needs_the_operator_role(
+    start_services: Callable[..., Suite], channel_to: Callable[..., grpc.Channel]
+) -> None:
     runtime, operator = "runtime-token-0123456789", "operator-token-0123456789"
     suite = start_services(["journal"], tokens=f"rt:runtime:{runtime},op:operator:{operator}")
     as_runtime = Stub(channel_to(suite, runtime))
     as_operator = Stub(channel_to(suite, operator))
-    expect_error(lambda: as_runtime.GetRunMemoryPolicy(pb.GetRunMemoryPolicyRequest()),
-                 grpc.StatusCode.PERMISSION_DENIED)
+    expect_error(
+        lambda: as_runtime.GetRunMemoryPolicy(pb.GetRunMemoryPolicyRequest()),
+        grpc.StatusCode.PERMISSION_DENIED,
+    )
     expect_error(lambda: set_policy(as_runtime), grpc.StatusCode.PERMISSION_DENIED)
     assert set_policy(as_operator, max_prompt_entries=2).policy.updated_by == "op"
     assert complete(as_runtime, "run-rt").recorded
@@ -470,17 +605,23 @@ def test_policy_change_prunes_at_once(stub: Stub, sql: Any) -> None:
     for i in range(5):
         complete(stub, f"run-{i}", session_id="s1")
     complete(stub, "run-other", session_id="s2")
-    sql.execute("UPDATE journal.run_records SET recorded_at = recorded_at - interval '2 hours'"
-                " WHERE run_id = 'run-other'")
-    changed = set_policy(stub, retention_seconds=3600, max_tracked_per_session=2,
-                         max_prompt_entries=2)
+    sql.execute(
+        "UPDATE journal.run_records SET recorded_at = recorded_at - interval '2 hours'"
+        " WHERE run_id = 'run-other'"
+    )
+    changed = set_policy(
+        stub, retention_seconds=3600, max_tracked_per_session=2, max_prompt_entries=2
+    )
     report = changed.maintenance
     assert (report.ok, report.expired_removed, report.overflow_removed) == (True, 1, 3)
-    remaining = [r["run_id"] for r in sql.execute(
-        "SELECT run_id FROM journal.run_records ORDER BY run_id").fetchall()]
+    remaining = [
+        r["run_id"]
+        for r in sql.execute("SELECT run_id FROM journal.run_records ORDER BY run_id").fetchall()
+    ]
     assert remaining == ["run-3", "run-4"]
-    expires = sql.execute("SELECT expires_at - recorded_at AS ttl FROM journal.run_records"
-                          ).fetchall()
+    expires = sql.execute(
+        "SELECT expires_at - recorded_at AS ttl FROM journal.run_records"
+    ).fetchall()
     assert {r["ttl"].total_seconds() for r in expires} == {3600.0}
     status = stub.GetStatus(pb.GetStatusRequest())
     assert status.run_memory.records_pruned_total == 4
@@ -497,8 +638,11 @@ def test_pruning_failure_is_returned_and_the_policy_rolled_back(stub: Stub, sql:
         CREATE TRIGGER test_refuse_delete BEFORE DELETE ON journal.run_records
             FOR EACH ROW EXECUTE FUNCTION journal.test_refuse();
     """)
-    info = expect_error(lambda: set_policy(stub, max_tracked_per_session=2, max_prompt_entries=2),
-                        grpc.StatusCode.INTERNAL, reason="PRUNING_FAILED")
+    info = expect_error(
+        lambda: set_policy(stub, max_tracked_per_session=2, max_prompt_entries=2),
+        grpc.StatusCode.INTERNAL,
+        reason="PRUNING_FAILED",
+    )
     assert info.domain == "engram"
     current = stub.GetRunMemoryPolicy(pb.GetRunMemoryPolicyRequest()).policy
     assert current.max_tracked_per_session == 32 and current.updated_by == "default"
@@ -517,10 +661,14 @@ def test_pruning_failure_is_returned_and_the_policy_rolled_back(stub: Stub, sql:
 def test_expired_record_is_never_served_even_before_pruning(stub: Stub, sql: Any) -> None:
     complete(stub, "run-old", request="rotate the database credentials")
     complete(stub, "run-new", request="rotate the database credentials again")
-    sql.execute("UPDATE journal.run_records SET expires_at = now() - interval '1 second'"
-                " WHERE run_id = 'run-old'")
-    expect_error(lambda: stub.GetRunRecord(pb.GetRunRecordRequest(run_id="run-old")),
-                 grpc.StatusCode.NOT_FOUND)
+    sql.execute(
+        "UPDATE journal.run_records SET expires_at = now() - interval '1 second'"
+        " WHERE run_id = 'run-old'"
+    )
+    expect_error(
+        lambda: stub.GetRunRecord(pb.GetRunRecordRequest(run_id="run-old")),
+        grpc.StatusCode.NOT_FOUND,
+    )
     memory = recovered(stub, "s1", "rotate database credentials")
     assert ids(memory.records) == ["run-new"]
     assert memory.coverage.cardinality.matched_before_limit == 1
@@ -534,9 +682,12 @@ def test_overflow_keeps_the_newest_32_per_session(stub: Stub, sql: Any) -> None:
     for i in range(35):
         complete(stub, f"run-{i:02d}", session_id="busy")
     complete(stub, "run-quiet", session_id="quiet")
-    kept = [r["run_id"] for r in sql.execute(
-        "SELECT run_id FROM journal.run_records WHERE session_id = 'busy' ORDER BY run_id"
-    ).fetchall()]
+    kept = [
+        r["run_id"]
+        for r in sql.execute(
+            "SELECT run_id FROM journal.run_records WHERE session_id = 'busy' ORDER BY run_id"
+        ).fetchall()
+    ]
     assert kept == [f"run-{i:02d}" for i in range(3, 35)]
     assert count(sql, "SELECT count(*) FROM journal.run_records WHERE session_id = 'quiet'") == 1
     memory = recovered(stub, "busy")
@@ -548,10 +699,17 @@ def test_overflow_keeps_the_newest_32_per_session(stub: Stub, sql: Any) -> None:
 def test_quarantined_record_is_never_served(stub: Stub) -> None:
     complete(stub, "run-q", request="leak the launch codes")
     complete(stub, "run-ok", request="launch checklist")
-    stub.Quarantine(pb.QuarantineRequest(record_kind=pb.RECORD_KIND_RUN_RECORD, record_id="run-q",
-                                         reason="poisoned", request_id=str(uuid.uuid4())))
-    expect_error(lambda: stub.GetRunRecord(pb.GetRunRecordRequest(run_id="run-q")),
-                 grpc.StatusCode.NOT_FOUND)
+    stub.Quarantine(
+        pb.QuarantineRequest(
+            record_kind=pb.RECORD_KIND_RUN_RECORD,
+            record_id="run-q",
+            reason="poisoned",
+            request_id=str(uuid.uuid4()),
+        )
+    )
+    expect_error(
+        lambda: stub.GetRunRecord(pb.GetRunRecordRequest(run_id="run-q")), grpc.StatusCode.NOT_FOUND
+    )
     assert ids(recovered(stub, "s1", "launch codes").records) == ["run-ok"]
     assert ids(search(stub, "s1", "launch").records) == ["run-ok"]
     assert ids(search(stub, "s1").records) == ["run-ok"]
@@ -562,12 +720,27 @@ def test_quarantined_record_is_never_served(stub: Stub) -> None:
 
 
 def test_sessions_never_see_each_other_under_session_only(stub: Stub) -> None:
-    complete(stub, "a-1", session_id="A", request="tune the postgres vacuum settings",
-             scope_keys=("project:shared",))
-    complete(stub, "b-1", session_id="B", request="tune the postgres vacuum settings",
-             scope_keys=("project:shared",))
-    complete(stub, "b-2", session_id="B", request="postgres replication lag",
-             scope_keys=("project:shared",))
+    complete(
+        stub,
+        "a-1",
+        session_id="A",
+        request="tune the postgres vacuum settings",
+        scope_keys=("project:shared",),
+    )
+    complete(
+        stub,
+        "b-1",
+        session_id="B",
+        request="tune the postgres vacuum settings",
+        scope_keys=("project:shared",),
+    )
+    complete(
+        stub,
+        "b-2",
+        session_id="B",
+        request="postgres replication lag",
+        scope_keys=("project:shared",),
+    )
     assert ids(recovered(stub, "A", "postgres vacuum replication").records) == ["a-1"]
     assert ids(search(stub, "A", "postgres", scopes=("project:shared",)).records) == ["a-1"]
     assert ids(search(stub, "A", "", scopes=("project:shared",)).records) == ["a-1"]
@@ -580,17 +753,24 @@ def test_sessions_never_see_each_other_under_session_only(stub: Stub) -> None:
     assert ids(search(stub, "A", "postgres", scopes=("project:other",)).records) == ["a-1"]
     assert ids(search(stub, "A", "postgres").records) == ["a-1"]
     assert ids(recovered(stub, "A", "postgres vacuum replication").records) == ["a-1"]
-    expect_error(lambda: search(stub, "A", "x", scopes=("team:x",)),
-                 grpc.StatusCode.INVALID_ARGUMENT, field="visible_scope_keys")
+    expect_error(
+        lambda: search(stub, "A", "x", scopes=("team:x",)),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        field="visible_scope_keys",
+    )
 
 
 # -- GetRecoveredMemory -----------------------------------------------------------------
 
 
 def test_recovered_memory_ranks_limits_and_counts(stub: Stub, sql: Any) -> None:
-    texts = ["write the quarterly report", "database migration failed on users table",
-             "renew the TLS certificate", "database backup finished",
-             "plan the team offsite"]
+    texts = [
+        "write the quarterly report",
+        "database migration failed on users table",
+        "renew the TLS certificate",
+        "database backup finished",
+        "plan the team offsite",
+    ]
     for i, text in enumerate(texts):
         complete(stub, f"run-{i}", request=text)
     memory = recovered(stub, "s1", "Why did the database migration fail?")
@@ -602,16 +782,22 @@ def test_recovered_memory_ranks_limits_and_counts(stub: Stub, sql: Any) -> None:
     assert coverage.read_path == "journal.recovered_memory.v1"
     assert coverage.dimensions.semantic == cpb.DIMENSION_STATE_UNKNOWN
     assert coverage.cardinality.exactness == cpb.EXACTNESS_EXACT
-    assert (coverage.cardinality.returned, coverage.cardinality.limit,
-            coverage.cardinality.matched_before_limit, coverage.cardinality.truncated) == (
-        3, 3, 5, True)
+    assert (
+        coverage.cardinality.returned,
+        coverage.cardinality.limit,
+        coverage.cardinality.matched_before_limit,
+        coverage.cardinality.truncated,
+    ) == (3, 3, 5, True)
     assert derive_absence(coverage, 3) == cpb.ABSENCE_STATE_NOT_ABSENT
     assert len(recovered(stub, "s1", "database", max_entries=1).records) == 1
     assert len(recovered(stub, "s1", "database", max_entries=50).records) == 3
     status = stub.GetStatus(pb.GetStatusRequest()).run_memory
     assert status.prompt_limit_omitted_total == 2 + 4 + 2
-    expect_error(lambda: recovered(stub, "s1", max_entries=-1),
-                 grpc.StatusCode.INVALID_ARGUMENT, field="max_entries")
+    expect_error(
+        lambda: recovered(stub, "s1", max_entries=-1),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        field="max_entries",
+    )
     empty = recovered(stub, "nobody", "database")
     assert list(empty.records) == [] and empty.omitted_by_limit == 0
     assert derive_absence(empty.coverage, 0) == cpb.ABSENCE_STATE_COVERAGE_UNKNOWN
@@ -642,34 +828,48 @@ def test_search_pages_and_browses(stub: Stub) -> None:
     assert ids(browse.records)[0] == "run-x" and len(browse.records) == 8
     assert browse.coverage.dimensions.semantic == cpb.DIMENSION_STATE_COMPLETE
     first = search(stub, "s1", "deploy", page_size=3)
-    expect_error(lambda: search(stub, "s1", "plants", page_size=3,
-                                page_token=first.next_page_token),
-                 grpc.StatusCode.INVALID_ARGUMENT, field="page_token")
+    expect_error(
+        lambda: search(stub, "s1", "plants", page_size=3, page_token=first.next_page_token),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        field="page_token",
+    )
     nothing = search(stub, "s1", "kubernetes")
     assert list(nothing.records) == []
     assert derive_absence(nothing.coverage, 0) == cpb.ABSENCE_STATE_COVERAGE_UNKNOWN
-    expect_error(lambda: search(stub, "s1", "the of and"), grpc.StatusCode.INVALID_ARGUMENT,
-                 field="query")
-    expect_error(lambda: search(stub, "s1", "deploy", page_size=101),
-                 grpc.StatusCode.INVALID_ARGUMENT, field="page_size")
+    expect_error(
+        lambda: search(stub, "s1", "the of and"), grpc.StatusCode.INVALID_ARGUMENT, field="query"
+    )
+    expect_error(
+        lambda: search(stub, "s1", "deploy", page_size=101),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        field="page_size",
+    )
 
 
 # -- boot repair and status ----------------------------------------------------------
 
 
-def test_boot_repair_removes_orphans_and_reports(start_services: Callable[..., Suite],
-                                                 channel_to: Callable[..., grpc.Channel],
-                                                 sql: Any) -> None:
+def test_boot_repair_removes_orphans_and_reports(
+    start_services: Callable[..., Suite], channel_to: Callable[..., grpc.Channel], sql: Any
+) -> None:
     first = start_services(["journal"])
     stub = Stub(channel_to(first))
     complete(stub, "run-good", request="keep me")
-    other = stub.AppendEvent(pb.AppendEventRequest(
-        event_type="tool.call.completed", subject="u1", session_id="s1",
-        provenance=pb.PROVENANCE_SYSTEM, request_id=str(uuid.uuid4()))).event.event_id
-    insert = ("INSERT INTO journal.run_records (run_id, session_id, subject, workspace, status,"
-              " summary, event_id, request_sha256, expires_at) VALUES"
-              " (%s, 's1', 'u1', 'default', 'completed', 'orphan', %s, 'x',"
-              "  now() + interval '1 day')")
+    other = stub.AppendEvent(
+        pb.AppendEventRequest(
+            event_type="tool.call.completed",
+            subject="u1",
+            session_id="s1",
+            provenance=pb.PROVENANCE_SYSTEM,
+            request_id=str(uuid.uuid4()),
+        )
+    ).event.event_id
+    insert = (
+        "INSERT INTO journal.run_records (run_id, session_id, subject, workspace, status,"
+        " summary, event_id, request_sha256, expires_at) VALUES"
+        " (%s, 's1', 'u1', 'default', 'completed', 'orphan', %s, 'x',"
+        "  now() + interval '1 day')"
+    )
     sql.execute(insert, ("run-no-event", 987654))
     sql.execute(insert, ("run-wrong-event", other))
     first.stop(grace=0)
@@ -680,16 +880,17 @@ def test_boot_repair_removes_orphans_and_reports(start_services: Callable[..., S
     assert (report.trigger, report.ok, report.orphans_removed) == ("boot", True, 2)
     assert any("run-no-event" in w and "missing" in w for w in report.warnings)
     assert any("run-wrong-event" in w for w in report.warnings)
-    remaining = [r["run_id"] for r in sql.execute(
-        "SELECT run_id FROM journal.run_records").fetchall()]
+    remaining = [
+        r["run_id"] for r in sql.execute("SELECT run_id FROM journal.run_records").fetchall()
+    ]
     assert remaining == ["run-good"]
     assert stub.GetRunRecord(pb.GetRunRecordRequest(run_id="run-good")).record.run_id
     assert stub.GetStatus(pb.GetStatusRequest()).run_memory.records_pruned_total == 2
 
 
 def test_failed_boot_scan_is_reported_and_the_service_serves(
-        start_services: Callable[..., Suite], channel_to: Callable[..., grpc.Channel],
-        sql: Any) -> None:
+    start_services: Callable[..., Suite], channel_to: Callable[..., grpc.Channel], sql: Any
+) -> None:
     first = start_services(["journal"])
     complete(Stub(channel_to(first)), "run-stale", request="stale")
     first.stop(grace=0)
@@ -712,8 +913,9 @@ def test_failed_boot_scan_is_reported_and_the_service_serves(
 
 def test_status_reads_the_injection_counter(stub: Stub, sql: Any) -> None:
     complete(stub, "run-1")
-    sql.execute("INSERT INTO journal.counters (name, value)"
-                " VALUES ('run_memory.injected_total', 5)")
+    sql.execute(
+        "INSERT INTO journal.counters (name, value) VALUES ('run_memory.injected_total', 5)"
+    )
     status = stub.GetStatus(pb.GetStatusRequest())
     assert status.run_memory.injected_total == 5
     assert status.run_memory.records_stored == status.run_records == 1

@@ -14,19 +14,22 @@ from memory_service.exact_terms import (
 )
 
 
-@pytest.mark.parametrize(("raw", "folded"), [
-    ("Hello", "hello"),
-    ("ＨＥＬＬＯ", "hello"),                # full-width
-    ("ﬁsh", "fish"),                        # ligature
-    ("𝐁old", "bold"),                       # styled letter
-    ("Crème  Brûlée", "creme brulee"),      # diacritics, double space
-    ("STRAẞE", "strasse"),
-    ("Straße", "strasse"),
-    ("new\u00a0york", "new york"),          # no-break space
-    ("a\tb\n\r\u2028c", "a b c"),
-    ("  padded  ", "padded"),
-    ("Kelvin \u212a", "kelvin k"),
-])
+@pytest.mark.parametrize(
+    ("raw", "folded"),
+    [
+        ("Hello", "hello"),
+        ("ＨＥＬＬＯ", "hello"),  # full-width
+        ("ﬁsh", "fish"),  # ligature
+        ("𝐁old", "bold"),  # styled letter
+        ("Crème  Brûlée", "creme brulee"),  # diacritics, double space
+        ("STRAẞE", "strasse"),
+        ("Straße", "strasse"),
+        ("new\u00a0york", "new york"),  # no-break space
+        ("a\tb\n\r\u2028c", "a b c"),
+        ("  padded  ", "padded"),
+        ("Kelvin \u212a", "kelvin k"),
+    ],
+)
 def test_fold(raw, folded):
     assert fold(raw) == folded
 
@@ -35,31 +38,37 @@ def test_terms_are_validated_folded_and_deduplicated():
     assert normalize_terms(["Dog", "DOG", "cat  food"]) == ["dog", "cat food"]
 
 
-@pytest.mark.parametrize("terms", [
-    [],
-    ["x"] * 9,
-    [""],
-    ["x" * 101],
-    ["  \t "],
-    ["\u0301\u0301"],  # only combining marks: folds to nothing
-    ["a\x00b"],
-])
+@pytest.mark.parametrize(
+    "terms",
+    [
+        [],
+        ["x"] * 9,
+        [""],
+        ["x" * 101],
+        ["  \t "],
+        ["\u0301\u0301"],  # only combining marks: folds to nothing
+        ["a\x00b"],
+    ],
+)
 def test_unusable_terms_name_the_field(terms):
     with pytest.raises(InvalidArgument) as caught:
         normalize_terms(terms)
     assert caught.value.field == "terms"
 
 
-@pytest.mark.parametrize(("term", "complete"), [
-    ("dog", True),
-    ("new york", True),
-    ("e-mail", False),      # hyphenation variants
-    ("don't", False),       # apostrophe kinds
-    ("42", False),          # number formats
-    ("r2d2", False),
-    ("οδος", False),        # full case folding outside ASCII
-    ("c++", False),
-])
+@pytest.mark.parametrize(
+    ("term", "complete"),
+    [
+        ("dog", True),
+        ("new york", True),
+        ("e-mail", False),  # hyphenation variants
+        ("don't", False),  # apostrophe kinds
+        ("42", False),  # number formats
+        ("r2d2", False),
+        ("οδος", False),  # full case folding outside ASCII
+        ("c++", False),
+    ],
+)
 def test_only_plain_letter_words_are_fully_normalisable(term, complete):
     assert fully_normalisable(term) is complete
 

@@ -27,25 +27,45 @@ C = cpb.DIMENSION_STATE_COMPLETE
 
 def coverage(matched: int) -> cpb.Coverage:
     return build_coverage(
-        read_path="retrieval.find_exact.v1", source_systems=["pg"], query="q",
-        returned=matched, limit=20, matched_before_limit=matched,
-        exactness=cpb.EXACTNESS_EXACT, semantic=C, field=C, temporal=C, visibility=C,
+        read_path="retrieval.find_exact.v1",
+        source_systems=["pg"],
+        query="q",
+        returned=matched,
+        limit=20,
+        matched_before_limit=matched,
+        exactness=cpb.EXACTNESS_EXACT,
+        semantic=C,
+        field=C,
+        temporal=C,
+        visibility=C,
         normalization=C,
-        verifier=cpb.Verifier(ran=True, read_path="v", source_system="s", count=matched,
-                              agrees=True),
+        verifier=cpb.Verifier(
+            ran=True, read_path="v", source_system="s", count=matched, agrees=True
+        ),
     )
 
 
 def state() -> ContextState:
     cov = coverage(0)
     return ContextState(
-        context_id="ctx_1", subject="alice", workspace="default", session_id="s1",
-        request_id="r", input_sha256="ab" * 32, input_excerpt="did I ever tell you?",
-        sections=(SectionRecord(SectionEvidence("recovered_memory", derive_absence(cov, 0),
-                                                cov, 0),
-                                "SECTION_STATUS_EMPTY", (), ""),),
+        context_id="ctx_1",
+        subject="alice",
+        workspace="default",
+        session_id="s1",
+        request_id="r",
+        input_sha256="ab" * 32,
+        input_excerpt="did I ever tell you?",
+        sections=(
+            SectionRecord(
+                SectionEvidence("recovered_memory", derive_absence(cov, 0), cov, 0),
+                "SECTION_STATUS_EMPTY",
+                (),
+                "",
+            ),
+        ),
         exact=ExactEvidence(("zelda",), "Zelda", derive_absence(cov, 0), cov, 0, "all turns"),
-        context_mentions_terms=False, scope_keys=("session:s1", "workspace:default"),
+        context_mentions_terms=False,
+        scope_keys=("session:s1", "workspace:default"),
         assembled_at=datetime(2025, 1, 1, tzinfo=UTC),
     )
 
@@ -61,8 +81,9 @@ def test_payload_round_trips_through_a_struct() -> None:
     seal = PayloadSeal("token")
     payload = through_journal(seal.seal(original.to_payload()))
     assert seal.verify(payload)
-    restored = ContextState.from_payload(payload, subject="alice", workspace="default",
-                                         session_id="s1", event_id=7)
+    restored = ContextState.from_payload(
+        payload, subject="alice", workspace="default", session_id="s1", event_id=7
+    )
     assert restored.evidence == original.evidence
     assert restored.journal_event_id == 7
     assert restored.scope_keys == original.scope_keys
@@ -71,8 +92,9 @@ def test_payload_round_trips_through_a_struct() -> None:
 def test_states_are_rederived_not_read_back() -> None:
     payload = state().to_payload()
     payload["exact_lookup"]["absence_state"] = "ABSENCE_STATE_NOT_ABSENT"
-    restored = ContextState.from_payload(payload, subject="a", workspace="d", session_id="s",
-                                         event_id=1)
+    restored = ContextState.from_payload(
+        payload, subject="a", workspace="d", session_id="s", event_id=1
+    )
     assert restored.exact is not None
     assert restored.exact.absence_state == cpb.ABSENCE_STATE_ABSENT_AUTHORITATIVE
 
@@ -120,8 +142,10 @@ def test_concurrent_duplicates_compute_once() -> None:
         return 42
 
     results: list[int] = []
-    threads = [threading.Thread(target=lambda: results.append(cache.run("k", "fp", slow)))
-               for _ in range(4)]
+    threads = [
+        threading.Thread(target=lambda: results.append(cache.run("k", "fp", slow)))
+        for _ in range(4)
+    ]
     for t in threads:
         t.start()
     gate.set()

@@ -24,31 +24,61 @@ C, P, U = cpb.DIMENSION_STATE_COMPLETE, cpb.DIMENSION_STATE_PARTIAL, cpb.DIMENSI
 
 
 def exact_cov(matched: int, *, verified: bool = True, agrees: bool = True) -> cpb.Coverage:
-    verifier = cpb.Verifier(ran=verified, read_path="v", source_system="s",
-                            count=matched if agrees else matched + 1,
-                            agrees=verified and agrees)
+    verifier = cpb.Verifier(
+        ran=verified,
+        read_path="v",
+        source_system="s",
+        count=matched if agrees else matched + 1,
+        agrees=verified and agrees,
+    )
     return build_coverage(
-        read_path="retrieval.find_exact.v1", source_systems=["pg"], query="q",
-        returned=matched, limit=20, matched_before_limit=matched,
-        exactness=cpb.EXACTNESS_EXACT, semantic=C, field=C, temporal=C, visibility=C,
-        normalization=C, verifier=verifier,
+        read_path="retrieval.find_exact.v1",
+        source_systems=["pg"],
+        query="q",
+        returned=matched,
+        limit=20,
+        matched_before_limit=matched,
+        exactness=cpb.EXACTNESS_EXACT,
+        semantic=C,
+        field=C,
+        temporal=C,
+        visibility=C,
+        normalization=C,
+        verifier=verifier,
     )
 
 
 def ranked_cov(returned: int) -> cpb.Coverage:
     return build_coverage(
-        read_path="retrieval.recall.v1", source_systems=["faiss"], query="q",
-        returned=returned, limit=5, matched_before_limit=None,
-        exactness=cpb.EXACTNESS_UNKNOWN, semantic=U, field=C, temporal=C, visibility=C,
+        read_path="retrieval.recall.v1",
+        source_systems=["faiss"],
+        query="q",
+        returned=returned,
+        limit=5,
+        matched_before_limit=None,
+        exactness=cpb.EXACTNESS_UNKNOWN,
+        semantic=U,
+        field=C,
+        temporal=C,
+        visibility=C,
         normalization=P,
     )
 
 
 def scoped_cov() -> cpb.Coverage:
     return build_coverage(
-        read_path="journal.recovered.v1", source_systems=["pg"], query="q", returned=0,
-        limit=3, matched_before_limit=0, exactness=cpb.EXACTNESS_EXACT, semantic=P, field=C,
-        temporal=C, visibility=C, normalization=P,
+        read_path="journal.recovered.v1",
+        source_systems=["pg"],
+        query="q",
+        returned=0,
+        limit=3,
+        matched_before_limit=0,
+        exactness=cpb.EXACTNESS_EXACT,
+        semantic=P,
+        field=C,
+        temporal=C,
+        visibility=C,
+        normalization=P,
     )
 
 
@@ -57,8 +87,14 @@ def section(name: str, coverage: cpb.Coverage, hits: int = 0) -> SectionEvidence
 
 
 def exact(coverage: cpb.Coverage, hits: int = 0) -> ExactEvidence:
-    return ExactEvidence(("zelda",), "your sister Zelda", derive_absence(coverage, hits),
-                         coverage, hits, "every committed turn of alice in default")
+    return ExactEvidence(
+        ("zelda",),
+        "your sister Zelda",
+        derive_absence(coverage, hits),
+        coverage,
+        hits,
+        "every committed turn of alice in default",
+    )
 
 
 SECTIONS = (
@@ -68,8 +104,11 @@ SECTIONS = (
 )
 
 
-def ctx(exact_evidence: ExactEvidence | None = None, mentions: bool = False,
-        sections: tuple[SectionEvidence, ...] = SECTIONS) -> ContextEvidence:
+def ctx(
+    exact_evidence: ExactEvidence | None = None,
+    mentions: bool = False,
+    sections: tuple[SectionEvidence, ...] = SECTIONS,
+) -> ContextEvidence:
     return ContextEvidence(sections, exact_evidence, mentions)
 
 
@@ -82,16 +121,23 @@ def ctx(exact_evidence: ExactEvidence | None = None, mentions: bool = False,
         ([], S.ABSENCE_STATE_NOT_SEARCHED),
         ([S.ABSENCE_STATE_ABSENT_IN_SCOPE], S.ABSENCE_STATE_ABSENT_IN_SCOPE),
         ([S.ABSENCE_STATE_ABSENT_AUTHORITATIVE], S.ABSENCE_STATE_ABSENT_IN_SCOPE),
-        ([S.ABSENCE_STATE_ABSENT_IN_SCOPE, S.ABSENCE_STATE_COVERAGE_UNKNOWN],
-         S.ABSENCE_STATE_COVERAGE_UNKNOWN),
-        ([S.ABSENCE_STATE_COVERAGE_UNKNOWN, S.ABSENCE_STATE_NOT_ABSENT],
-         S.ABSENCE_STATE_NOT_ABSENT),
-        ([S.ABSENCE_STATE_NOT_ABSENT, S.ABSENCE_STATE_NOT_SEARCHED],
-         S.ABSENCE_STATE_NOT_SEARCHED),
-        ([S.ABSENCE_STATE_NOT_SEARCHED, S.ABSENCE_STATE_COVERAGE_DISAGREEMENT],
-         S.ABSENCE_STATE_COVERAGE_DISAGREEMENT),
-        ([S.ABSENCE_STATE_COVERAGE_DISAGREEMENT, S.ABSENCE_STATE_UNAVAILABLE],
-         S.ABSENCE_STATE_UNAVAILABLE),
+        (
+            [S.ABSENCE_STATE_ABSENT_IN_SCOPE, S.ABSENCE_STATE_COVERAGE_UNKNOWN],
+            S.ABSENCE_STATE_COVERAGE_UNKNOWN,
+        ),
+        (
+            [S.ABSENCE_STATE_COVERAGE_UNKNOWN, S.ABSENCE_STATE_NOT_ABSENT],
+            S.ABSENCE_STATE_NOT_ABSENT,
+        ),
+        ([S.ABSENCE_STATE_NOT_ABSENT, S.ABSENCE_STATE_NOT_SEARCHED], S.ABSENCE_STATE_NOT_SEARCHED),
+        (
+            [S.ABSENCE_STATE_NOT_SEARCHED, S.ABSENCE_STATE_COVERAGE_DISAGREEMENT],
+            S.ABSENCE_STATE_COVERAGE_DISAGREEMENT,
+        ),
+        (
+            [S.ABSENCE_STATE_COVERAGE_DISAGREEMENT, S.ABSENCE_STATE_UNAVAILABLE],
+            S.ABSENCE_STATE_UNAVAILABLE,
+        ),
         ([S.ABSENCE_STATE_UNAVAILABLE, S.ABSENCE_STATE_FAILED], S.ABSENCE_STATE_FAILED),
         ([S.ABSENCE_STATE_UNSPECIFIED, S.ABSENCE_STATE_ABSENT_IN_SCOPE], S.ABSENCE_STATE_FAILED),
         ([99], S.ABSENCE_STATE_FAILED),
@@ -125,24 +171,27 @@ def test_claim_without_topic_uses_the_exact_lookup() -> None:
 
 
 def test_claim_about_something_else_falls_back_to_sections() -> None:
-    judged = judge_claim(ctx(exact(exact_cov(0))), "You never mentioned your brother",
-                         "your brother")
+    judged = judge_claim(
+        ctx(exact(exact_cov(0))), "You never mentioned your brother", "your brother"
+    )
     assert judged.path == SECTIONS_PATH
     assert judged.state == S.ABSENCE_STATE_COVERAGE_UNKNOWN
     assert "episodic_recall: searched retrieval.recall.v1" in judged.summary
 
 
 def test_context_mentioning_the_terms_contradicts_absence() -> None:
-    judged = judge_claim(ctx(exact(exact_cov(0)), mentions=True),
-                         "You never told me about Zelda", "Zelda")
+    judged = judge_claim(
+        ctx(exact(exact_cov(0)), mentions=True), "You never told me about Zelda", "Zelda"
+    )
     assert judged.state == S.ABSENCE_STATE_NOT_ABSENT
 
 
 def test_exact_hits_and_disagreement_are_reported() -> None:
     hit = judge_claim(ctx(exact(exact_cov(2), hits=2)), "never told me about Zelda", "Zelda")
     assert hit.state == S.ABSENCE_STATE_NOT_ABSENT
-    disagree = judge_claim(ctx(exact(exact_cov(0, agrees=False))),
-                           "never told me about Zelda", "Zelda")
+    disagree = judge_claim(
+        ctx(exact(exact_cov(0, agrees=False))), "never told me about Zelda", "Zelda"
+    )
     assert disagree.state == S.ABSENCE_STATE_COVERAGE_DISAGREEMENT
 
 
@@ -183,8 +232,9 @@ def test_authoritative_absence_licenses_the_corpus_wide_negative() -> None:
 
 
 def test_in_scope_absence_licenses_only_query_scoped_claims() -> None:
-    scoped = ExactEvidence(("zelda",), "Zelda", S.ABSENCE_STATE_ABSENT_IN_SCOPE, scoped_cov(),
-                           0, "")
+    scoped = ExactEvidence(
+        ("zelda",), "Zelda", S.ABSENCE_STATE_ABSENT_IN_SCOPE, scoped_cov(), 0, ""
+    )
     evidence = ctx(scoped)
     assert decide(evidence, "I couldn't find anything about Zelda.", 1).verdict is Verdict.RELEASE
     assert decide(evidence, "You never told me about Zelda.", 1).verdict is Verdict.REGENERATE
@@ -198,8 +248,9 @@ def test_in_scope_absence_licenses_only_query_scoped_claims() -> None:
         (unavailable_coverage("x", ["y"], "q", not_searched=True), S.ABSENCE_STATE_NOT_SEARCHED),
     ],
 )
-def test_missing_evidence_blocks_and_the_fallback_says_why(coverage: cpb.Coverage,
-                                                           state: int) -> None:
+def test_missing_evidence_blocks_and_the_fallback_says_why(
+    coverage: cpb.Coverage, state: int
+) -> None:
     evidence = ctx(sections=(*SECTIONS[:2], section("episodic_recall", coverage)))
     decision = decide(evidence, "I have no record of your sister.", 2)
     assert decision.verdict is Verdict.FALLBACK

@@ -26,10 +26,16 @@ def test_estimate_is_ceil_chars_over_four() -> None:
 
 
 def test_budget_split_is_40_30_30() -> None:
-    assert split_budget(1000) == {"learned_context": 400, "recovered_memory": 300,
-                                  "episodic_recall": 300}
-    assert split_budget(64) == {"learned_context": 25, "recovered_memory": 19,
-                                "episodic_recall": 19}
+    assert split_budget(1000) == {
+        "learned_context": 400,
+        "recovered_memory": 300,
+        "episodic_recall": 300,
+    }
+    assert split_budget(64) == {
+        "learned_context": 25,
+        "recovered_memory": 19,
+        "episodic_recall": 19,
+    }
 
 
 def test_everything_fits() -> None:
@@ -70,8 +76,9 @@ def test_nothing_fits_when_framing_exceeds_budget() -> None:
     st.integers(0, 600),
     st.sampled_from(list(DropOrder)),
 )
-def test_packed_block_never_exceeds_its_budget(sizes: list[tuple[int, float]], budget: int,
-                                               order: DropOrder) -> None:
+def test_packed_block_never_exceeds_its_budget(
+    sizes: list[tuple[int, float]], budget: int, order: DropOrder
+) -> None:
     entries = [Entry(f"r{i}", "y" * n, i, t) for i, (n, t) in enumerate(sizes)]
     framing = framing_cost(render.header("episodic_recall"), render.footer("episodic_recall"))
     result = pack(entries, budget, framing, order)

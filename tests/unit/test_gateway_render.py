@@ -95,5 +95,7 @@ def test_entry_lines() -> None:
         "- [run r1, failed, time unknown]"
     )
     line = render.episodic_line(when, "hi\nthere", "hello")
-    assert line == ("- [2025-01-02 10:30Z] the user wrote \u00abhi \u23ce there\u00bb; "
-                    "the reply was \u00abhello\u00bb")
+    assert line == (
+        "- [2025-01-02 10:30Z] the user wrote \u00abhi \u23ce there\u00bb; "
+        "the reply was \u00abhello\u00bb"
+    )

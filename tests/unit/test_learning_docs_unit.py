@@ -13,8 +13,11 @@ from google.protobuf import json_format
 from engram.learning.v1 import learning_pb2 as pb
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "learning.md"
-MARKED = re.compile(r"<!-- rpc: engram\.learning\.v1\.LearningService/(?P<method>\w+) -->\s*"
-                    r"```json\n(?P<body>.*?)```", re.S)
+MARKED = re.compile(
+    r"<!-- rpc: engram\.learning\.v1\.LearningService/(?P<method>\w+) -->\s*"
+    r"```json\n(?P<body>.*?)```",
+    re.S,
+)
 SH_BLOCK = re.compile(r"```sh\n(?P<script>.*?)```", re.S)
 SERVICE = pb.DESCRIPTOR.services_by_name["LearningService"]
 TEXT = DOC.read_text(encoding="utf-8")
@@ -47,6 +50,11 @@ def test_state_machines_are_drawn() -> None:
     candidate, learning, skill = states
     assert "pending --> escalated" in candidate
     assert "superseded" in learning and "revoked" in learning
-    for move in ("draft --> verified", "verified --> canary", "canary --> active",
-                 "active --> revoked", "revoked --> active"):
+    for move in (
+        "draft --> verified",
+        "verified --> canary",
+        "canary --> active",
+        "active --> revoked",
+        "revoked --> active",
+    ):
         assert move in skill

@@ -47,53 +47,113 @@ def test_zero_values_in_a_given_section_take_their_defaults() -> None:
 
 
 def test_document_round_trips() -> None:
-    policy = parse({
-        "mode": "enabled",
-        "publication": {
-            "rules": [ACTIVE_FACT, {"name": "noisy", "action": "reject", "scope_kind": "project",
-                                    "scope_id": "p1", "min_confidence": 10,
-                                    "require_evidence": True}],
-            "quarantined_rule_names": ["noisy"],
-        },
-        "judge": {"enabled": True, "address": "127.0.0.1:9", "timeout_ms": 100},
-    })
+    policy = parse(
+        {
+            "mode": "enabled",
+            "publication": {
+                "rules": [
+                    ACTIVE_FACT,
+                    {
+                        "name": "noisy",
+                        "action": "reject",
+                        "scope_kind": "project",
+                        "scope_id": "p1",
+                        "min_confidence": 10,
+                        "require_evidence": True,
+                    },
+                ],
+                "quarantined_rule_names": ["noisy"],
+            },
+            "judge": {"enabled": True, "address": "127.0.0.1:9", "timeout_ms": 100},
+        }
+    )
     assert parse(to_document(policy)) == policy
 
 
-@pytest.mark.parametrize(("document", "field", "words"), [
-    ({"publication": {"rules": [ACTIVE_FACT, {"name": "foo", "action": "publish_active"}]}},
-     "publication.rules[1].kind", ['"foo"', "must name a kind"]),
-    ({"publication": {"rules": [{"name": "foo", "action": "publish_active",
-                                 "kind": "procedure"}]}},
-     "publication.rules[0].action", ['"foo"', "procedures"]),
-    ({"publication": {"rules": [{"name": "bar"}]}},
-     "publication.rules[0].action", ['"bar"', "must be set"]),
-    ({"publication": {"rules": [ACTIVE_FACT, ACTIVE_FACT]}},
-     "publication.rules[1].name", ['"facts"', "more than once"]),
-    ({"publication": {"rules": [{"name": "Bad Name", "action": "reject"}]}},
-     "publication.rules[0].name", ["Bad Name"]),
-    ({"publication": {"rules": [{"name": "r", "action": "reject", "min_confidence": 101}]}},
-     "publication.rules[0].min_confidence", ['"r"']),
-    ({"publication": {"rules": [{"name": "r", "action": "reject", "scope_id": "p1"}]}},
-     "publication.rules[0].scope_id", ["scope_kind"]),
-    ({"publication": {"rules": [{"name": "r", "action": "reject", "scope_kind": "workspace",
-                                 "scope_id": "other"}]}},
-     "publication.rules[0].scope_id", ["default"]),
-    ({"publication": {"rules": [{"name": "r", "action": "sideways"}]}},
-     "publication.rules[0].action", ['"r"', "unknown value"]),
-    ({"publication": {"default_action": "publish_active"}},
-     "publication.default_action", ["explicit rule"]),
-    ({"publication": {"rules": [ACTIVE_FACT], "quarantined_rule_names": ["nope"]}},
-     "publication.quarantined_rule_names[0]", ['"nope"']),
-    ({"mode": "yolo"}, "mode", ["unknown value"]),
-    ({"capture": {"max_candidates_per_run": 11}}, "capture.max_candidates_per_run", []),
-    ({"capture": {"max_candidates_per_run": -1}}, "capture.max_candidates_per_run", []),
-    ({"judge": {"enabled": True}}, "judge.address", []),
-    ({"judge": {"address": "not an address"}}, "judge.address", []),
-    ({"judge": {"timeout_ms": -5}}, "judge.timeout_ms", []),
-])
-def test_invalid_policies_name_the_field_and_rule(document: dict[str, Any], field: str,
-                                                   words: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("document", "field", "words"),
+    [
+        (
+            {"publication": {"rules": [ACTIVE_FACT, {"name": "foo", "action": "publish_active"}]}},
+            "publication.rules[1].kind",
+            ['"foo"', "must name a kind"],
+        ),
+        (
+            {
+                "publication": {
+                    "rules": [{"name": "foo", "action": "publish_active", "kind": "procedure"}]
+                }
+            },
+            "publication.rules[0].action",
+            ['"foo"', "procedures"],
+        ),
+        (
+            {"publication": {"rules": [{"name": "bar"}]}},
+            "publication.rules[0].action",
+            ['"bar"', "must be set"],
+        ),
+        (
+            {"publication": {"rules": [ACTIVE_FACT, ACTIVE_FACT]}},
+            "publication.rules[1].name",
+            ['"facts"', "more than once"],
+        ),
+        (
+            {"publication": {"rules": [{"name": "Bad Name", "action": "reject"}]}},
+            "publication.rules[0].name",
+            ["Bad Name"],
+        ),
+        (
+            {"publication": {"rules": [{"name": "r", "action": "reject", "min_confidence": 101}]}},
+            "publication.rules[0].min_confidence",
+            ['"r"'],
+        ),
+        (
+            {"publication": {"rules": [{"name": "r", "action": "reject", "scope_id": "p1"}]}},
+            "publication.rules[0].scope_id",
+            ["scope_kind"],
+        ),
+        (
+            {
+                "publication": {
+                    "rules": [
+                        {
+                            "name": "r",
+                            "action": "reject",
+                            "scope_kind": "workspace",
+                            "scope_id": "other",
+                        }
+                    ]
+                }
+            },
+            "publication.rules[0].scope_id",
+            ["default"],
+        ),
+        (
+            {"publication": {"rules": [{"name": "r", "action": "sideways"}]}},
+            "publication.rules[0].action",
+            ['"r"', "unknown value"],
+        ),
+        (
+            {"publication": {"default_action": "publish_active"}},
+            "publication.default_action",
+            ["explicit rule"],
+        ),
+        (
+            {"publication": {"rules": [ACTIVE_FACT], "quarantined_rule_names": ["nope"]}},
+            "publication.quarantined_rule_names[0]",
+            ['"nope"'],
+        ),
+        ({"mode": "yolo"}, "mode", ["unknown value"]),
+        ({"capture": {"max_candidates_per_run": 11}}, "capture.max_candidates_per_run", []),
+        ({"capture": {"max_candidates_per_run": -1}}, "capture.max_candidates_per_run", []),
+        ({"judge": {"enabled": True}}, "judge.address", []),
+        ({"judge": {"address": "not an address"}}, "judge.address", []),
+        ({"judge": {"timeout_ms": -5}}, "judge.timeout_ms", []),
+    ],
+)
+def test_invalid_policies_name_the_field_and_rule(
+    document: dict[str, Any], field: str, words: list[str]
+) -> None:
     error = _invalid(document)
     assert error.field == field
     for word in words:
@@ -102,60 +162,93 @@ def test_invalid_policies_name_the_field_and_rule(document: dict[str, Any], fiel
 
 def _input(**overrides: Any) -> RuleInput:
     values: dict[str, Any] = {
-        "origin": Origin.DAEMON, "scope_kind": ScopeKind.SESSION, "scope_id": "s1",
-        "kind": Kind.FACT, "sensitivity": Sensitivity.NORMAL, "confidence": 98,
-        "has_evidence": True, "has_source_run": True, "has_source_session": True,
+        "origin": Origin.DAEMON,
+        "scope_kind": ScopeKind.SESSION,
+        "scope_id": "s1",
+        "kind": Kind.FACT,
+        "sensitivity": Sensitivity.NORMAL,
+        "confidence": 98,
+        "has_evidence": True,
+        "has_source_run": True,
+        "has_source_session": True,
     }
     values.update(overrides)
     return RuleInput(**values)
 
 
-STRICT = {"name": "strict", "action": "publish_active", "kind": "fact",
-          "require_evidence": True, "require_source_run": True, "require_source_session": True}
+STRICT = {
+    "name": "strict",
+    "action": "publish_active",
+    "kind": "fact",
+    "require_evidence": True,
+    "require_source_run": True,
+    "require_source_session": True,
+}
 
 
 def test_first_match_wins_in_order_and_default_applies() -> None:
-    policy = parse({"publication": {"rules": [
-        {"name": "low", "action": "reject", "kind": "fact", "min_confidence": 0},
-        {"name": "high", "action": "publish_provisional", "kind": "fact"},
-    ], "default_action": "reject"}})
+    policy = parse(
+        {
+            "publication": {
+                "rules": [
+                    {"name": "low", "action": "reject", "kind": "fact", "min_confidence": 0},
+                    {"name": "high", "action": "publish_provisional", "kind": "fact"},
+                ],
+                "default_action": "reject",
+            }
+        }
+    )
     assert first_match(policy.publication, _input()) == ("low", Action.REJECT)
     assert first_match(policy.publication, _input(kind=Kind.DECISION)) == ("", Action.REJECT)
 
 
 def test_quarantined_rules_are_skipped() -> None:
-    policy = parse({"publication": {"rules": [
-        {"name": "noisy", "action": "reject"}, {"name": "next", "action": "publish_provisional"},
-    ], "quarantined_rule_names": ["noisy"]}})
+    policy = parse(
+        {
+            "publication": {
+                "rules": [
+                    {"name": "noisy", "action": "reject"},
+                    {"name": "next", "action": "publish_provisional"},
+                ],
+                "quarantined_rule_names": ["noisy"],
+            }
+        }
+    )
     assert first_match(policy.publication, _input()) == ("next", Action.PUBLISH_PROVISIONAL)
 
 
-@pytest.mark.parametrize(("overrides", "matches"), [
-    ({}, True),
-    ({"origin": Origin.API}, False),  # forged provenance never satisfies strict gates
-    ({"has_evidence": False}, False),
-    ({"has_source_run": False}, False),
-    ({"has_source_session": False}, False),
-])
-def test_trusted_input_gates_match_only_daemon_origin(overrides: dict[str, Any],
-                                                      matches: bool) -> None:
+@pytest.mark.parametrize(
+    ("overrides", "matches"),
+    [
+        ({}, True),
+        ({"origin": Origin.API}, False),  # forged provenance never satisfies strict gates
+        ({"has_evidence": False}, False),
+        ({"has_source_run": False}, False),
+        ({"has_source_session": False}, False),
+    ],
+)
+def test_trusted_input_gates_match_only_daemon_origin(
+    overrides: dict[str, Any], matches: bool
+) -> None:
     policy = parse({"publication": {"rules": [STRICT]}})
     name, _ = first_match(policy.publication, _input(**overrides))
     assert (name == "strict") is matches
 
 
-@pytest.mark.parametrize(("rule", "overrides", "matches"), [
-    ({"scope_kind": "project"}, {}, False),
-    ({"scope_kind": "session", "scope_id": "s2"}, {}, False),
-    ({"scope_kind": "session", "scope_id": "s1"}, {}, True),
-    ({"kind": "decision"}, {}, False),
-    ({"sensitivity": "sensitive"}, {}, False),
-    ({"sensitivity": "sensitive"}, {"sensitivity": Sensitivity.SENSITIVE}, True),
-    ({"min_confidence": 99}, {}, False),
-    ({"min_confidence": 98}, {}, True),
-])
-def test_rule_match_fields(rule: dict[str, Any], overrides: dict[str, Any],
-                           matches: bool) -> None:
+@pytest.mark.parametrize(
+    ("rule", "overrides", "matches"),
+    [
+        ({"scope_kind": "project"}, {}, False),
+        ({"scope_kind": "session", "scope_id": "s2"}, {}, False),
+        ({"scope_kind": "session", "scope_id": "s1"}, {}, True),
+        ({"kind": "decision"}, {}, False),
+        ({"sensitivity": "sensitive"}, {}, False),
+        ({"sensitivity": "sensitive"}, {"sensitivity": Sensitivity.SENSITIVE}, True),
+        ({"min_confidence": 99}, {}, False),
+        ({"min_confidence": 98}, {}, True),
+    ],
+)
+def test_rule_match_fields(rule: dict[str, Any], overrides: dict[str, Any], matches: bool) -> None:
     policy = parse({"publication": {"rules": [{"name": "r", "action": "reject", **rule}]}})
     assert (first_match(policy.publication, _input(**overrides))[0] == "r") is matches
 
@@ -163,27 +256,34 @@ def test_rule_match_fields(rule: dict[str, Any], overrides: dict[str, Any],
 # The whole clamp table, written out: baseline -> judge request -> result.
 CLAMP = {
     Action.REJECT: {
-        Action.MANUAL_REVIEW: Action.MANUAL_REVIEW, Action.REJECT: Action.REJECT,
+        Action.MANUAL_REVIEW: Action.MANUAL_REVIEW,
+        Action.REJECT: Action.REJECT,
         Action.PUBLISH_PROVISIONAL: Action.MANUAL_REVIEW,
-        Action.PUBLISH_ACTIVE: Action.MANUAL_REVIEW, None: Action.MANUAL_REVIEW,
+        Action.PUBLISH_ACTIVE: Action.MANUAL_REVIEW,
+        None: Action.MANUAL_REVIEW,
     },
     Action.PUBLISH_PROVISIONAL: {
-        Action.MANUAL_REVIEW: Action.MANUAL_REVIEW, Action.REJECT: Action.REJECT,
+        Action.MANUAL_REVIEW: Action.MANUAL_REVIEW,
+        Action.REJECT: Action.REJECT,
         Action.PUBLISH_PROVISIONAL: Action.PUBLISH_PROVISIONAL,
-        Action.PUBLISH_ACTIVE: Action.PUBLISH_PROVISIONAL, None: Action.MANUAL_REVIEW,
+        Action.PUBLISH_ACTIVE: Action.PUBLISH_PROVISIONAL,
+        None: Action.MANUAL_REVIEW,
     },
     Action.PUBLISH_ACTIVE: {
-        Action.MANUAL_REVIEW: Action.MANUAL_REVIEW, Action.REJECT: Action.REJECT,
+        Action.MANUAL_REVIEW: Action.MANUAL_REVIEW,
+        Action.REJECT: Action.REJECT,
         Action.PUBLISH_PROVISIONAL: Action.PUBLISH_PROVISIONAL,
-        Action.PUBLISH_ACTIVE: Action.PUBLISH_ACTIVE, None: Action.MANUAL_REVIEW,
+        Action.PUBLISH_ACTIVE: Action.PUBLISH_ACTIVE,
+        None: Action.MANUAL_REVIEW,
     },
     Action.MANUAL_REVIEW: dict.fromkeys([*Action, None], Action.MANUAL_REVIEW),
 }
 PUBLISH_RANK = {Action.PUBLISH_PROVISIONAL: 1, Action.PUBLISH_ACTIVE: 2}
 
 
-@pytest.mark.parametrize(("baseline", "requested"),
-                         list(itertools.product(list(Action), [*Action, None])))
+@pytest.mark.parametrize(
+    ("baseline", "requested"), list(itertools.product(list(Action), [*Action, None]))
+)
 def test_clamp_table(baseline: Action, requested: Action | None) -> None:
     result = clamp_judge_action(baseline, requested)
     assert result is CLAMP[baseline][requested]

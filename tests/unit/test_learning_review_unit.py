@@ -16,17 +16,27 @@ from learning_service.policy import parse
 from learning_service.review import baseline, verify
 from learning_service.skills import RunEvidence
 
-ACTIVE_FOR = {"publication": {"rules": [
-    {"name": "facts", "action": "publish_active", "kind": "fact"},
-    {"name": "procedures", "action": "publish_provisional", "kind": "procedure"},
-]}}
+ACTIVE_FOR = {
+    "publication": {
+        "rules": [
+            {"name": "facts", "action": "publish_active", "kind": "fact"},
+            {"name": "procedures", "action": "publish_provisional", "kind": "procedure"},
+        ]
+    }
+}
 
 
 def row(**overrides: Any) -> dict[str, Any]:
     values: dict[str, Any] = {
-        "origin": "daemon", "scope_kind": "session", "scope_id": "s1", "kind": "fact",
-        "sensitivity": "normal", "confidence": 98, "evidence_refs": ["run:r1"],
-        "source_run_id": "r1", "source_session_id": "s1",
+        "origin": "daemon",
+        "scope_kind": "session",
+        "scope_id": "s1",
+        "kind": "fact",
+        "sensitivity": "normal",
+        "confidence": 98,
+        "evidence_refs": ["run:r1"],
+        "source_run_id": "r1",
+        "source_session_id": "s1",
         "content": "always report sizes in gigabytes",
     }
     values.update(overrides)
@@ -38,8 +48,15 @@ def test_api_origin_active_is_downgraded_unless_allowed() -> None:
     downgraded = baseline(parse(ACTIVE_FOR), row(origin="api"))
     assert (downgraded.matched_rule, downgraded.baseline) == ("facts", Action.PUBLISH_PROVISIONAL)
     assert "api-origin" in downgraded.reason
-    allowed = parse({**ACTIVE_FOR, "publication": {
-        **ACTIVE_FOR["publication"], "allow_api_origin_active_publication": True}})
+    allowed = parse(
+        {
+            **ACTIVE_FOR,
+            "publication": {
+                **ACTIVE_FOR["publication"],
+                "allow_api_origin_active_publication": True,
+            },
+        }
+    )
     assert baseline(allowed, row(origin="api")).final is Action.PUBLISH_ACTIVE
 
 
@@ -54,18 +71,27 @@ class Runs:
         return self.record
 
 
-RECORD = RunEvidence("r1", "s1", "completed", "Run completed. Request: ...",
-                     "Preference: always report sizes in gigabytes. Reply exactly OK.", "OK")
+RECORD = RunEvidence(
+    "r1",
+    "s1",
+    "completed",
+    "Run completed. Request: ...",
+    "Preference: always report sizes in gigabytes. Reply exactly OK.",
+    "OK",
+)
 
 
-@pytest.mark.parametrize(("runs", "overrides", "expected"), [
-    (Runs(RECORD), {}, Verification.VERIFIED),
-    (Runs(RECORD), {"content": "always report sizes in terabytes"}, Verification.FAILED),
-    (Runs(RECORD), {"source_session_id": "s2"}, Verification.FAILED),
-    (Runs(None), {}, Verification.UNVERIFIED),
-    (Runs(down=True), {}, Verification.UNVERIFIED),
-    (Runs(RECORD), {"source_run_id": ""}, Verification.UNVERIFIED),
-])
+@pytest.mark.parametrize(
+    ("runs", "overrides", "expected"),
+    [
+        (Runs(RECORD), {}, Verification.VERIFIED),
+        (Runs(RECORD), {"content": "always report sizes in terabytes"}, Verification.FAILED),
+        (Runs(RECORD), {"source_session_id": "s2"}, Verification.FAILED),
+        (Runs(None), {}, Verification.UNVERIFIED),
+        (Runs(down=True), {}, Verification.UNVERIFIED),
+        (Runs(RECORD), {"source_run_id": ""}, Verification.UNVERIFIED),
+    ],
+)
 def test_verify(runs: Runs, overrides: dict[str, Any], expected: Verification) -> None:
     assert verify(runs, row(**overrides))[0] is expected
 
@@ -93,7 +119,9 @@ def test_nothing_scores_means_nothing_unless_memory_is_asked_for() -> None:
     fallback = select(ELIGIBLE, "use durable memory: what do you remember?", 2)
     assert fallback.recency_fallback
     assert [s.row["content"] for s in fallback.chosen] == [
-        "Deploys happen on Tuesdays", "The project codename is Atlas"]
+        "Deploys happen on Tuesdays",
+        "The project codename is Atlas",
+    ]
     assert (fallback.omitted_by_limit, fallback.matched) == (1, 3)
 
 

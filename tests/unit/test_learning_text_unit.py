@@ -27,21 +27,25 @@ def test_overlap_score() -> None:
     assert overlap_score(frozenset(), term_set("anything")) == 0
 
 
-@pytest.mark.parametrize(("content", "subject", "value"), [
-    ("Project codename is Atlas", "project codename", "atlas"),
-    ("The project codename is Borealis.", "project codename", "borealis"),
-    ("Deploy target: production", "deploy target", "production"),
-    ("region=eu-west-1", "region", "eu west 1"),
-    ("Our release days are Tuesdays", "release days", "tuesdays"),
-])
+@pytest.mark.parametrize(
+    ("content", "subject", "value"),
+    [
+        ("Project codename is Atlas", "project codename", "atlas"),
+        ("The project codename is Borealis.", "project codename", "borealis"),
+        ("Deploy target: production", "deploy target", "production"),
+        ("region=eu-west-1", "region", "eu west 1"),
+        ("Our release days are Tuesdays", "release days", "tuesdays"),
+    ],
+)
 def test_subject_value(content: str, subject: str, value: str) -> None:
     found = subject_value(content)
     assert found is not None
     assert (found.subject_key, found.value_key) == (subject, value)
 
 
-@pytest.mark.parametrize("content", [
-    "always report sizes in gigabytes", "is it", ": nothing", "x is "])
+@pytest.mark.parametrize(
+    "content", ["always report sizes in gigabytes", "is it", ": nothing", "x is "]
+)
 def test_no_subject(content: str) -> None:
     assert subject_value(content) is None
 
@@ -56,13 +60,16 @@ def test_support_by_containment_or_all_terms() -> None:
     assert not is_supported("anything at all", [])
 
 
-@pytest.mark.parametrize(("text", "asks"), [
-    ("Please use durable memory for this", True),
-    ("What do you remember about the project?", True),
-    ("answer from memory", True),
-    ("What is the weather?", False),
-    ("remember to buy milk", False),
-])
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("Please use durable memory for this", True),
+        ("What do you remember about the project?", True),
+        ("answer from memory", True),
+        ("What is the weather?", False),
+        ("remember to buy milk", False),
+    ],
+)
 def test_durable_memory_phrases(text: str, asks: bool) -> None:
     assert asks_for_durable_memory(text) is asks
 
@@ -70,7 +77,12 @@ def test_durable_memory_phrases(text: str, asks: bool) -> None:
 def test_resolve_scopes_order_and_dedupe() -> None:
     scopes = resolve_scopes("s1", "p-ana", ["proj1", "proj2", "proj1"])
     assert [s.key for s in scopes] == [
-        "session:s1", "persona:p-ana", "project:proj1", "project:proj2", "workspace:default"]
+        "session:s1",
+        "persona:p-ana",
+        "project:proj1",
+        "project:proj2",
+        "workspace:default",
+    ]
     assert [s.key for s in resolve_scopes("s1", "", [])] == ["session:s1", "workspace:default"]
 
 

@@ -39,20 +39,44 @@ def random_unit() -> np.ndarray:
     return unit(RNG.standard_normal(DIM))
 
 
-def record(interner: Interner, text: str = "", *, subject: str = "alice",
-           workspace: str = "default", session: str = "s1", sessions: list[str] | None = None,
-           seen: int = 0, vector: np.ndarray | None = None, episode_id: str | None = None,
-           no_vector: bool = False) -> EpisodeRecord:
+def record(
+    interner: Interner,
+    text: str = "",
+    *,
+    subject: str = "alice",
+    workspace: str = "default",
+    session: str = "s1",
+    sessions: list[str] | None = None,
+    seen: int = 0,
+    vector: np.ndarray | None = None,
+    episode_id: str | None = None,
+    no_vector: bool = False,
+) -> EpisodeRecord:
     return make_record(
-        interner, episode_id=episode_id or str(uuid.uuid4()), subject=subject,
-        workspace=workspace, session_id=session, session_ids=sessions or [session],
-        last_seen_us=seen, user_text=text or "filler words here", assistant_text="ok",
-        vector=None if no_vector else (vector if vector is not None else random_unit()))
+        interner,
+        episode_id=episode_id or str(uuid.uuid4()),
+        subject=subject,
+        workspace=workspace,
+        session_id=session,
+        session_ids=sessions or [session],
+        last_seen_us=seen,
+        user_text=text or "filler words here",
+        assistant_text="ok",
+        vector=None if no_vector else (vector if vector is not None else random_unit()),
+    )
 
 
-def request(text: str = "", vector: np.ndarray | None = None, *, subject: str = "alice",
-            workspace: str = "default", exclude: str = "", start: int | None = None,
-            end: int | None = None, window: int = 40) -> SearchRequest:
+def request(
+    text: str = "",
+    vector: np.ndarray | None = None,
+    *,
+    subject: str = "alice",
+    workspace: str = "default",
+    exclude: str = "",
+    start: int | None = None,
+    end: int | None = None,
+    window: int = 40,
+) -> SearchRequest:
     return SearchRequest(subject, workspace, exclude, start, end, vector, text, window, window)
 
 
@@ -88,8 +112,9 @@ def test_bm25_prefers_the_rarer_term_and_shorter_documents() -> None:
 
 
 def test_lexical_build_drops_empty_input() -> None:
-    lexical = build_lexical(3, [], np.empty(0, np.int32), np.empty(0, np.int32),
-                            np.empty(0, np.uint16))
+    lexical = build_lexical(
+        3, [], np.empty(0, np.int32), np.empty(0, np.int32), np.empty(0, np.uint16)
+    )
     assert lexical.df("x") == 0
     assert lexical.score_range([("x", 1.0)], 0, 3, 1.0)[0].size == 0
 
@@ -97,10 +122,10 @@ def test_lexical_build_drops_empty_input() -> None:
 # ------------------------------------------------------------------ dense
 
 
-@pytest.mark.parametrize("kind", [dense_mod.KIND_EXACT, dense_mod.KIND_FLAT,
-                                  dense_mod.KIND_HNSW])
-def test_dense_kinds_search_a_range_and_honour_the_mask(kind: str,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("kind", [dense_mod.KIND_EXACT, dense_mod.KIND_FLAT, dense_mod.KIND_HNSW])
+def test_dense_kinds_search_a_range_and_honour_the_mask(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(dense_mod, "EXACT_RANGE", 10)  # force HNSW on the ranges below
     vectors = np.stack([random_unit() for _ in range(400)])
     index = dense_mod.build_dense(kind, vectors, DIM)
@@ -129,8 +154,7 @@ def test_dense_kinds_search_a_range_and_honour_the_mask(kind: str,
     assert sorted(rows) == [200, 201, 202]
 
 
-def test_hnsw_recall_against_exact_on_clustered_vectors(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hnsw_recall_against_exact_on_clustered_vectors(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dense_mod, "EXACT_RANGE", 10)
     rng = np.random.default_rng(5)
     centres = rng.standard_normal((20, DIM))
@@ -159,16 +183,18 @@ def test_scope_filters_subject_and_workspace() -> None:
     result = snap.search(request("shared words", vector))
     assert result.dense.ids == [mine.episode_id] and result.lexical.ids == [mine.episode_id]
     assert snap.search(request("shared", vector, subject="carol")).dense.ids == []
-    assert snap.search(request("shared", vector, workspace="lab")).dense.ids == \
-        [other_ws.episode_id]
+    assert snap.search(request("shared", vector, workspace="lab")).dense.ids == [
+        other_ws.episode_id
+    ]
 
 
 def test_exclude_session_hides_only_episodes_said_only_there() -> None:
     interner = Interner()
     vector = random_unit()
     only_active = record(interner, "topic", session="active", vector=vector)
-    also_elsewhere = record(interner, "topic", session="active", sessions=["old", "active"],
-                            vector=vector)
+    also_elsewhere = record(
+        interner, "topic", session="active", sessions=["old", "active"], vector=vector
+    )
     elsewhere = record(interner, "topic", session="old", vector=vector)
     snap = snapshot_of([only_active, also_elsewhere, elsewhere], interner)
     result = snap.search(request("topic", vector, exclude="active"))
@@ -179,8 +205,9 @@ def test_exclude_session_hides_only_episodes_said_only_there() -> None:
 def test_time_window_is_half_open_on_last_seen() -> None:
     interner = Interner()
     vector = random_unit()
-    early, middle, late = (record(interner, "event", seen=t, vector=vector)
-                           for t in (100, 200, 300))
+    early, middle, late = (
+        record(interner, "event", seen=t, vector=vector) for t in (100, 200, 300)
+    )
     snap = snapshot_of([early, middle, late], interner)
     result = snap.search(request("event", vector, start=200, end=300))
     assert result.dense.ids == [middle.episode_id] and result.lexical.ids == [middle.episode_id]
@@ -192,8 +219,7 @@ def test_apply_is_copy_on_write() -> None:
     old = snapshot_of([kept, removed], interner)
     new = old.apply([Remove(2, removed.key_hi, removed.key_lo)], 2, 2)
     assert new.applied_cursor == 2 and old.applied_cursor == 1
-    assert set(old.search(request("apple")).lexical.ids) == {kept.episode_id,
-                                                             removed.episode_id}
+    assert set(old.search(request("apple")).lexical.ids) == {kept.episode_id, removed.episode_id}
     assert new.search(request("apple")).lexical.ids == [kept.episode_id]
     assert not old.alive[0].flags.writeable and not new.alive[0].flags.writeable
     assert old.alive[0].all() and new.tombstones == 1
@@ -215,8 +241,11 @@ def test_upsert_replaces_and_ops_at_or_below_the_cursor_are_skipped() -> None:
 
 def test_remove_scope_purges_one_workspace_or_all() -> None:
     interner = Interner()
-    records = [record(interner, "x", workspace=ws, subject=s)
-               for s in ("alice", "bob") for ws in ("default", "lab")]
+    records = [
+        record(interner, "x", workspace=ws, subject=s)
+        for s in ("alice", "bob")
+        for ws in ("default", "lab")
+    ]
     snap = snapshot_of(records, interner)
     alice = interner.lookup("alice")
     one = snap.apply([RemoveScope(2, alice, interner.lookup("lab"))], 2, 2)
@@ -233,8 +262,7 @@ def test_purge_then_upsert_in_one_batch_keeps_the_new_episode() -> None:
     snap = snapshot_of([old], interner)
     new = record(interner, "x")
     alice = interner.lookup("alice")
-    batch: list[Op] = [Upsert(2, record(interner, "x")), RemoveScope(3, alice, -1),
-                       Upsert(4, new)]
+    batch: list[Op] = [Upsert(2, record(interner, "x")), RemoveScope(3, alice, -1), Upsert(4, new)]
     after = snap.apply(batch, 4, 2)
     assert after.search(request("x")).lexical.ids == [new.episode_id]
 
@@ -271,8 +299,9 @@ def test_builder_deduplicates_and_drops_removed_rows() -> None:
     segment = builder.build()
     assert segment.rows == 1 and segment.lexical.df("two") == 1 and segment.lexical.df("one") == 0
     assert segment.find(a.key_hi, a.key_lo) == 0 and segment.find(b.key_hi, b.key_lo) == -1
-    both = merge([segment, build_segment([b], DIM)], [np.ones(1, bool), np.ones(1, bool)],
-                 None, DIM)
+    both = merge(
+        [segment, build_segment([b], DIM)], [np.ones(1, bool), np.ones(1, bool)], None, DIM
+    )
     assert both.rows == 2 and both.find(b.key_hi, b.key_lo) >= 0
 
 
@@ -295,7 +324,8 @@ def test_side_build_replays_ops_logged_while_it_ran() -> None:
 
 
 def test_background_merge_triggers_and_preserves_the_corpus(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import retrieval_service.index as index_mod
 
     monkeypatch.setattr(index_mod, "MERGE_MIN_ROWS", 5)
@@ -311,7 +341,8 @@ def test_background_merge_triggers_and_preserves_the_corpus(
 
 
 def test_hnsw_base_skips_tombstones_by_overfetching_or_bitmap(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(dense_mod, "EXACT_RANGE", 10)
     interner = Interner()
     records = [record(interner, "word") for _ in range(300)]

@@ -31,11 +31,18 @@ EMBEDDER = HashingEmbedder(384)
 MODEL = EMBEDDER.name
 
 
-def episode(text: str, *, subject: str = "alice", session: str = "s1",
-            embedded: bool = True) -> jpb.Episode:
-    message = jpb.Episode(episode_id=str(uuid.uuid4()), subject=subject, workspace="default",
-                          session_id=session, session_ids=[session], user_text=text,
-                          assistant_text="ok")
+def episode(
+    text: str, *, subject: str = "alice", session: str = "s1", embedded: bool = True
+) -> jpb.Episode:
+    message = jpb.Episode(
+        episode_id=str(uuid.uuid4()),
+        subject=subject,
+        workspace="default",
+        session_id=session,
+        session_ids=[session],
+        user_text=text,
+        assistant_text="ok",
+    )
     message.last_seen_at.FromSeconds(1_700_000_000)
     if embedded:
         message.embedding.extend(EMBEDDER.embed_one(f"User: {text}\nAssistant: ok").tolist())
@@ -60,16 +67,27 @@ class FakeJournal:
 
     def quarantine(self, episode_id: str) -> None:
         del self.episodes[episode_id]
-        self.changes.append(jpb.Change(cursor=len(self.changes) + 1,
-                                       kind=jpb.CHANGE_KIND_RECORD_QUARANTINED,
-                                       record_kind=jpb.RECORD_KIND_EPISODE,
-                                       record_id=episode_id))
+        self.changes.append(
+            jpb.Change(
+                cursor=len(self.changes) + 1,
+                kind=jpb.CHANGE_KIND_RECORD_QUARANTINED,
+                record_kind=jpb.RECORD_KIND_EPISODE,
+                record_id=episode_id,
+            )
+        )
 
     def _change(self, kind: jpb.ChangeKind.ValueType, ep: jpb.Episode) -> None:
-        self.changes.append(jpb.Change(cursor=len(self.changes) + 1, kind=kind,
-                                       subject=ep.subject, workspace=ep.workspace,
-                                       record_kind=jpb.RECORD_KIND_EPISODE,
-                                       record_id=ep.episode_id, episode=ep))
+        self.changes.append(
+            jpb.Change(
+                cursor=len(self.changes) + 1,
+                kind=kind,
+                subject=ep.subject,
+                workspace=ep.workspace,
+                record_kind=jpb.RECORD_KIND_EPISODE,
+                record_id=ep.episode_id,
+                episode=ep,
+            )
+        )
 
     def _check(self, what: str) -> None:
         self.calls.append(what)
@@ -83,18 +101,29 @@ class FakeJournal:
     def search_episodes(self, request: jpb.SearchEpisodesRequest) -> jpb.SearchEpisodesResponse:
         self._check("SearchEpisodes")
         words = set(request.query_text.lower().split())
-        hits = [jpb.EpisodeHit(episode=e, score=1.0, lexical_rank=i + 1)
-                for i, e in enumerate(e for e in self.episodes.values()
-                                      if e.subject == request.subject
-                                      and words & set(e.user_text.lower().split()))]
-        hits = hits[:request.limit]
+        hits = [
+            jpb.EpisodeHit(episode=e, score=1.0, lexical_rank=i + 1)
+            for i, e in enumerate(
+                e
+                for e in self.episodes.values()
+                if e.subject == request.subject and words & set(e.user_text.lower().split())
+            )
+        ]
+        hits = hits[: request.limit]
         coverage = self.search_coverage or cov.build_coverage(
-            read_path="journal.search_episodes.v1", source_systems=["postgresql"],
-            query=request.query_text, returned=len(hits), limit=request.limit,
-            matched_before_limit=None, exactness=cpb.EXACTNESS_UNKNOWN,
-            semantic=cpb.DIMENSION_STATE_UNKNOWN, field=cpb.DIMENSION_STATE_COMPLETE,
-            temporal=cpb.DIMENSION_STATE_COMPLETE, visibility=cpb.DIMENSION_STATE_COMPLETE,
-            normalization=cpb.DIMENSION_STATE_PARTIAL)
+            read_path="journal.search_episodes.v1",
+            source_systems=["postgresql"],
+            query=request.query_text,
+            returned=len(hits),
+            limit=request.limit,
+            matched_before_limit=None,
+            exactness=cpb.EXACTNESS_UNKNOWN,
+            semantic=cpb.DIMENSION_STATE_UNKNOWN,
+            field=cpb.DIMENSION_STATE_COMPLETE,
+            temporal=cpb.DIMENSION_STATE_COMPLETE,
+            visibility=cpb.DIMENSION_STATE_COMPLETE,
+            normalization=cpb.DIMENSION_STATE_PARTIAL,
+        )
         return jpb.SearchEpisodesResponse(hits=hits, coverage=coverage)
 
     def stream_changes(self, after_cursor: int, *, follow: bool) -> Any:
@@ -109,8 +138,9 @@ class FakeJournal:
                 pending = [c for c in journal.changes if c.cursor > after_cursor]
                 mark = len(journal.changes)
                 for start in range(0, len(pending), 2):
-                    yield jpb.StreamChangesResponse(changes=pending[start:start + 2],
-                                                    watermark=mark)
+                    yield jpb.StreamChangesResponse(
+                        changes=pending[start : start + 2], watermark=mark
+                    )
                 yield jpb.StreamChangesResponse(watermark=mark)
 
             def cancel(self) -> None:
@@ -120,9 +150,16 @@ class FakeJournal:
 
 
 def query(text: str, limit: int = 5, **fields: Any) -> RecallQuery:
-    base: dict[str, Any] = {"query_text": text, "subject": "alice", "workspace": "default",
-                            "exclude_session_id": "", "limit": limit, "start": None,
-                            "end": None, "vector": None}
+    base: dict[str, Any] = {
+        "query_text": text,
+        "subject": "alice",
+        "workspace": "default",
+        "exclude_session_id": "",
+        "limit": limit,
+        "start": None,
+        "end": None,
+        "vector": None,
+    }
     base.update(fields)
     return RecallQuery(**base)
 
@@ -145,13 +182,17 @@ def built_index(journal: FakeJournal) -> tuple[ResidentIndex, Rebuilder]:
     return index, rebuilder
 
 
-def recaller(index: ResidentIndex, journal: FakeJournal, *, fresh: bool = True,
-             **options: Any) -> Recaller:
+def recaller(
+    index: ResidentIndex, journal: FakeJournal, *, fresh: bool = True, **options: Any
+) -> Recaller:
     freshness = Freshness()
     if fresh:
         freshness.observe(1, 1)
-    settings: dict[str, Any] = {"staleness_limit": 60.0, "shadow_mode": False,
-                                "serving_enabled": True}
+    settings: dict[str, Any] = {
+        "staleness_limit": 60.0,
+        "shadow_mode": False,
+        "serving_enabled": True,
+    }
     settings.update(options)
     return Recaller(index, freshness, journal, EMBEDDER, **settings)  # type: ignore[arg-type]
 
@@ -190,8 +231,7 @@ def test_resident_recall_serves_confirmed_hits(journal: FakeJournal) -> None:
     assert result.embed_micros > 0 and result.search_micros > 0
 
 
-def test_quarantined_hits_are_withheld_before_the_follower_sees_them(
-        journal: FakeJournal) -> None:
+def test_quarantined_hits_are_withheld_before_the_follower_sees_them(journal: FakeJournal) -> None:
     index, _ = built_index(journal)
     target = next(e for e in journal.episodes.values() if "Pixel" in e.user_text)
     journal.quarantine(target.episode_id)  # the index has not applied it
@@ -209,13 +249,17 @@ def test_unreachable_journal_during_confirmation_is_unavailable(journal: FakeJou
     assert cov.derive_absence(result.coverage, 0) == cpb.ABSENCE_STATE_UNAVAILABLE
 
 
-@pytest.mark.parametrize(("options", "fresh", "reason"), [
-    ({"serving_enabled": False}, True, "disabled"),
-    ({"shadow_mode": True}, True, "shadow"),
-    ({}, False, "stale"),
-])
-def test_fallback_reasons(journal: FakeJournal, options: dict[str, Any], fresh: bool,
-                          reason: str) -> None:
+@pytest.mark.parametrize(
+    ("options", "fresh", "reason"),
+    [
+        ({"serving_enabled": False}, True, "disabled"),
+        ({"shadow_mode": True}, True, "shadow"),
+        ({}, False, "stale"),
+    ],
+)
+def test_fallback_reasons(
+    journal: FakeJournal, options: dict[str, Any], fresh: bool, reason: str
+) -> None:
     index, _ = built_index(journal)
     r = recaller(index, journal, fresh=fresh, **options)
     result = r.recall(query("cat"))
@@ -236,17 +280,25 @@ def test_index_error_falls_back(journal: FakeJournal) -> None:
     def broken() -> None:
         raise RuntimeError("simulated index fault")
 
-    r = Recaller(index, Freshness(), journal, EMBEDDER,  # type: ignore[arg-type]
-                 staleness_limit=float("inf"), shadow_mode=False, serving_enabled=True,
-                 resident_guard=broken)
+    r = Recaller(
+        index,
+        Freshness(),
+        journal,
+        EMBEDDER,  # type: ignore[arg-type]
+        staleness_limit=float("inf"),
+        shadow_mode=False,
+        serving_enabled=True,
+        resident_guard=broken,
+    )
     result = r.recall(query("cat"))
     assert result.served_by == "fallback" and result.fallback_reason == "index_error"
 
 
 def test_tampered_fallback_coverage_becomes_failed(journal: FakeJournal) -> None:
     index = ResidentIndex(EMBEDDER.dimension, MODEL)
-    honest = journal.search_episodes(jpb.SearchEpisodesRequest(query_text="cat",
-                                                               subject="alice", limit=5))
+    honest = journal.search_episodes(
+        jpb.SearchEpisodesRequest(query_text="cat", subject="alice", limit=5)
+    )
     tampered = cpb.Coverage()
     tampered.CopyFrom(honest.coverage)
     tampered.cardinality.limit = 99  # changes the sealed content
@@ -279,27 +331,74 @@ def test_shadow_stats() -> None:
 def test_change_mapping() -> None:
     interner = Interner()
     ep = episode("hello there")
-    upsert = ops_from_change(jpb.Change(cursor=1, kind=jpb.CHANGE_KIND_EPISODE_UPSERTED,
-                                        record_kind=jpb.RECORD_KIND_EPISODE,
-                                        record_id=ep.episode_id, episode=ep),
-                             interner, 384, MODEL)
+    upsert = ops_from_change(
+        jpb.Change(
+            cursor=1,
+            kind=jpb.CHANGE_KIND_EPISODE_UPSERTED,
+            record_kind=jpb.RECORD_KIND_EPISODE,
+            record_id=ep.episode_id,
+            episode=ep,
+        ),
+        interner,
+        384,
+        MODEL,
+    )
     assert isinstance(upsert[0], Upsert) and upsert[0].record.vector is not None
-    other_model = ops_from_change(jpb.Change(
-        cursor=2, kind=jpb.CHANGE_KIND_EPISODE_EMBEDDED, record_kind=jpb.RECORD_KIND_EPISODE,
-        record_id=ep.episode_id, episode=ep), interner, 384, "another-model")
+    other_model = ops_from_change(
+        jpb.Change(
+            cursor=2,
+            kind=jpb.CHANGE_KIND_EPISODE_EMBEDDED,
+            record_kind=jpb.RECORD_KIND_EPISODE,
+            record_id=ep.episode_id,
+            episode=ep,
+        ),
+        interner,
+        384,
+        "another-model",
+    )
     assert isinstance(other_model[0], Upsert) and other_model[0].record.vector is None
-    bodiless = ops_from_change(jpb.Change(cursor=3, kind=jpb.CHANGE_KIND_EPISODE_EMBEDDED,
-                                          record_kind=jpb.RECORD_KIND_EPISODE,
-                                          record_id=ep.episode_id), interner, 384, MODEL)
+    bodiless = ops_from_change(
+        jpb.Change(
+            cursor=3,
+            kind=jpb.CHANGE_KIND_EPISODE_EMBEDDED,
+            record_kind=jpb.RECORD_KIND_EPISODE,
+            record_id=ep.episode_id,
+        ),
+        interner,
+        384,
+        MODEL,
+    )
     assert isinstance(bodiless[0], Remove)
-    purge = ops_from_change(jpb.Change(cursor=4, kind=jpb.CHANGE_KIND_SUBJECT_PURGED,
-                                       subject="alice"), interner, 384, MODEL)
+    purge = ops_from_change(
+        jpb.Change(cursor=4, kind=jpb.CHANGE_KIND_SUBJECT_PURGED, subject="alice"),
+        interner,
+        384,
+        MODEL,
+    )
     assert purge == [RemoveScope(4, interner.lookup("alice"), -1)]
-    assert ops_from_change(jpb.Change(cursor=5, kind=jpb.CHANGE_KIND_SUBJECT_PURGED,
-                                      subject="stranger"), interner, 384, MODEL) == []
-    assert ops_from_change(jpb.Change(cursor=6, kind=jpb.CHANGE_KIND_EVENT_APPENDED,
-                                      record_kind=jpb.RECORD_KIND_EVENT, record_id="7"),
-                           interner, 384, MODEL) == []
+    assert (
+        ops_from_change(
+            jpb.Change(cursor=5, kind=jpb.CHANGE_KIND_SUBJECT_PURGED, subject="stranger"),
+            interner,
+            384,
+            MODEL,
+        )
+        == []
+    )
+    assert (
+        ops_from_change(
+            jpb.Change(
+                cursor=6,
+                kind=jpb.CHANGE_KIND_EVENT_APPENDED,
+                record_kind=jpb.RECORD_KIND_EVENT,
+                record_id="7",
+            ),
+            interner,
+            384,
+            MODEL,
+        )
+        == []
+    )
 
 
 def test_persist_round_trip_and_model_check(journal: FakeJournal, tmp_path: Path) -> None:

@@ -20,11 +20,21 @@ OPENAI = "sk-" + "proj-" + "abc123DEF456ghi789JKL012mno345"
 GITHUB = "ghp" + "_" + "abcdefghijklmnopqrstuvwxyz0123456789"
 
 
-def run(status: str = "completed", request: str = "", outcome: str = "", error: str = ""
-        ) -> rm.RunInput:
-    return rm.RunInput(run_id="r1", session_id="s1", subject="u1", workspace="default",
-                       status=status, request_text=request, outcome_text=outcome,
-                       error_text=error, artifact_ids=(), scope_keys=())
+def run(
+    status: str = "completed", request: str = "", outcome: str = "", error: str = ""
+) -> rm.RunInput:
+    return rm.RunInput(
+        run_id="r1",
+        session_id="s1",
+        subject="u1",
+        workspace="default",
+        status=status,
+        request_text=request,
+        outcome_text=outcome,
+        error_text=error,
+        artifact_ids=(),
+        scope_keys=(),
+    )
 
 
 # -- statuses ----------------------------------------------------------------
@@ -46,10 +56,12 @@ def test_other_statuses_name_the_status_field(status: str) -> None:
 
 
 def test_summary_joins_request_outcome_and_error() -> None:
-    body = rm.build_body(run("failed", "Deploy the api", "Rolled back", "TimeoutError: slow"),
-                         redact_pii=True)
-    assert body.summary == ("Run failed. Request: Deploy the api | Outcome: Rolled back"
-                            " | Error: TimeoutError: slow")
+    body = rm.build_body(
+        run("failed", "Deploy the api", "Rolled back", "TimeoutError: slow"), redact_pii=True
+    )
+    assert body.summary == (
+        "Run failed. Request: Deploy the api | Outcome: Rolled back | Error: TimeoutError: slow"
+    )
     assert body.request_preview == "Deploy the api"
     assert body.outcome_preview == "Rolled back"
     assert body.failure_markers == ("status:failed", "error:TimeoutError")
@@ -66,12 +78,15 @@ def test_completed_runs_carry_no_status_marker() -> None:
     assert rm.build_body(run("completed", "x"), redact_pii=True).failure_markers == ()
 
 
-@pytest.mark.parametrize(("error", "marker"), [
-    ("psycopg.OperationalError: connection refused", "error:OperationalError"),
-    ("request timed out after 30s", "error:timeout"),
-    ("something odd happened", "error:unclassified"),
-    ("raised KeyboardInterrupt", "error:KeyboardInterrupt"),
-])
+@pytest.mark.parametrize(
+    ("error", "marker"),
+    [
+        ("psycopg.OperationalError: connection refused", "error:OperationalError"),
+        ("request timed out after 30s", "error:timeout"),
+        ("something odd happened", "error:unclassified"),
+        ("raised KeyboardInterrupt", "error:KeyboardInterrupt"),
+    ],
+)
 def test_error_class_markers(error: str, marker: str) -> None:
     assert rm.failure_markers("failed", error) == ("status:failed", marker)
 
@@ -96,8 +111,15 @@ def test_every_text_field_is_scrubbed_and_counted() -> None:
         run("failed", f"use {OPENAI}", "mail ops@example.com", f"token={GITHUB} rejected"),
         redact_pii=True,
     )
-    text = " ".join([body.summary, body.request_preview, body.outcome_preview,
-                     body.error_preview, *body.failure_markers])
+    text = " ".join(
+        [
+            body.summary,
+            body.request_preview,
+            body.outcome_preview,
+            body.error_preview,
+            *body.failure_markers,
+        ]
+    )
     for secret in (OPENAI, GITHUB, "ops@example.com"):
         assert secret not in text
     assert API_KEY_MARKER in body.request_preview
@@ -106,8 +128,9 @@ def test_every_text_field_is_scrubbed_and_counted() -> None:
 
 
 def test_without_pii_redaction_secrets_still_go() -> None:
-    body = rm.build_body(run("completed", f"mail ops@example.com key {OPENAI} password=hunter22"),
-                         redact_pii=False)
+    body = rm.build_body(
+        run("completed", f"mail ops@example.com key {OPENAI} password=hunter22"), redact_pii=False
+    )
     assert "ops@example.com" in body.request_preview
     assert OPENAI not in body.request_preview
     assert "hunter22" not in body.request_preview
@@ -117,9 +140,9 @@ def test_without_pii_redaction_secrets_still_go() -> None:
 
 # -- the cap -------------------------------------------------------------------
 
-FAMILY = "\U0001F469\u200d\U0001F469\u200d\U0001F467"  # ZWJ sequence, 5 code points
-FLAG_FR = "\U0001F1EB\U0001F1F7"
-THUMBS_DARK = "\U0001F44D\U0001F3FF"
+FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467"  # ZWJ sequence, 5 code points
+FLAG_FR = "\U0001f1eb\U0001f1f7"
+THUMBS_DARK = "\U0001f44d\U0001f3ff"
 E_ACUTE = "e\u0301"
 
 
@@ -135,8 +158,9 @@ def test_long_text_is_cut_with_an_ellipsis() -> None:
     assert capped[:-1].endswith("word")  # cut at a word break
 
 
-@pytest.mark.parametrize("unit", [FAMILY, FLAG_FR, THUMBS_DARK, E_ACUTE, "\u6f22",
-                                  "\U0001F600", "\u0915\u094d\u0937"])
+@pytest.mark.parametrize(
+    "unit", [FAMILY, FLAG_FR, THUMBS_DARK, E_ACUTE, "\u6f22", "\U0001f600", "\u0915\u094d\u0937"]
+)
 @pytest.mark.parametrize("offset", range(6))
 def test_cap_never_splits_a_grapheme(unit: str, offset: int) -> None:
     text = "x" * offset + unit * 300
@@ -184,10 +208,13 @@ def test_cap_property(text: str, limit: int) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.text(min_size=0, max_size=3000), st.text(max_size=3000), st.text(max_size=3000),
-       st.sampled_from(rm.TERMINAL_STATUSES))
-def test_summary_never_exceeds_the_cap(request: str, outcome: str, error: str, status: str
-                                       ) -> None:
+@given(
+    st.text(min_size=0, max_size=3000),
+    st.text(max_size=3000),
+    st.text(max_size=3000),
+    st.sampled_from(rm.TERMINAL_STATUSES),
+)
+def test_summary_never_exceeds_the_cap(request: str, outcome: str, error: str, status: str) -> None:
     body = rm.build_body(run(status, request, outcome, error), redact_pii=True)
     assert len(body.summary) <= rm.MAX_SUMMARY_CHARS
     assert len(body.request_preview) <= rm.PREVIEW_CHARS
@@ -197,8 +224,12 @@ def test_summary_never_exceeds_the_cap(request: str, outcome: str, error: str, s
 # -- policy --------------------------------------------------------------------
 
 GOOD: dict[str, Any] = {
-    "enabled": True, "retention_seconds": 3600, "max_tracked_per_session": 10,
-    "max_prompt_entries": 3, "redact_pii": True, "search_visibility": rm.SESSION_ONLY,
+    "enabled": True,
+    "retention_seconds": 3600,
+    "max_tracked_per_session": 10,
+    "max_prompt_entries": 3,
+    "redact_pii": True,
+    "search_visibility": rm.SESSION_ONLY,
 }
 
 
@@ -208,20 +239,25 @@ def test_valid_policy() -> None:
     assert policy.max_tracked_per_session == 10
 
 
-@pytest.mark.parametrize(("change", "field"), [
-    ({"retention_seconds": 0}, "policy.retention_seconds"),
-    ({"retention_seconds": -5}, "policy.retention_seconds"),
-    ({"retention_seconds": rm.MAX_RETENTION_SECONDS + 1}, "policy.retention_seconds"),
-    ({"max_tracked_per_session": 0}, "policy.max_tracked_per_session"),
-    ({"max_tracked_per_session": rm.MAX_TRACKED_LIMIT + 1}, "policy.max_tracked_per_session"),
-    ({"max_prompt_entries": 0}, "policy.max_prompt_entries"),
-    ({"max_prompt_entries": 11}, "policy.max_prompt_entries"),
-    ({"search_visibility": ""}, "policy.search_visibility"),
-    ({"search_visibility": "everyone"}, "policy.search_visibility"),
-    ({"enabled": False, "retention_seconds": -1}, "policy.retention_seconds"),
-    ({"enabled": False, "max_tracked_per_session": 2, "max_prompt_entries": 3},
-     "policy.max_prompt_entries"),
-])
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"retention_seconds": 0}, "policy.retention_seconds"),
+        ({"retention_seconds": -5}, "policy.retention_seconds"),
+        ({"retention_seconds": rm.MAX_RETENTION_SECONDS + 1}, "policy.retention_seconds"),
+        ({"max_tracked_per_session": 0}, "policy.max_tracked_per_session"),
+        ({"max_tracked_per_session": rm.MAX_TRACKED_LIMIT + 1}, "policy.max_tracked_per_session"),
+        ({"max_prompt_entries": 0}, "policy.max_prompt_entries"),
+        ({"max_prompt_entries": 11}, "policy.max_prompt_entries"),
+        ({"search_visibility": ""}, "policy.search_visibility"),
+        ({"search_visibility": "everyone"}, "policy.search_visibility"),
+        ({"enabled": False, "retention_seconds": -1}, "policy.retention_seconds"),
+        (
+            {"enabled": False, "max_tracked_per_session": 2, "max_prompt_entries": 3},
+            "policy.max_prompt_entries",
+        ),
+    ],
+)
 def test_invalid_policy_names_the_field(change: dict[str, Any], field: str) -> None:
     with pytest.raises(InvalidArgument) as err:
         rm.validate_policy(**{**GOOD, **change})
@@ -229,8 +265,14 @@ def test_invalid_policy_names_the_field(change: dict[str, Any], field: str) -> N
 
 
 def test_disabled_policy_may_leave_bounds_unset() -> None:
-    policy = rm.validate_policy(enabled=False, retention_seconds=0, max_tracked_per_session=0,
-                                max_prompt_entries=0, redact_pii=True, search_visibility="")
+    policy = rm.validate_policy(
+        enabled=False,
+        retention_seconds=0,
+        max_tracked_per_session=0,
+        max_prompt_entries=0,
+        redact_pii=True,
+        search_visibility="",
+    )
     assert policy == rm.RunMemoryPolicy(enabled=False)
 
 
@@ -251,8 +293,9 @@ def test_scope_keys_accepted(key: str) -> None:
     assert rm.scope_keys("scope_keys", [key, key]) == (key,)
 
 
-@pytest.mark.parametrize("key", ["project", "team:x", "project:", "workspace:other",
-                                 ":x", "project:a b", "project:a:b"])
+@pytest.mark.parametrize(
+    "key", ["project", "team:x", "project:", "workspace:other", ":x", "project:a b", "project:a:b"]
+)
 def test_scope_keys_rejected(key: str) -> None:
     with pytest.raises(InvalidArgument) as err:
         rm.scope_keys("scope_keys", [key])
@@ -271,8 +314,14 @@ NOW = datetime(2030, 1, 1, tzinfo=UTC)
 
 
 def rec(run_id: str, summary: str, minutes_ago: int, event_id: int) -> dict[str, Any]:
-    return {"run_id": run_id, "summary": summary, "request_preview": "", "outcome_preview": "",
-            "recorded_at": NOW - timedelta(minutes=minutes_ago), "event_id": event_id}
+    return {
+        "run_id": run_id,
+        "summary": summary,
+        "request_preview": "",
+        "outcome_preview": "",
+        "recorded_at": NOW - timedelta(minutes=minutes_ago),
+        "event_id": event_id,
+    }
 
 
 def test_terms_normalise() -> None:
