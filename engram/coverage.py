@@ -340,6 +340,42 @@ def build_coverage(
     return seal(coverage)
 
 
+def ranked_recall_coverage(
+    *,
+    read_path: str,
+    source_systems: Sequence[str],
+    query: Mapping[str, object] | str,
+    returned: int,
+    limit: int,
+    windowed: bool,
+    excludes_session: bool,
+    snapshot_version: str,
+) -> common_pb2.Coverage:
+    """Coverage of ranked episodic recall. The journal's SearchEpisodes and the
+    resident index share these rules, so both paths describe a query alike:
+    no total is known and nearest neighbours have no notion of "every
+    meaning-equivalent row" (semantic UNKNOWN); user and assistant text are
+    both searched (field COMPLETE); a time window or an excluded session hides
+    part of the subject on purpose (PARTIAL); stemming and embeddings unify
+    some word variants, not provably all (normalization PARTIAL)."""
+    partial, complete = common_pb2.DIMENSION_STATE_PARTIAL, common_pb2.DIMENSION_STATE_COMPLETE
+    return build_coverage(
+        read_path=read_path,
+        source_systems=source_systems,
+        query=query,
+        returned=returned,
+        limit=limit,
+        matched_before_limit=None,
+        exactness=common_pb2.EXACTNESS_UNKNOWN,
+        semantic=common_pb2.DIMENSION_STATE_UNKNOWN,
+        field=complete,
+        temporal=partial if windowed else complete,
+        visibility=partial if excludes_session else complete,
+        normalization=partial,
+        snapshot_version=snapshot_version,
+    )
+
+
 def unavailable_coverage(
     read_path: str,
     source_systems: Sequence[str],

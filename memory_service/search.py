@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engram.common.v1 import common_pb2 as cpb
-from engram.coverage import build_coverage
+from engram.coverage import ranked_recall_coverage
 from engram.db import Database
 from engram.embedder_cache import shared_embedder
 from engram.errors import Unavailable
@@ -176,7 +176,7 @@ class EpisodeSearch:
         self, query: SearchQuery, vector: Vector | None, returned: int, watermark: int
     ) -> cpb.Coverage:
         windowed = query.start is not None or query.end is not None
-        return build_coverage(
+        return ranked_recall_coverage(
             read_path=SEARCH_PATH,
             source_systems=[EPISODES_SOURCE],
             query={
@@ -192,19 +192,8 @@ class EpisodeSearch:
             },
             returned=returned,
             limit=query.limit,
-            matched_before_limit=None,
-            exactness=cpb.EXACTNESS_UNKNOWN,
-            # Nearest neighbours and ranked words have no "all meaning-equivalent rows".
-            semantic=cpb.DIMENSION_STATE_UNKNOWN,
-            # Both lists cover user and assistant text (embedded and indexed together).
-            field=cpb.DIMENSION_STATE_COMPLETE,
-            temporal=cpb.DIMENSION_STATE_PARTIAL if windowed else cpb.DIMENSION_STATE_COMPLETE,
-            # An excluded session hides part of the subject's episodes on purpose.
-            visibility=cpb.DIMENSION_STATE_PARTIAL
-            if query.exclude_session_id
-            else cpb.DIMENSION_STATE_COMPLETE,
-            # Stemming and embeddings unify some variants, not provably all.
-            normalization=cpb.DIMENSION_STATE_PARTIAL,
+            windowed=windowed,
+            excludes_session=bool(query.exclude_session_id),
             snapshot_version=str(watermark),
         )
 

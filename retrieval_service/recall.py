@@ -263,27 +263,15 @@ class Recaller:
         hits = self._confirm(query, fused)
         search_micros = (time.perf_counter_ns() - started) // 1000
         windowed = query.start is not None or query.end is not None
-        coverage = cov.build_coverage(
+        # Quarantine and purge are re-checked against the journal for every hit.
+        coverage = cov.ranked_recall_coverage(
             read_path=RESIDENT_READ_PATH,
             source_systems=[f"faiss:{snapshot.dense_type}", LEXICAL_SOURCE],
             query=query.digest_fields(),
             returned=len(hits),
             limit=query.limit,
-            matched_before_limit=None,
-            exactness=cpb.EXACTNESS_UNKNOWN,
-            # Ranked nearest-neighbour recall: no notion of "all meaning-equivalent rows".
-            semantic=cpb.DIMENSION_STATE_UNKNOWN,
-            # Same dimension rules as the journal's SearchEpisodes, so the two read
-            # paths describe the same query identically.
-            field=cpb.DIMENSION_STATE_COMPLETE,
-            temporal=cpb.DIMENSION_STATE_PARTIAL if windowed else cpb.DIMENSION_STATE_COMPLETE,
-            # Quarantine and purge are re-checked against the journal for every hit;
-            # an excluded session hides part of the subject on purpose.
-            visibility=cpb.DIMENSION_STATE_PARTIAL
-            if query.exclude_session_id
-            else cpb.DIMENSION_STATE_COMPLETE,
-            # Tokenising and stemming may miss word variants.
-            normalization=cpb.DIMENSION_STATE_PARTIAL,
+            windowed=windowed,
+            excludes_session=bool(query.exclude_session_id),
             snapshot_version=str(snapshot.applied_cursor),
         )
         return RecallResult(

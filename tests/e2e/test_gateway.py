@@ -162,9 +162,12 @@ def enable_preference_publication(stubs: Stubs) -> None:
                 capture=lpb.CaptureSettings(semantic_enabled=True, max_candidates_per_run=2),
                 publication=lpb.PublicationSettings(
                     rules=[
+                        # require_source_run matches daemon-origin candidates
+                        # only: an operator's own candidates stay for manual review.
                         lpb.PublicationRule(
                             name="preferences",
                             kind=lpb.LEARNING_KIND_PREFERENCE,
+                            require_source_run=True,
                             action=lpb.PUBLICATION_ACTION_PUBLISH_ACTIVE,
                         )
                     ],

@@ -8,11 +8,10 @@ import grpc
 import psycopg
 import pytest
 from google.protobuf import struct_pb2
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 
 from engram.journal.v1 import journal_pb2 as pb
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
+from tests.helpers import error_field, error_info
 
 
 def ok_turn(**overrides: object) -> pb.CommitTurnRequest:
@@ -83,19 +82,6 @@ def journal(start_services, channel_to) -> pb_grpc.JournalServiceStub:
     return pb_grpc.JournalServiceStub(channel_to(start_services(["journal"])))
 
 
-def error_field(err: grpc.RpcError) -> str:
-    status = rpc_status.from_call(err)  # type: ignore[arg-type]
-    assert status is not None, "every error carries a google.rpc.Status"
-    infos = []
-    for detail in status.details:
-        info = error_details_pb2.ErrorInfo()
-        if detail.Unpack(info):
-            infos.append(info)
-    assert len(infos) == 1, "exactly one ErrorInfo per error"
-    assert infos[0].domain == "engram"
-    return infos[0].metadata["field"]
-
-
 @pytest.mark.parametrize(
     ("method", "request_message", "field"),
     CASES,
@@ -107,6 +93,7 @@ def test_bad_input_names_the_field_and_writes_nothing(
     with pytest.raises(grpc.RpcError) as err:
         getattr(journal, method)(request_message)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error_info(err.value).domain == "engram"
     assert error_field(err.value) == field
     assert field in (err.value.details() or "")
     with psycopg.connect(database_url) as conn:
