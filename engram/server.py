@@ -40,6 +40,10 @@ class ServiceBinding:
     add_to_server: Callable[[object, grpc.Server], None]
     method_roles: Mapping[str, Role] = field(default_factory=dict)
     start: Callable[[], None] = lambda: None
+    # Called when shutdown begins, before in-flight calls drain: end
+    # background workers and long-lived streams, which would otherwise hold
+    # the drain open for the whole grace period. Keep what serving needs.
+    drain: Callable[[], None] = lambda: None
     stop: Callable[[], None] = lambda: None
 
 
@@ -132,6 +136,11 @@ class EngramServer:
         # Health flips to NOT_SERVING first so balancers stop routing, then
         # in-flight calls drain for `grace` seconds before the server stops.
         self.health.enter_graceful_shutdown()
+        for binding in self.bindings:
+            try:
+                binding.drain()
+            except Exception:  # keep shutting down
+                log.exception("draining %s failed", binding.name)
         self.server.stop(grace).wait()
         for binding in reversed(self.bindings):
             try:

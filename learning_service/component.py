@@ -36,6 +36,7 @@ def build(ctx: BuildContext) -> ServiceBinding:
     )
 
     start_hooks: list[Callable[[], None]] = []
+    drain_hooks: list[Callable[[], None]] = []
     stop_hooks: list[Callable[[], None]] = []
     wake_reviewer: Callable[[], None] = lambda: None  # noqa: E731 - no reviewer to wake
 
@@ -46,7 +47,7 @@ def build(ctx: BuildContext) -> ServiceBinding:
         capture_loop = BackgroundLoop("learning-capture", capture.step, on_stop=capture.cancel)
         wake_reviewer = review_loop.wake
         start_hooks += [review_loop.start, capture_loop.start]
-        stop_hooks += [capture_loop.stop, review_loop.stop]
+        drain_hooks += [capture_loop.stop, review_loop.stop]
 
     stop_hooks += [journal.close, judges.close]
     if extractor is not None:
@@ -66,6 +67,10 @@ def build(ctx: BuildContext) -> ServiceBinding:
         for hook in start_hooks:
             hook()
 
+    def drain() -> None:
+        for hook in drain_hooks:
+            hook()
+
     def stop() -> None:
         for hook in stop_hooks:
             hook()
@@ -77,5 +82,6 @@ def build(ctx: BuildContext) -> ServiceBinding:
         add_to_server=pb_grpc.add_LearningServiceServicer_to_server,  # type: ignore[arg-type]
         method_roles=METHOD_ROLES,
         start=start,
+        drain=drain,
         stop=stop,
     )

@@ -32,7 +32,9 @@ def build(ctx: BuildContext) -> ServiceBinding:
     db = Database(ctx.database_url, max_size=ctx.settings.pool_max_size, name="journal").open()
     notifier = FeedNotifier(ctx.database_url)
     plane = PlaneContext(ctx=ctx, db=db, journal=Journal(db), notifier=notifier)
-    lifecycle = Lifecycle(start=[notifier.start], stop=[notifier.stop])
+    # The notifier is stopped at drain: that ends every following
+    # StreamChanges, so shutdown does not wait out the grace period.
+    lifecycle = Lifecycle(start=[notifier.start], stop=[])
     for module in (run_memory_rpcs, search_rpcs, receipt_rpcs):
         module.attach(plane, lifecycle)
     lifecycle.stop.append(db.close)
@@ -52,5 +54,6 @@ def build(ctx: BuildContext) -> ServiceBinding:
         add_to_server=pb_grpc.add_JournalServiceServicer_to_server,  # type: ignore[arg-type]
         method_roles=METHOD_ROLES,
         start=start,
+        drain=notifier.stop,
         stop=stop,
     )

@@ -14,7 +14,7 @@ from uuid import UUID
 from psycopg.types.json import Jsonb
 
 from engram.auth import current_actor
-from engram.db import Database
+from engram.db import Database, migrations
 from engram.db.errors import translating
 from engram.errors import (
     FailedPrecondition,
@@ -485,6 +485,10 @@ class Journal:
         )
 
     # -- Status ---------------------------------------------------------------
+
+    def schema_version(self) -> int:
+        with self.db.connection() as conn:
+            return migrations.current_version(conn, "journal")
 
     def status_counts(self) -> tuple[dict[str, int], dict[str, int]]:
         with self.db.connection() as conn:

@@ -284,6 +284,7 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
             quarantined_records=counts["quarantined"],
             feed_watermark=counts["watermark"],
             metrics=counters,
+            schema_version=self.journal.schema_version(),
         )
         self.extend_status(response)
         return response

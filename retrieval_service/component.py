@@ -25,5 +25,6 @@ def build(ctx: BuildContext) -> ServiceBinding:
         add_to_server=rgrpc.add_RetrievalServiceServicer_to_server,  # type: ignore[arg-type]
         method_roles=METHOD_ROLES,
         start=runtime.start,
+        drain=runtime.drain,
         stop=runtime.stop,
     )

@@ -69,12 +69,17 @@ class RetrievalRuntime:
             self.persister.start()
         self._started = True
 
-    def stop(self) -> None:
+    def drain(self) -> None:
+        """Stop following the feed (and persist) when shutdown begins."""
         if self._started:
+            self._started = False
             self.follower.stop()
             self.index.join_merge(timeout=60)
             if self.persister is not None:
                 self.persister.stop()
+
+    def stop(self) -> None:
+        self.drain()
         self.recaller.close()
         self.channel.close()
 

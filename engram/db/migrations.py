@@ -13,6 +13,7 @@ import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -102,9 +103,12 @@ def apply(url: str, component: str, directory: Path) -> list[Migration]:
     return applied
 
 
-def current_version(conn: psycopg.Connection[object], component: str) -> int:
+def current_version(conn: psycopg.Connection[Any], component: str) -> int:
     row = conn.execute(
-        "SELECT coalesce(max(version), 0) FROM public.engram_migrations WHERE component = %s",
+        "SELECT coalesce(max(version), 0) AS version FROM public.engram_migrations"
+        " WHERE component = %s",
         (component,),
     ).fetchone()
-    return int(row[0]) if row else 0  # type: ignore[index]
+    if row is None:
+        return 0
+    return int(row["version"] if isinstance(row, dict) else row[0])

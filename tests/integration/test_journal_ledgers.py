@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 
 import grpc
 import psycopg
@@ -214,3 +215,10 @@ def test_status_counts(journal):
     status = journal.GetStatus(pb.GetStatusRequest())
     assert (status.events, status.episodes) == (1, 1)
     assert status.feed_watermark >= 2
+
+
+def test_status_reports_the_schema_version(journal):
+    migrations_dir = Path(__file__).resolve().parents[2] / "memory_service" / "migrations"
+    assert journal.GetStatus(pb.GetStatusRequest()).schema_version == len(
+        list(migrations_dir.glob("*.sql"))
+    )
