@@ -13,9 +13,16 @@ and, per run:
    run_summary candidate (stored for review, verification and audit; never
    injected).
 
+The same feed, under the same cursor, announces subject purges: the
+worker erases what the plane derived from the purged subject (see
+learning_service.erasure), in feed order, so a run captured before its
+subject's purge is always erased after it.
+
 Restart-safe and idempotent: the journal change cursor is stored in
 learning.worker_cursors ('capture') and advanced in the same transaction as
-the candidates it produced; a (source run, kind, content) triple is unique.
+the candidates it produced (or the erasure it made); a (source run, kind,
+content) triple is unique, and the learning purge ledger is keyed by the
+change cursor.
 """
 
 from __future__ import annotations
@@ -35,7 +42,14 @@ from learning_service.candidates import (
     SourceRef,
     insert_daemon_candidate,
 )
-from learning_service.journal_client import RUN_EVENT, ChangeStream, JournalClient, RunCompletion
+from learning_service.erasure import Erasure, SubjectPurge, erase_subject
+from learning_service.journal_client import (
+    RUN_EVENT,
+    SUBJECT_PURGED,
+    ChangeStream,
+    JournalClient,
+    RunCompletion,
+)
 from learning_service.model import SEMANTIC_KINDS, Kind, Origin, Scope, ScopeKind, Sensitivity
 from learning_service.plugins import ExtractorClient, PluginError
 from learning_service.policy import CaptureSettings
@@ -237,14 +251,16 @@ class CaptureWorker:
             return False
         with self.db.connection() as conn:
             cursor = cursor_position(conn, CURSOR)
-        self._stream = self.journal.follow_run_events(cursor)
+        self._stream = self.journal.follow_capture_changes(cursor)
         try:
             for batch in self._stream:
                 if self._stopping:
                     return False
                 last = 0
                 for change in batch.changes:
-                    if change.event_type == RUN_EVENT:
+                    if change.kind == SUBJECT_PURGED:
+                        self.erase(SubjectPurge(change.cursor, change.subject, change.workspace))
+                    elif change.event_type == RUN_EVENT:
                         self.capture(
                             change.cursor,
                             change.subject,
@@ -306,3 +322,28 @@ class CaptureWorker:
                 add_counter(conn, name, amount)
             advance_cursor(conn, CURSOR, cursor)
         return created
+
+    def erase(self, purge: SubjectPurge) -> Erasure | None:
+        """Erase one purged subject; None when the change was handled before."""
+        with self.db.transaction() as conn:
+            if cursor_position(conn, CURSOR, for_update=True) >= purge.change_cursor:
+                return None  # another replica erased it
+            erasure = erase_subject(conn, purge)
+            if erasure is not None:
+                counts = erasure.counts
+                add_counter(conn, "purge_subjects_total")
+                add_counter(conn, "purge_candidates_removed_total", counts["candidates"])
+                add_counter(conn, "purge_learnings_removed_total", counts["learnings"])
+                add_counter(conn, "purge_skill_versions_removed_total", counts["skill_versions"])
+            advance_cursor(conn, CURSOR, purge.change_cursor)
+        if erasure is not None:
+            count_plane_event("learning", "purge_subjects")
+            log.info(
+                "purged subject erased from the learning plane",
+                extra={
+                    "purge_id": erasure.purge_id,
+                    "change_cursor": purge.change_cursor,
+                    "counts": erasure.counts,
+                },
+            )
+        return erasure

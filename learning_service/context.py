@@ -90,6 +90,15 @@ def select(eligible: Sequence[Row], pending_input: str, max_entries: int) -> Sel
     return Selection([], matched=0, omitted_zero_score=len(scored))
 
 
+def snapshot_version(watermark: Row | None) -> str:
+    """The latest revision, and the latest erasure once there has been one."""
+    if watermark is None:
+        return "0"
+    purge_id = int(watermark["purge_id"])
+    revision = str(watermark["revision_seq"])
+    return f"{revision}.{purge_id}" if purge_id else revision
+
+
 class ContextReader:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -133,7 +142,7 @@ class ContextReader:
             temporal=cpb.DIMENSION_STATE_COMPLETE,
             visibility=cpb.DIMENSION_STATE_COMPLETE,
             normalization=cpb.DIMENSION_STATE_PARTIAL,
-            snapshot_version=str(watermark["revision_seq"] if watermark else 0),
+            snapshot_version=snapshot_version(watermark),
         )
         return LearnedContext(
             entries=picked.chosen,

@@ -1,6 +1,7 @@
 """JournalService, as the learning plane sees it: run records for
 verification and rollout evidence, run.completed events for capture, and the
-change feed. The only way this service reaches the journal is gRPC."""
+change feed (which also announces subject purges). The only way this
+service reaches the journal is gRPC."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from learning_service.skills import RunEvidence
 log = logging.getLogger("engram.learning.journal")
 
 RUN_EVENT = "run.completed"
+SUBJECT_PURGED = jpb.CHANGE_KIND_SUBJECT_PURGED
 CALL_TIMEOUT_SECONDS = 5.0
 PAGE_SIZE = 200
 
@@ -150,11 +152,14 @@ class JournalClient:
                 return None
             token = page.next_page_token
 
-    def follow_run_events(self, after_cursor: int) -> ChangeStream:
-        """Event-appended changes after the cursor, followed live."""
+    def follow_capture_changes(self, after_cursor: int) -> ChangeStream:
+        """Event-appended and subject-purged changes after the cursor, in
+        commit order, followed live."""
         call = self._stub.StreamChanges(
             jpb.StreamChangesRequest(
-                after_cursor=after_cursor, follow=True, kinds=[jpb.CHANGE_KIND_EVENT_APPENDED]
+                after_cursor=after_cursor,
+                follow=True,
+                kinds=[jpb.CHANGE_KIND_EVENT_APPENDED, jpb.CHANGE_KIND_SUBJECT_PURGED],
             )
         )
         return ChangeStream(call)

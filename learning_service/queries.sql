@@ -157,7 +157,10 @@ SELECT * FROM learning.learning_current
 WHERE scope_key = ANY (%(scope_keys)s::text[]) AND prompt_eligible;
 
 -- name: revision_watermark
-SELECT coalesce(max(revision_seq), 0) AS revision_seq FROM learning.learning_revisions;
+-- An erasure removes revisions without adding one: the last purge is part
+-- of the snapshot so the version still changes.
+SELECT (SELECT coalesce(max(revision_seq), 0) FROM learning.learning_revisions) AS revision_seq,
+       (SELECT coalesce(max(purge_id), 0) FROM learning.purge_ledger) AS purge_id;
 
 -- name: searchable_learnings
 -- Sensitive learnings never reach search; the prompt_eligible tag comes from the one gate.

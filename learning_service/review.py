@@ -208,7 +208,10 @@ class Reviewer:
         state = conn.execute(
             Q["lock_candidate_state"], {"candidate_id": row["candidate_id"]}
         ).fetchone()
-        assert state is not None
+        if state is None:
+            # Erased (its subject was purged) while it was being evaluated.
+            advance_cursor(conn, CURSOR, int(row["seq"]))
+            return False
         if CandidateStatus(state["status"]) not in OPEN_CANDIDATE_STATUSES:
             applied = False
             outcome.reasons.append(f"not applied: the candidate is already {state['status']}")
