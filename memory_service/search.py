@@ -6,8 +6,8 @@ Two candidate lists under the same filters, each max(4 * limit, 40) long
 (episodes embedded by the current embedder only) and PostgreSQL full-text
 ('english', any query word) ranked by ts_rank_cd. Episodes still waiting for
 their embedding are reachable through the lexical list. The lists are fused by
-reciprocal rank fusion (engram.fusion.rrf, k = 60), the same function the
-resident index uses.
+engram.fusion.fuse (reciprocal rank fusion over the best `limit` of each
+list), the same function the resident index uses.
 
 Coverage is ranked recall: no total is known (exactness UNKNOWN) and no
 meaning-equivalent total exists (semantic UNKNOWN), so an empty result derives
@@ -31,7 +31,7 @@ from engram.coverage import ranked_recall_coverage
 from engram.db import Database
 from engram.embedder_cache import shared_embedder
 from engram.errors import Unavailable
-from engram.fusion import candidate_window, rrf
+from engram.fusion import candidate_window, fuse
 from memory_service.search_queries import SQ
 from memory_service.store import Conn, Q
 
@@ -113,24 +113,19 @@ class EpisodeSearch:
         words = lexical_query(query.query_text)
         with self.db.connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            dense: list[str] = []
+            dense: list[dict[str, Any]] = []
             if vector is not None:
                 self._tune_hnsw(conn, window)
-                dense = [
-                    str(r["episode_id"])
-                    for r in conn.execute(
-                        SQ["search_dense"], {**params, "query": vector}
-                    ).fetchall()
-                ]
-            lexical: list[str] = []
+                dense = conn.execute(SQ["search_dense"], {**params, "query": vector}).fetchall()
+            lexical: list[dict[str, Any]] = []
             if words:
-                lexical = [
-                    str(r["episode_id"])
-                    for r in conn.execute(
-                        SQ["search_lexical"], {**params, "text": words}
-                    ).fetchall()
-                ]
-            fused = rrf([dense, lexical])[: query.limit]
+                lexical = conn.execute(SQ["search_lexical"], {**params, "text": words}).fetchall()
+            # Cosine similarity (1 - distance), so both lists are higher-is-better.
+            fused = fuse(
+                ([str(r["episode_id"]) for r in dense], [1 - float(r["distance"]) for r in dense]),
+                ([str(r["episode_id"]) for r in lexical], [float(r["rank"]) for r in lexical]),
+                query.limit,
+            )[: query.limit]
             rows = self._episodes(conn, [f.id for f in fused])
             mark = conn.execute(Q["feed_watermark"]).fetchone()
         assert mark is not None

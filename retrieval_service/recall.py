@@ -47,7 +47,7 @@ from engram import coverage as cov
 from engram.common.v1 import common_pb2 as cpb
 from engram.embedding import Embedder
 from engram.errors import Unavailable
-from engram.fusion import candidate_window, rrf, session_excluded
+from engram.fusion import candidate_window, fuse, session_excluded
 from engram.journal.v1 import journal_pb2 as jpb
 from engram.metrics import count_plane_event
 from engram.timeutil import to_timestamp
@@ -254,7 +254,11 @@ class Recaller:
                 lexical_window=window,
             )
         )
-        return rrf([result.dense.ids, result.lexical.ids])
+        return fuse(
+            (result.dense.ids, result.dense.scores),
+            (result.lexical.ids, result.lexical.scores),
+            query.limit,
+        )
 
     def _resident(self, query: RecallQuery, snapshot: Snapshot) -> RecallResult:
         vector, embed_micros = self._vector(query)
