@@ -177,3 +177,18 @@ def test_receipt_request_shape_is_stable():
 
     assert canonical_content("a", "b") == "User: a\nAssistant: b"
     assert pb.CommitTurnRequest.DESCRIPTOR.fields_by_name["expected_content_sha256"]
+
+
+def test_readme_configuration_table_names_real_settings():
+    import re
+    from dataclasses import fields
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    table = readme[readme.index("## Configuration") :]
+    documented = set(re.findall(r"ENGRAM_([A-Z_]+)", table)) - {"_ADDR"}
+    known = {f.name.upper() for f in fields(Settings)}
+    documented = {d for d in documented if not d.endswith("_")}
+    assert documented - known == set()
+    flags = set(re.findall(r"`--([a-z-]+)`", table))
+    assert {f.replace("-", "_") for f in flags} <= {f.name for f in fields(Settings)}
