@@ -126,19 +126,20 @@ class Journal:
         )
         operation = "commit_turn"
         with self.db.connection() as conn:
-            replay = idempotent_lookup(conn, operation, cmd.request_id, request_sha)
-        if replay is not None:
-            return {**replay, "replayed": True}
-        with self.db.transaction() as conn, translating(CONSTRAINT_ERRORS):
-            # Check, lock, check again: a concurrent duplicate waits here and
-            # then finds the first commit's receipt.
-            lock_key(conn, f"{operation}:{cmd.request_id}")
+            # Check, lock, check again: a plain replay returns without taking
+            # the lock; a concurrent duplicate waits on it and then finds the
+            # first commit's receipt.
             replay = idempotent_lookup(conn, operation, cmd.request_id, request_sha)
             if replay is not None:
                 return {**replay, "replayed": True}
-            receipt, changes = self._write_turn(conn, cmd, content, content_sha)
-            idempotent_store(conn, operation, cmd.request_id, request_sha, receipt, cmd.subject)
-            append_changes(conn, changes)
+            with conn.transaction(), translating(CONSTRAINT_ERRORS):
+                lock_key(conn, f"{operation}:{cmd.request_id}")
+                replay = idempotent_lookup(conn, operation, cmd.request_id, request_sha)
+                if replay is not None:
+                    return {**replay, "replayed": True}
+                receipt, changes = self._write_turn(conn, cmd, content, content_sha)
+                idempotent_store(conn, operation, cmd.request_id, request_sha, receipt, cmd.subject)
+                append_changes(conn, changes)
         return {**receipt, "replayed": False}
 
     def _write_turn(
