@@ -45,6 +45,27 @@ def quarantine_group() -> None:
     """Take records out of every read path, and put them back (operator role)."""
 
 
+def _ledger_move(
+    client: Client, quarantine: bool, kind: str, record_id: str, reason: str, request_id: str | None
+) -> None:
+    stub = client.stub(pb_grpc.JournalServiceStub)
+    fields = {
+        "record_kind": _record_kind(kind),
+        "record_id": record_id,
+        "reason": reason,
+        "request_id": new_request_id(request_id),
+    }
+    response = (
+        client.call(stub.Quarantine, pb.QuarantineRequest(**fields))
+        if quarantine
+        else client.call(stub.Restore, pb.RestoreRequest(**fields))
+    )
+    if client.as_json:
+        emit_json(response)
+    else:
+        console().print(_entry_line(response.entry, response.change_cursor))
+
+
 @quarantine_group.command("add")
 @KIND_ARGUMENT
 @click.argument("record_id")
@@ -55,20 +76,7 @@ def quarantine_add(
     client: Client, kind: str, record_id: str, reason: str, request_id: str | None
 ) -> None:
     """Quarantine the KIND record RECORD_ID (episode, event or run-record)."""
-    stub = client.stub(pb_grpc.JournalServiceStub)
-    response = client.call(
-        stub.Quarantine,
-        pb.QuarantineRequest(
-            record_kind=_record_kind(kind),
-            record_id=record_id,
-            reason=reason,
-            request_id=new_request_id(request_id),
-        ),
-    )
-    if client.as_json:
-        emit_json(response)
-    else:
-        console().print(_entry_line(response.entry, response.change_cursor))
+    _ledger_move(client, True, kind, record_id, reason, request_id)
 
 
 @quarantine_group.command("restore")
@@ -81,20 +89,7 @@ def quarantine_restore(
     client: Client, kind: str, record_id: str, reason: str, request_id: str | None
 ) -> None:
     """Restore a quarantined record."""
-    stub = client.stub(pb_grpc.JournalServiceStub)
-    response = client.call(
-        stub.Restore,
-        pb.RestoreRequest(
-            record_kind=_record_kind(kind),
-            record_id=record_id,
-            reason=reason,
-            request_id=new_request_id(request_id),
-        ),
-    )
-    if client.as_json:
-        emit_json(response)
-    else:
-        console().print(_entry_line(response.entry, response.change_cursor))
+    _ledger_move(client, False, kind, record_id, reason, request_id)
 
 
 @quarantine_group.command("list")
