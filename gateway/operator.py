@@ -3,9 +3,10 @@ Read-only: they write no receipts and no events."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from typing import TypeVar
 
 from google.protobuf.timestamp_pb2 import Timestamp
 
@@ -116,55 +117,38 @@ class OperatorViews:
     def _learning_hits(
         self, scope_keys: list[str], query: str, want: int
     ) -> list[lpb.LearningSearchHit]:
-        hits: list[lpb.LearningSearchHit] = []
-        token = ""
-        while len(hits) < want:
-            try:
-                page = self._planes.call(
-                    "learning",
-                    "SearchLearnings",
-                    lpb.SearchLearningsRequest(
-                        scope_keys=scope_keys,
-                        query=query,
-                        page_size=min(DOWNSTREAM_PAGE_SIZE, want - len(hits)),
-                        page_token=token,
-                    ),
-                    lpb.SearchLearningsResponse,
-                )
-            except DownstreamError as exc:
-                raise Unavailable(f"learning search unavailable: {exc}") from None
-            hits.extend(page.hits)
-            token = page.next_page_token
-            if not token:
-                break
-        return hits
+        def page(token: str, size: int) -> tuple[list[lpb.LearningSearchHit], str]:
+            response = self._planes.call(
+                "learning",
+                "SearchLearnings",
+                lpb.SearchLearningsRequest(
+                    scope_keys=scope_keys, query=query, page_size=size, page_token=token
+                ),
+                lpb.SearchLearningsResponse,
+            )
+            return list(response.hits), response.next_page_token
+
+        return _collect(page, want, "learning search")
 
     def _run_hits(
         self, session_id: str, scope_keys: list[str], query: str, want: int
     ) -> list[jpb.RankedRunRecord]:
-        records: list[jpb.RankedRunRecord] = []
-        token = ""
-        while len(records) < want:
-            try:
-                page = self._planes.call(
-                    "journal",
-                    "SearchRunMemory",
-                    jpb.SearchRunMemoryRequest(
-                        session_id=session_id,
-                        query=query,
-                        visible_scope_keys=scope_keys,
-                        page_size=min(DOWNSTREAM_PAGE_SIZE, want - len(records)),
-                        page_token=token,
-                    ),
-                    jpb.SearchRunMemoryResponse,
-                )
-            except DownstreamError as exc:
-                raise Unavailable(f"run-memory search unavailable: {exc}") from None
-            records.extend(page.records)
-            token = page.next_page_token
-            if not token:
-                break
-        return records
+        def page(token: str, size: int) -> tuple[list[jpb.RankedRunRecord], str]:
+            response = self._planes.call(
+                "journal",
+                "SearchRunMemory",
+                jpb.SearchRunMemoryRequest(
+                    session_id=session_id,
+                    query=query,
+                    visible_scope_keys=scope_keys,
+                    page_size=size,
+                    page_token=token,
+                ),
+                jpb.SearchRunMemoryResponse,
+            )
+            return list(response.records), response.next_page_token
+
+        return _collect(page, want, "run-memory search")
 
     def memory_context(self, cmd: MemoryContextCommand) -> gpb.GetMemoryContextResponse:
         """Eligibility across the planes, without receipts. With a pending input the
@@ -306,3 +290,21 @@ def _timestamp(seconds: float) -> Timestamp:
     whole = int(seconds)
     ts.seconds, ts.nanos = whole, round((seconds - whole) * 1e9) % 1_000_000_000
     return ts
+
+
+T = TypeVar("T")
+
+
+def _collect(page: Callable[[str, int], tuple[list[T], str]], want: int, what: str) -> list[T]:
+    """Up to `want` items from a downstream AIP-158 listing, page by page."""
+    items: list[T] = []
+    token = ""
+    while len(items) < want:
+        try:
+            batch, token = page(token, min(DOWNSTREAM_PAGE_SIZE, want - len(items)))
+        except DownstreamError as exc:
+            raise Unavailable(f"{what} unavailable: {exc}") from None
+        items.extend(batch)
+        if not token:
+            break
+    return items
