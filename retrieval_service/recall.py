@@ -212,18 +212,36 @@ class Recaller:
 
     def recall(self, query: RecallQuery) -> RecallResult:
         reason, snapshot = self._blocker()
-        if reason is None and snapshot is not None:
+        # Embed once when the resident index will use the vector (serving or
+        # shadowing); the fallback then sends it along instead of the journal
+        # embedding the same text again.
+        vector: npt.NDArray[np.float32] | None = None
+        embed_micros = 0
+        if reason in (None, REASON_SHADOW) and snapshot is not None:
             try:
-                return self._resident(query, snapshot)
+                vector, embed_micros = self._vector(query)
+            except Exception:
+                log.exception("query embedding failed; serving the fallback")
+                reason = reason or REASON_INDEX_ERROR
+        if reason is None and snapshot is not None and vector is not None:
+            try:
+                return self._resident(query, snapshot, vector, embed_micros)
             except (Unavailable, JournalFailed) as error:
                 return self._unserved(query, error)
             except Exception:
                 log.exception("resident recall failed; serving the fallback")
                 reason = REASON_INDEX_ERROR
         assert reason is not None
-        result = self._fallback(query, reason)
-        if reason == REASON_SHADOW and snapshot is not None and result.served_by == SERVED_FALLBACK:
-            self._shadow_compare(query, snapshot, [h.episode.episode_id for h in result.hits])
+        result = self._fallback(query, reason, vector)
+        if (
+            reason == REASON_SHADOW
+            and snapshot is not None
+            and vector is not None
+            and result.served_by == SERVED_FALLBACK
+        ):
+            self._shadow_compare(
+                query, snapshot, vector, [h.episode.episode_id for h in result.hits]
+            )
         return result
 
     # -------------------------------------------------------------- resident
@@ -260,8 +278,13 @@ class Recaller:
             query.limit,
         )
 
-    def _resident(self, query: RecallQuery, snapshot: Snapshot) -> RecallResult:
-        vector, embed_micros = self._vector(query)
+    def _resident(
+        self,
+        query: RecallQuery,
+        snapshot: Snapshot,
+        vector: npt.NDArray[np.float32],
+        embed_micros: int,
+    ) -> RecallResult:
         started = time.perf_counter_ns()
         fused = self._search(query, snapshot, vector)
         hits = self._confirm(query, fused)
@@ -319,7 +342,9 @@ class Recaller:
             self._fallbacks += 1
         count_plane_event("retrieval", "fallback")
 
-    def _fallback(self, query: RecallQuery, reason: str) -> RecallResult:
+    def _fallback(
+        self, query: RecallQuery, reason: str, vector: npt.NDArray[np.float32] | None = None
+    ) -> RecallResult:
         self._count_fallback()
         request = jpb.SearchEpisodesRequest(
             query_text=query.query_text,
@@ -328,8 +353,9 @@ class Recaller:
             exclude_session_id=query.exclude_session_id,
             limit=query.limit,
         )
-        if query.vector is not None:
-            request.query_embedding.extend(query.vector.tolist())
+        vector = query.vector if query.vector is not None else vector
+        if vector is not None:
+            request.query_embedding.extend(vector.tolist())
         if query.start is not None:
             request.time_window.start_time.CopyFrom(to_timestamp(query.start))
         if query.end is not None:
@@ -369,7 +395,11 @@ class Recaller:
     # ---------------------------------------------------------------- shadow
 
     def _shadow_compare(
-        self, query: RecallQuery, snapshot: Snapshot, fallback_ids: list[str]
+        self,
+        query: RecallQuery,
+        snapshot: Snapshot,
+        vector: npt.NDArray[np.float32],
+        fallback_ids: list[str],
     ) -> None:
         if not self._shadow_slots.acquire(blocking=False):
             count_plane_event("retrieval", "shadow_skipped")
@@ -377,7 +407,6 @@ class Recaller:
 
         def compare() -> None:
             try:
-                vector, _ = self._vector(query)
                 fused = self._search(query, snapshot, vector)
                 self.shadow.record([f.id for f in fused[: query.limit]], fallback_ids)
             except Exception:
