@@ -12,6 +12,7 @@ from pathlib import Path
 import psycopg
 
 from engram.db.embedded import start_embedded
+from engram.db.urls import with_database
 
 
 @contextmanager
@@ -24,10 +25,8 @@ def scratch_database(server_url: str | None = None) -> Iterator[str]:
     name = f"engram_bench_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(server_url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
-    info = psycopg.conninfo.conninfo_to_dict(server_url)
-    info["dbname"] = name
     try:
-        yield psycopg.conninfo.make_conninfo("", **info)
+        yield with_database(server_url, name)
     finally:
         with psycopg.connect(server_url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

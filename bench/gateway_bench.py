@@ -58,6 +58,7 @@ from bench.retrieval_corpus import SUBJECT, Corpus, prepare, query_text, topic_w
 from engram.channels import open_channel
 from engram.config import Settings
 from engram.db import migrations
+from engram.db.urls import with_database
 from engram.embedder_cache import shared_embedder
 from engram.gateway.v1 import gateway_pb2 as gpb
 from engram.gateway.v1 import gateway_pb2_grpc as ggrpc
@@ -79,9 +80,7 @@ def clone_with_learnings(
 ) -> str:
     """A copy of the episode corpus database with the learning schema and learnings."""
     name = f"gateway_{episodes}_{learnings}"
-    info = psycopg.conninfo.conninfo_to_dict(server_url)
-    info["dbname"] = name
-    url = psycopg.conninfo.make_conninfo(**info)  # type: ignore[arg-type]
+    url = with_database(server_url, name)
     migrations_dir = ROOT / "learning_service" / "migrations"
     schema = hashlib.sha256(
         b"".join(f.read_bytes() for f in sorted(migrations_dir.glob("*.sql")))

@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engram.db import migrations
 from engram.db.embedded import EmbeddedPostgres, start_embedded
+from engram.db.urls import with_database
 
 DIM = 384
 CENTRES = 1000
@@ -243,9 +244,7 @@ def prepare(out: Path, episodes: int, model: str) -> tuple[EmbeddedPostgres, str
     """Start the embedded server under `out` and load the corpus once per size."""
     server = start_embedded(out)
     name = f"retrieval_{episodes}"
-    info = psycopg.conninfo.conninfo_to_dict(server.url)
-    info["dbname"] = name
-    url = psycopg.conninfo.make_conninfo("", **info)
+    url = with_database(server.url, name)
     marker = out / f"{name}.json"
     if marker.exists():
         saved = json.loads(marker.read_text())

@@ -20,6 +20,7 @@ from psycopg import sql
 from engram.config import Settings
 from engram.db import Database, migrations
 from engram.db.embedded import start_embedded
+from engram.db.urls import with_database
 from engram.server import Suite, start_suite
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,12 +30,6 @@ MIGRATION_DIRS = [
     for name, package in (("journal", "memory_service"), ("learning", "learning_service"))
     if (ROOT / package / "migrations").is_dir()
 ]
-
-
-def _with_database(url: str, dbname: str) -> str:
-    info = psycopg.conninfo.conninfo_to_dict(url)
-    info["dbname"] = dbname
-    return psycopg.conninfo.make_conninfo(**info)
 
 
 @pytest.fixture(scope="session")
@@ -57,7 +52,7 @@ def template_database(pg_server_url: str) -> str:
     name = f"engram_template_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(pg_server_url, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    url = _with_database(pg_server_url, name)
+    url = with_database(pg_server_url, name)
     for component, directory in MIGRATION_DIRS:
         migrations.apply(url, component, directory)
     return name
@@ -74,7 +69,7 @@ def database_url(pg_server_url: str, template_database: str) -> Iterator[str]:
             )
         )
     try:
-        yield _with_database(pg_server_url, name)
+        yield with_database(pg_server_url, name)
     finally:
         with psycopg.connect(pg_server_url, autocommit=True) as conn:
             conn.execute(

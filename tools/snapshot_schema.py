@@ -17,6 +17,7 @@ sys.path.insert(0, str(ROOT))
 from engram.db import migrations  # noqa: E402
 from engram.db.embedded import start_embedded  # noqa: E402
 from engram.db.introspect import describe_schema  # noqa: E402
+from engram.db.urls import with_database  # noqa: E402
 
 COMPONENTS = (("journal", "memory_service"), ("learning", "learning_service"))
 
@@ -27,7 +28,7 @@ def main() -> int:
         with psycopg.connect(server.url, autocommit=True) as conn:
             conn.execute("DROP DATABASE IF EXISTS engram_schema_snapshot")
             conn.execute("CREATE DATABASE engram_schema_snapshot")
-        url = server.url.replace("/postgres?", "/engram_schema_snapshot?")
+        url = with_database(server.url, "engram_schema_snapshot")
         for component, package in COMPONENTS:
             directory = ROOT / package / "migrations"
             if not directory.is_dir():

@@ -22,6 +22,7 @@ from psycopg import sql
 
 from engram.common.v1 import common_pb2 as cpb
 from engram.config import Settings
+from engram.db.urls import with_database
 from engram.journal.v1 import journal_pb2 as jpb
 from engram.journal.v1 import journal_pb2_grpc as jpb_grpc
 from engram.learning.v1 import learning_pb2 as pb
@@ -64,12 +65,10 @@ def shared_suite(
                 sql.Identifier(name), sql.Identifier(template_database)
             )
         )
-    info = psycopg.conninfo.conninfo_to_dict(pg_server_url)
-    info["dbname"] = name
     settings = Settings.load(
         {
             "listen": "127.0.0.1:0",
-            "database_url": psycopg.conninfo.make_conninfo("", **info),
+            "database_url": with_database(pg_server_url, name),
             "data_dir": tempfile.mkdtemp(prefix="engram-learning-"),
             "embedder": "hashing",
             "grace_seconds": 0.5,
