@@ -60,6 +60,11 @@ class Assembler:
         self._fanout = Fanout(planes, executor)
         self._receipts = ReceiptWriter(planes, executor)
 
+    def exact_lookup(
+        self, subject: str, workspace: str
+    ) -> Callable[[tuple[str, ...]], bool | None]:
+        return self._fanout.exact_lookup(subject, workspace)
+
     def assemble(self, cmd: AssembleCommand) -> tuple[gpb.AssembleContextResponse, ContextState]:
         context_id = f"ctx_{uuid.uuid4().hex}"
         exact_route = route(cmd.input_text)
@@ -117,6 +122,7 @@ class Assembler:
             context_mentions_terms=mentions,
             scope_keys=next((s.scope_keys for s in inputs if s.scope_keys), ()),
             assembled_at=now(),
+            rendered_records=tuple(e.line for p in sections if p.rendered for e in p.kept),
         )
 
     def _journal_context(self, state: ContextState) -> int:

@@ -186,6 +186,9 @@ class ContextState:
     scope_keys: tuple[str, ...]
     assembled_at: datetime
     journal_event_id: int = 0
+    # The rendered entry lines, kept in memory only (not journaled: a context recovered
+    # from the journal has none, and the gate then checks recollections with FindExact).
+    rendered_records: tuple[str, ...] = ()
     # (attempt, verdict name) in the order they were judged.
     attempts: list[tuple[int, str]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
@@ -196,6 +199,9 @@ class ContextState:
             sections=tuple(s.evidence for s in self.sections),
             exact=self.exact,
             context_mentions_terms=self.context_mentions_terms,
+            query_text=self.input_excerpt,
+            rendered_records=self.rendered_records,
+            record_ids=frozenset(r for s in self.sections for r in s.record_ids),
         )
 
     def record_attempt(self, attempt: int, verdict: str) -> None:

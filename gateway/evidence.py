@@ -4,15 +4,17 @@ A context carries per-section evidence (learned_context, recovered_memory,
 episodic_recall: sealed coverage, derived AbsenceState, hit count) and, for existence
 questions, the exact lookup (FindExact over the key terms).
 
-Rule for one claim (first match wins):
+A claim is licensed only by the coverage of a search for the claim's own topic
+(:func:`judge_claim`; the topic comes from :mod:`gateway.topics`). First match wins:
 
-1. **Exact path.** The exact lookup ran and the claim is about its terms (the clause
-   mentions one of the looked-up terms, or the claim names no topic of its own: "you
-   never told me about it"). The state is the exact lookup's AbsenceState -- the only
-   path that can be ABSENT_AUTHORITATIVE -- except that an ABSENT_* state becomes
-   NOT_ABSENT when the rendered context itself mentions a looked-up term (the model has
-   the contradicting record in front of it).
-2. **Sections path.** Otherwise the sections' states are combined conservatively: the
+1. **Exact path.** The exact lookup searched a subset of the claim's topic terms (it is
+   conjunctive: if nothing mentions every looked-up term, nothing mentions every term
+   of the claim). The state is the exact lookup's AbsenceState -- the only path that
+   can be ABSENT_AUTHORITATIVE -- except that an ABSENT_* state becomes NOT_ABSENT when
+   the rendered context itself mentions a looked-up term (the model has the
+   contradicting record in front of it).
+2. **Sections path.** Else, when the sections' query (the input) shares a stemmed
+   content word with the topic, the sections' states are combined conservatively: the
    first state of this precedence list present in any section wins::
 
        FAILED > UNAVAILABLE > COVERAGE_DISAGREEMENT > NOT_SEARCHED > NOT_ABSENT
@@ -27,18 +29,22 @@ Rule for one claim (first match wins):
    only the exact lookup speaks for the whole journal, so an authoritative section state
    is capped at ABSENT_IN_SCOPE.
 
+3. **Unbound.** Otherwise -- and always for a claim with no topic -- no search speaks
+   for the claim: NOT_SEARCHED, which licenses nothing.
+
 Licensing itself (which claim scope each state licenses) is
 :func:`gateway.truthfulness.is_licensed`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engram import terms
 from engram.common.v1 import common_pb2
 from engram.coverage import describe
+from gateway.topics import Topic, stems_of
 
 _S = common_pb2.AbsenceState
 
@@ -55,11 +61,10 @@ _ABSENT_STATES = (
     common_pb2.ABSENCE_STATE_ABSENT_AUTHORITATIVE,
     common_pb2.ABSENCE_STATE_ABSENT_IN_SCOPE,
 )
-_EMPTY_TOPICS = frozenset({"", "it", "that", "this", "them", "those", "anything", "any"})
-_WORD_RX = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
 EXACT_PATH = "exact_lookup"
 SECTIONS_PATH = "sections"
+UNBOUND_PATH = "unbound"
 
 
 @dataclass(frozen=True)
@@ -87,6 +92,28 @@ class ContextEvidence:
     exact: ExactEvidence | None
     # Whether a rendered block of the context mentions a looked-up term.
     context_mentions_terms: bool
+    # What the sections searched for: the input of AssembleContext.
+    query_text: str = ""
+    # Texts of the records rendered into the context (in memory only: a context
+    # recovered from the journal has none, and recollections then need FindExact).
+    rendered_records: tuple[str, ...] = ()
+    # Ids of the records the context's sections rendered.
+    record_ids: frozenset[str] = frozenset()
+
+    @classmethod
+    def build(
+        cls,
+        sections: tuple[SectionEvidence, ...],
+        *,
+        exact: ExactEvidence | None = None,
+        context_mentions_terms: bool = False,
+        query_text: str = "",
+        rendered_records: tuple[str, ...] = (),
+        record_ids: frozenset[str] = frozenset(),
+    ) -> ContextEvidence:
+        return cls(
+            sections, exact, context_mentions_terms, query_text, rendered_records, record_ids
+        )
 
 
 @dataclass(frozen=True)
@@ -115,20 +142,10 @@ def combine_section_states(states: Iterable[int]) -> int:
     return common_pb2.ABSENCE_STATE_ABSENT_IN_SCOPE  # only ABSENT_AUTHORITATIVE left: capped
 
 
-def words(text: str) -> set[str]:
-    return set(_WORD_RX.findall(text.lower()))
-
-
-def mentions_any(text: str, terms: Iterable[str]) -> bool:
-    found = words(text)
-    return any(term in found for term in terms)
-
-
-def claim_is_about_lookup(clause_text: str, topic: str | None, terms: tuple[str, ...]) -> bool:
-    """Whether the exact lookup speaks for this claim (module docstring, rule 1)."""
-    if mentions_any(clause_text, terms):
-        return True
-    return topic is None or topic.strip().lower() in _EMPTY_TOPICS
+def mentions_any(text: str, looked_up: Iterable[str]) -> bool:
+    """Whether ``text`` contains one of the looked-up (exact-form) terms."""
+    found = set(terms.exact_terms(text))
+    return any(term in found for term in looked_up)
 
 
 def exact_state(exact: ExactEvidence, context_mentions_terms: bool) -> int:
@@ -158,21 +175,48 @@ def judge_sections(evidence: ContextEvidence, topic: str | None) -> Judged:
 
 
 def judge_exact(evidence: ContextEvidence, exact: ExactEvidence, topic: str | None) -> Judged:
-    own_topic = topic if topic and topic.strip().lower() not in _EMPTY_TOPICS else None
     return Judged(
         state=exact_state(exact, evidence.context_mentions_terms),
         path=EXACT_PATH,
         summary=exact_summary(exact),
-        topic=own_topic or exact.topic,
+        topic=topic or exact.topic,
     )
 
 
-def judge_claim(evidence: ContextEvidence, clause_text: str, topic: str | None) -> Judged:
-    """The evidence one absence claim is judged against."""
+def unbound(topic: Topic) -> Judged:
+    what = f"for {topic.describe()}" if topic else "for a topic the claim names"
+    return Judged(
+        state=common_pb2.ABSENCE_STATE_NOT_SEARCHED,
+        path=UNBOUND_PATH,
+        summary=f"no search was made {what}",
+        topic=topic.describe() or None,
+    )
+
+
+def exact_covers(exact: ExactEvidence, topic: Topic) -> bool:
+    """A conjunctive exact search for S speaks for a claim about C only when S <= C:
+    nothing mentions all of S, so nothing mentions all of C."""
+    return bool(exact.terms) and set(exact.terms) <= set(topic.exact)
+
+
+def sections_cover(evidence: ContextEvidence, topic: Topic) -> bool:
+    """Ranked recall speaks for a claim only when it searched for the claim's topic."""
+    return bool(evidence.sections) and bool(topic.stems & stems_of(evidence.query_text))
+
+
+def judge_claim(evidence: ContextEvidence, topic: Topic) -> Judged:
+    """The licence of one absence claim: the coverage of a search for its own topic.
+
+    The exact lookup when it searched a subset of the claim's terms; else the sections
+    when their query shares a term with the topic; else no search speaks for the claim
+    (NOT_SEARCHED, which licenses nothing). A claim without a topic is never bound.
+    """
     exact = evidence.exact
-    if exact is not None and claim_is_about_lookup(clause_text, topic, exact.terms):
-        return judge_exact(evidence, exact, topic)
-    return judge_sections(evidence, topic)
+    if topic and exact is not None and exact_covers(exact, topic):
+        return judge_exact(evidence, exact, topic.describe())
+    if topic and sections_cover(evidence, topic):
+        return judge_sections(evidence, topic.describe())
+    return unbound(topic)
 
 
 def judge_context(evidence: ContextEvidence) -> Judged:

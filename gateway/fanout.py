@@ -189,6 +189,28 @@ class Fanout:
             ),
         )
 
+    def exact_lookup(
+        self, subject: str, workspace: str
+    ) -> Callable[[tuple[str, ...]], bool | None]:
+        """A lookup for the gate's recollection check: True when FindExact finds a turn
+        with every term, False when it finds none, None when it could not tell."""
+
+        def lookup(terms: tuple[str, ...]) -> bool | None:
+            if not subject or not terms:
+                return None
+            request = rpb.FindExactRequest(
+                terms=list(terms), subject=subject, workspace=workspace, limit=1
+            )
+            try:
+                response = self._planes.call(
+                    "retrieval", "FindExact", request, rpb.FindExactResponse
+                )
+            except DownstreamError:
+                return None
+            return bool(response.hits)
+
+        return lookup
+
     @staticmethod
     def _exact_failed(
         exact_route: ExactRoute, query: dict[str, object], unreachable: bool, why: str

@@ -30,7 +30,7 @@ from gateway.contexts import (
     integral,
 )
 from gateway.downstream import DownstreamError, Planes
-from gateway.gate import GateDecision, Verdict, decide, unjournaled
+from gateway.gate import DeclaredClaim, GateDecision, Reason, Verdict, decide, unjournaled
 from gateway.operator import MemoryContextCommand, OperatorViews, SearchCommand
 from gateway.truthfulness import ClaimScope
 
@@ -54,6 +54,12 @@ _SCOPES = {
     ClaimScope.CORPUS_WIDE: gpb.CLAIM_SCOPE_CORPUS_WIDE,
     ClaimScope.QUERY_SCOPED: gpb.CLAIM_SCOPE_QUERY_SCOPED,
 }
+_REASONS = {
+    Reason.UNLICENSED_ABSENCE: gpb.VIOLATION_REASON_UNLICENSED_ABSENCE,
+    Reason.UNSUPPORTED_RECOLLECTION: gpb.VIOLATION_REASON_UNSUPPORTED_RECOLLECTION,
+    Reason.UNSURE_CLAIM: gpb.VIOLATION_REASON_UNSURE_CLAIM,
+    Reason.DECLARED_CLAIM_REFUSED: gpb.VIOLATION_REASON_DECLARED_CLAIM_REFUSED,
+}
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,7 @@ class ReleaseCommand:
     subject: str
     workspace: str
     session_id: str
+    declared: tuple[DeclaredClaim, ...] = ()
 
 
 def fingerprint(fields: dict[str, Any]) -> str:
@@ -105,13 +112,21 @@ class GatewayService:
         if not cmd.request_id:
             return self._release(cmd)
         fields = {
-            k: v for k, v in asdict(cmd).items() if k in ("context_id", "candidate_text", "attempt")
+            k: v
+            for k, v in asdict(cmd).items()
+            if k in ("context_id", "candidate_text", "attempt", "declared")
         }
         return self._released.run(cmd.request_id, fingerprint(fields), lambda: self._release(cmd))
 
     def _release(self, cmd: ReleaseCommand) -> gpb.ReleaseResponseResponse:
         state = self.context(cmd.context_id, cmd.subject, cmd.workspace, cmd.session_id)
-        decision = decide(state.evidence, cmd.candidate_text, cmd.attempt)
+        decision = decide(
+            state.evidence,
+            cmd.candidate_text,
+            cmd.attempt,
+            declared=cmd.declared,
+            lookup=self._assembler.exact_lookup(state.subject, state.workspace),
+        )
         event_id, error = self._journal_verdict(state, cmd, decision)
         if error:
             decision = unjournaled(decision, error)
@@ -125,10 +140,13 @@ class GatewayService:
             violations=[
                 gpb.ViolatingClause(
                     clause=v.claim.clause.text,
-                    scope=_SCOPES[v.claim.scope],
+                    scope=_SCOPES.get(v.claim.scope, gpb.CLAIM_SCOPE_UNSPECIFIED)
+                    if v.claim.scope
+                    else gpb.CLAIM_SCOPE_UNSPECIFIED,
                     absence_state=v.judged.state,  # type: ignore[arg-type]
                     start=v.claim.clause.start,
                     end=v.claim.clause.end,
+                    reason=_REASONS[v.reason] if v.reason else gpb.VIOLATION_REASON_UNSPECIFIED,
                 )
                 for v in decision.violations
             ],
@@ -157,8 +175,9 @@ class GatewayService:
                 "violations": [
                     {
                         "clause": v.claim.clause.text[:MAX_CLAUSE_CHARS],
-                        "scope": v.claim.scope.value,
-                        "pattern": v.claim.pattern,
+                        "scope": v.claim.scope.value if v.claim.scope else "",
+                        "pattern": v.claim.source,
+                        "reason": v.reason.value if v.reason else "",
                         "absence_state": common_pb2.AbsenceState.Name(v.judged.state),  # type: ignore[arg-type]
                         "start": v.claim.clause.start,
                         "end": v.claim.clause.end,

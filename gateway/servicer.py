@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import grpc
 
 from engram.auth import Role
@@ -17,9 +19,11 @@ from engram.validation import (
     workspace_or_default,
 )
 from gateway.assemble import AssembleCommand
+from gateway.gate import DeclaredAbsence, DeclaredClaim, DeclaredRecollection
 from gateway.operator import MemoryContextCommand, SearchCommand
 from gateway.packing import DEFAULT_BUDGET_TOKENS, MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
 from gateway.service import GatewayService, ReleaseCommand
+from gateway.truthfulness import ClaimScope
 
 SERVICE = gpb.DESCRIPTOR.services_by_name["GatewayService"].full_name
 MAX_INPUT_CHARS = 16_384
@@ -27,6 +31,7 @@ MAX_CANDIDATE_CHARS = 65_536
 # The strictest plane limit (run-memory search) so a valid query is valid downstream.
 MAX_QUERY_CHARS = 1000
 MAX_PROJECTS = 32
+MAX_DECLARED_TERM_CHARS = 200
 
 
 def _method(name: str) -> str:
@@ -44,6 +49,62 @@ def _projects(values: list[str] | tuple[str, ...]) -> tuple[str, ...]:
     if len(values) > MAX_PROJECTS:
         raise InvalidArgument("project_ids", f"at most {MAX_PROJECTS}")
     return tuple(require_id("project_ids", v) for v in values)
+
+
+MAX_DECLARED_CLAIMS = 16
+MAX_DECLARED_TERMS = 8
+MAX_DECLARED_RECORDS = 16
+_DECLARED_SCOPES = {
+    gpb.CLAIM_SCOPE_CORPUS_WIDE: ClaimScope.CORPUS_WIDE,
+    gpb.CLAIM_SCOPE_QUERY_SCOPED: ClaimScope.QUERY_SCOPED,
+}
+
+
+def _declared_terms(field: str, values: Sequence[str]) -> tuple[str, ...]:
+    if not values:
+        raise InvalidArgument(field, "must name at least one term")
+    if len(values) > MAX_DECLARED_TERMS:
+        raise InvalidArgument(field, f"has {len(values)} terms; the limit is {MAX_DECLARED_TERMS}")
+    return tuple(
+        require_text(f"{field}[{i}]", v, max_chars=MAX_DECLARED_TERM_CHARS)
+        for i, v in enumerate(values)
+    )
+
+
+def declared_claims(claims: Sequence[gpb.DeclaredClaim]) -> tuple[DeclaredClaim, ...]:
+    """Validated declared claims of a ReleaseResponse request."""
+    if len(claims) > MAX_DECLARED_CLAIMS:
+        raise InvalidArgument(
+            "declared_claims", f"has {len(claims)} claims; the limit is {MAX_DECLARED_CLAIMS}"
+        )
+    out: list[DeclaredClaim] = []
+    for i, claim in enumerate(claims):
+        field = f"declared_claims[{i}]"
+        kind = claim.WhichOneof("claim")
+        if kind == "absence":
+            scope = _DECLARED_SCOPES.get(claim.absence.scope)
+            if scope is None:
+                raise InvalidArgument(
+                    f"{field}.absence.scope", "must be CORPUS_WIDE or QUERY_SCOPED"
+                )
+            terms = _declared_terms(f"{field}.absence.topic_terms", claim.absence.topic_terms)
+            out.append(DeclaredAbsence(terms, scope))
+        elif kind == "recollection":
+            rec = claim.recollection
+            terms = _declared_terms(f"{field}.recollection.topic_terms", rec.topic_terms)
+            if len(rec.record_ids) > MAX_DECLARED_RECORDS:
+                raise InvalidArgument(
+                    f"{field}.recollection.record_ids",
+                    f"has {len(rec.record_ids)} ids; the limit is {MAX_DECLARED_RECORDS}",
+                )
+            ids = tuple(
+                require_text(f"{field}.recollection.record_ids[{j}]", r, max_chars=128)
+                for j, r in enumerate(rec.record_ids)
+            )
+            out.append(DeclaredRecollection(terms, ids))
+        else:
+            raise InvalidArgument(field, "must set absence or recollection")
+    return tuple(out)
 
 
 def _request_id(value: str) -> str:
@@ -96,6 +157,7 @@ class GatewayServicer(gpb_grpc.GatewayServiceServicer):
             subject=optional_id("subject", request.subject),
             workspace=workspace_or_default("workspace", request.workspace),
             session_id=optional_id("session_id", request.session_id),
+            declared=declared_claims(request.declared_claims),
         )
         return self.service.release(command)
 

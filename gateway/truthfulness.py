@@ -56,36 +56,32 @@ Pipeline
 
 Hedging policy (decided here, asserted by the tests)
 ---------------------------------------------------
-A claim is released (not a claim) when the qualifier withdraws it:
+A hedge qualifies only what it qualifies:
 
-* **strong hedges in the same sentence** release every claim of that sentence.
-  Certainty qualifiers: "can't be sure/certain", "not sure/certain", "unsure", "can't
-  say for sure / whether", "can't confirm / verify / rule out", "don't know for sure", "it's
-  possible", "possibly", "maybe", "perhaps", "I could be wrong", "doesn't mean", "I won't
-  say". Coverage qualifiers: "incomplete", "not exhaustive", "non-exhaustive", "partial",
-  "not complete / comprehensive / full", "may / might / could have missed", "may / might
-  not (have|be|include ...)", "there may be (older) notes / more", "best-effort",
-  "approximate", "not guaranteed", "doesn't mean" / "isn't to say", "unavailable", "timed
-  out", "the search failed", "couldn't reach / access / search", "haven't searched /
-  checked", "disagreed", "conflicting".
-* **coverage qualifiers also reach the neighbouring sentences** of the same paragraph:
-  "I couldn't find it. My search isn't exhaustive, though." is released. Certainty
-  qualifiers do not travel across sentences.
-* **weak hedges do NOT license**: "as far as I can tell", "I think", "I believe", "I don't
-  think", "it seems", "apparently", "probably", "to my knowledge", "as far as I know", "from
-  what I can see", "I'm fairly / pretty sure", "it doesn't look like", "unless I'm
-  mistaken", "if memory serves". "As far as I can tell, you never told me" is an unlicensed
-  corpus-wide claim: it still tells the user the memory is empty.
+* **certainty hedges release nothing**: "maybe", "perhaps", "I think", "as far as I
+  know", "I can't be sure, but you never told me" still tell the user the memory is
+  empty, so the claim stands.
+* **coverage qualifiers** -- the text says the search itself was incomplete, failed,
+  timed out, was unavailable or disagreed ("my search may have missed older notes",
+  "the memory service timed out", and the same in French, Spanish, German, Italian,
+  Portuguese and Dutch) -- release the claim in their own clause and in the clause
+  just before them in the same sentence ("I couldn't find it, but my search may be
+  incomplete"). Never the rest of the sentence, never a neighbouring sentence, and not
+  when the qualifier comes as a consequence ("You never told me your travel dates, so
+  I can't check events" still claims).
 * Scope qualifiers are not hedges: "I only searched this month and found nothing" is still
   a query-scoped claim (licensed by ABSENT_IN_SCOPE, blocked by COVERAGE_UNKNOWN).
 * A negated qualifier is not a hedge: "after an exhaustive search, I found no record" and
   "my records are complete" do not release anything.
 
-Limits: rule coverage of free phrasing is the weak point. On blind batches written after
-the rules (see tests/unit/truthfulness_cases.py) recall of blocked decisions was 0.72-0.73
-for the first two batches and 0.52 for realistic multi-sentence answers before their misses
-were folded into the rules; precision stayed 0.80-0.91. Expect novel phrasings to slip
-through; add them to the table and the rules.
+The rules read the canonical text (:func:`engram.canonical.for_claims`), so zero-width
+characters, homoglyphs, markdown, letter spacing and the like do not hide a claim; they
+are English and high-precision. :mod:`gateway.claims` runs them first and sends every
+clause they do not settle to the learned classifier (:mod:`gateway.claim_model`).
+
+Limits: the rules alone recall about 0.72 of unfamiliar English claims (frozen blind
+batch of 2026-12-01, docs/gateway.md) and nothing in other languages; the classifier
+stage is what generalises.
 
 Evidence-based output: :func:`repair_directive` builds a state-specific instruction for one
 regeneration, and :func:`fallback_text` builds a deterministic truthful reply whose own
@@ -94,19 +90,24 @@ absence claims (if any) are licensed by the state it was built from.
 
 from __future__ import annotations
 
+import difflib
 import enum
 import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from engram.canonical import for_claims
 from engram.common.v1 import common_pb2
 
 __all__ = [
     "AbsenceClaim",
+    "Analysis",
     "ClaimScope",
     "Clause",
     "GateResult",
+    "absence_claims",
+    "analyse",
     "evaluate",
     "fallback_text",
     "find_absence_claims",
@@ -160,6 +161,8 @@ class AbsenceClaim:
     scope: ClaimScope
     pattern: str
     topic: str | None = field(default=None, compare=False)
+    # Offset of the clause in the canonical text the rules read (internal).
+    canonical_start: int = field(default=-1, compare=False)
 
 
 @dataclass(frozen=True)
@@ -905,22 +908,6 @@ _TRIGGER_RX = re.compile(
 
 # ---- hedges ---------------------------------------------------------------------------
 _NEG = r"(?:\bnot|n'?t)"
-_CERTAINTY_HEDGE_RX = _rx(
-    r"\bca(?:n'?t|nnot|n\s+not)\s+be\s+(?:\S+\s+)?(?:sure|certain|positive|confident)\b"
-    r"|\b(?:could|would)(?:n'?t|\s+not)\s+be\s+(?:\S+\s+)?(?:sure|certain)\b"
-    r"|\bnot\s+(?:\S+\s+)?(?:sure|certain|positive)\b|\b(?:unsure|uncertain)\b"
-    r"|\bca(?:n'?t|nnot|n\s+not)\s+(?:say|tell|know)(?:\s+(?:for\s+(?:sure|certain)"
-    r"|definitively|conclusively|with\s+(?:any\s+)?(?:certainty|confidence)|whether|if|yet"
-    r"|(?:that\s+)?(?:you|we)\s+(?:never|did(?:n'?t|\s+not)|have(?:n'?t|\s+not)))\b"
-    r"|\s*(?:[.,;!]|$))"
-    r"|\b(?:ca(?:n'?t|nnot|n\s+not)|could(?:n'?t|\s+not)|unable\s+to|not\s+able\s+to)\s+"
-    r"(?:\w+ly\s+)?(?:confirm|verify|rule\s+out|guarantee|exclude)\b"
-    r"|\bdo(?:n'?t|\s+not)\s+know\s+for\s+(?:sure|certain)\b"
-    r"|\b(?:it|that)(?:'s|\s+is)\s+(?:\w+\s+)?(?:possible|conceivable)\b"
-    r"|\b(?:possibly|maybe|perhaps)\b|\b(?:could|might|may)\s+be\s+(?:wrong|mistaken)\b"
-    r"|\bnot\s+(?:\w+\s+)?(?:conclusive|definitive)\b|\binconclusive\b"
-    r"|\b(?:wo(?:n'?t|\s+not)|would(?:n'?t|\s+not))\s+(?:say|claim)\b"
-)
 _COVERAGE_HEDGE_RX = _rx(
     r"\bincomplete\b|\bnon-?exhaustive\b|\bpartial(?:ly)?\b|\bpartly\b"
     rf"|{_NEG}\s+(?:(?:be|been|have|having|an?|the|fully|entirely|necessarily|very|quite"
@@ -941,12 +928,58 @@ _COVERAGE_HEDGE_RX = _rx(
     r"|\b(?:search|lookup|retrieval|memory|query|service|source)\s+(?:[\w-]+\s+){0,3}?failed\b"
     r"(?!\s+to\s+(?:return|find|turn|surface|show|produce|yield|match|bring|get))"
     r"|\b(?:could(?:n'?t|\s+not)|ca(?:n'?t|nnot)|was(?:n'?t|\s+not)\s+able\s+to|unable\s+to"
-    r"|failed\s+to)\s+(?:\w+ly\s+)?(?:reach|access|search|connect|load|check|query)\b"
+    r"|failed\s+to)\s+(?:\w+ly\s+)?(?:reach|access|search|connect(?:\s+to)?|load|check|query)"
+    r"(?:\s+(?:[\w'-]+\s+){0,2}?(?:memory|memories|history|records?|notes|conversations?"
+    r"|archives?|store|database|index|everything|all\b|it\b)|\s*$)"
+    # the same qualifiers in the other gate languages
+    r"|\b(?:incomplet[aeos]?s?|incompleta|parcial(?:es|is)?|partiel(?:le)?s?|parzial[ei]"
+    r"|unvollst[aä]ndig\w*|teilweise|onvolledig|gedeeltelijk|non\s+esaustiv[aoie]"
+    r"|(?:pas|non|não|no)\s+exhausti\w+|nicht\s+vollst[aä]ndig)\b"
+    r"|\b(?:a\s+échoué|ont\s+échoué|échoué|falló|ha\s+fallado|fehlgeschlagen|fallit[ao]"
+    r"|falhou|mislukt|abgebrochen|interrott[ao]|interrompid[ao]|time-?out|zeitüberschreitung"
+    r"|expir[ée]e?|tempo\s+esgotado|tiempo\s+de\s+espera)\b"
+    r"|\b(?:indisponible|inaccessible|indispon[ií]vel|no\s+(?:est[aá]|estaba)\s+disponible"
+    r"|no\s+disponible|nicht\s+(?:erreichbar|verfügbar)|non\s+(?:disponibile|raggiungibile)"
+    r"|niet\s+beschikbaar)\b"
     r"|\b(?:did(?:n'?t|\s+not)|have(?:n'?t|\s+not)|has(?:n'?t|\s+not)|'?ve\s+not)\s+"
     r"(?:\w+ly\s+|yet\s+)?(?:searched|search|checked|check|looked|look)\b"
     r"|\bnot\s+(?:been\s+|yet\s+)?searched\b"
     r"|\b(?:disagreed|disagree|disagreement|conflicting|inconsistent)\b"
+    r"|\bcoverage\s+(?:[\w-]+\s+){0,4}?(?:is|was)\s+unknown\b"
 )
+
+
+# A qualifier introduced as a consequence ("..., so I can't check") does not govern the
+# clause before it: it follows from the claim instead of withdrawing it.
+_CONSEQUENCE_RX = _rx(
+    r"(?:\bso(?:\s+that)?|\btherefore|\bthus|\bhence|\bwhich\s+(?:is\s+why|means)"
+    r"|\bthat(?:'s|\s+is)\s+why|\bdonc|\bdeshalb|\bdaher|\bdarum|\bpor\s+eso"
+    r"|\bpor\s+lo\s+tanto|\bas[ií]\s+que|\bentonces|\bquindi|\bperci[oò]|\bdunque"
+    r"|\bpor\s+isso|\bportanto|\bent[aã]o|\bdaarom|\bdus)[\s,]*$"
+)
+
+
+def _qualifier_clauses(masked: str, sentence: _Sentence) -> set[int]:
+    """Starts of the clauses a coverage qualifier governs: its own, the clause just
+    before it in the same sentence ("I couldn't find it, but my search may be
+    incomplete") unless the qualifier comes as a consequence of that clause, and a
+    parenthesis right after it."""
+    governed: set[int] = set()
+    for index, clause in enumerate(sentence.clauses):
+        if not _COVERAGE_HEDGE_RX.search(masked, clause.start, clause.end):
+            continue
+        governed.add(clause.start)
+        lead = masked[max(sentence.start, clause.start - 24) : clause.start]
+        if index > 0 and not _CONSEQUENCE_RX.search(lead):
+            governed.add(sentence.clauses[index - 1].start)
+        if index + 1 < len(sentence.clauses):
+            after = sentence.clauses[index + 1]
+            if masked[clause.end : after.start].strip().startswith("("):
+                # its own parenthesis: "(ranked search over 2 sources, 0 hits)"
+                close = masked.find(")", after.start, sentence.end)
+                close = sentence.end if close < 0 else close
+                governed.update(c.start for c in sentence.clauses[index + 1 :] if c.start < close)
+    return governed
 
 
 def _first_hit(
@@ -1004,30 +1037,100 @@ def _topic(
 
 
 def split_clauses(text: str) -> list[Clause]:
-    """Asserted clauses of ``text`` in order, with offsets into the original text.
+    """Asserted clauses of ``text`` in order, with offsets into its canonical form
+    (:func:`engram.canonical.for_claims`; the same as ``text`` when it has no formatting
+    or characters to undo).
 
     Quoted text and code are masked out: they never start, end or split a clause and a
     clause made only of them is dropped (a quotation inside a clause stays in its
     ``text``). Questions and conditional clauses are not asserted and are omitted.
     """
-    masked = _mask(text)
-    return [
-        Clause(text[c.start : c.end], c.start, c.end)
-        for s in _analyse(masked)
-        for c in s.clauses
-        if not c.question and not c.conditional
-    ]
+    analysis = analyse(text)
+    return [analysis.clause(c.start, c.end) for _, c in analysis.asserted()]
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A text split for the claim detectors: canonical text, its masked copy (code and
+    quotations as ``_``) and its sentences with their clauses."""
+
+    text: str
+    masked: str
+    sentences: tuple[_Sentence, ...]
+    # The text as given, and for each canonical offset (plus the end) its offset there.
+    original: str = ""
+    offsets: tuple[int, ...] = ()
+
+    def clause(self, start: int, end: int) -> Clause:
+        """The clause at canonical [start, end), as it stands in the original text."""
+        if not self.offsets:
+            return Clause(self.text[start:end], start, end)
+        o_start, o_end = self.offsets[start], self.offsets[end]
+        piece = self.original[o_start:o_end]
+        lead = len(piece) - len(piece.lstrip())
+        o_start, o_end = o_start + lead, o_start + len(piece.rstrip())
+        if o_end <= o_start:  # the clause exists only in the canonical form
+            return Clause(self.text[start:end], start, end)
+        return Clause(self.original[o_start:o_end], o_start, o_end)
+
+    def asserted(self) -> list[tuple[int, _ClauseInfo]]:
+        """(sentence index, clause) of every clause that is neither question nor
+        conditional."""
+        return [
+            (i, c)
+            for i, s in enumerate(self.sentences)
+            for c in s.clauses
+            if not c.question and not c.conditional
+        ]
+
+    def sentence_text(self, index: int) -> str:
+        s = self.sentences[index]
+        return self.masked[s.start : s.end]
+
+    def previous_sentence_text(self, index: int) -> str:
+        if index == 0 or self.sentences[index - 1].paragraph != self.sentences[index].paragraph:
+            return ""
+        return self.sentence_text(index - 1)
+
+
+def _alignment(original: str, canonical: str) -> tuple[int, ...]:
+    """Map each canonical offset (and the end) to an offset of the original."""
+    out = [0] * (len(canonical) + 1)
+    matcher = difflib.SequenceMatcher(None, original, canonical, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for k in range(j1, j2 + 1):
+            if tag == "equal":
+                out[k] = i1 + (k - j1)
+            else:  # a replaced or inserted run maps onto the original run's span
+                out[k] = i1 if k == j1 else i2
+    out[len(canonical)] = len(original)
+    return tuple(out)
+
+
+def analyse(text: str) -> Analysis:
+    canonical = for_claims(text)
+    masked = _mask(canonical)
+    offsets = () if canonical == text else _alignment(text, canonical)
+    return Analysis(canonical, masked, tuple(_analyse(masked)), text, offsets)
 
 
 def find_absence_claims(text: str) -> list[AbsenceClaim]:
     """Absence claims about memory asserted by ``text`` (hedged ones are released)."""
     if not text or not text.strip():
         return []
-    masked = _mask(text)
-    sentences = _analyse(masked)
-    coverage = [bool(_COVERAGE_HEDGE_RX.search(masked, s.start, s.end)) for s in sentences]
+    return absence_claims(analyse(text))
+
+
+def coverage_qualified(analysis: Analysis, sentence_index: int) -> set[int]:
+    """Clause starts released by a coverage qualifier in that sentence."""
+    return _qualifier_clauses(analysis.masked, analysis.sentences[sentence_index])
+
+
+def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
+    """The rules' absence claims in an analysed text."""
+    text, masked, sentences = analysis.text, analysis.masked, analysis.sentences
     out: list[AbsenceClaim] = []
-    for i, sentence in enumerate(sentences):
+    for sentence in sentences:
         found: list[AbsenceClaim] = []
         previous = ""
         for c in sentence.clauses:
@@ -1038,8 +1141,8 @@ def find_absence_claims(text: str) -> list[AbsenceClaim]:
             after_search = bool(_SEARCH_VERB_RX.search(previous))
             previous = body
             if after_search and _EMPTY_VERDICT_RX.match(body) and c.frame_end is None:
-                clause = Clause(text[c.start : c.end], c.start, c.end)
-                found.append(AbsenceClaim(clause, _QS, "search-then-nothing", None))
+                clause = analysis.clause(c.start, c.end)
+                found.append(AbsenceClaim(clause, _QS, "search-then-nothing", None, c.start))
                 continue
             if not _TRIGGER_RX.search(body):
                 continue
@@ -1052,7 +1155,7 @@ def find_absence_claims(text: str) -> list[AbsenceClaim]:
                     hits[rule.scope] = (rule, m)
             if _CW in hits and _QS in hits and hits[_CW][0].existence:
                 del hits[_CW]  # "I found nothing in my memory" is search-framed
-            clause = Clause(text[c.start : c.end], c.start, c.end)
+            clause = analysis.clause(c.start, c.end)
             for scope in (_CW, _QS):
                 if scope in hits:
                     rule, m = hits[scope]
@@ -1064,18 +1167,12 @@ def find_absence_claims(text: str) -> list[AbsenceClaim]:
                         c.start + m.end(),
                         rule.topic_before,
                     )
-                    found.append(AbsenceClaim(clause, scope, rule.name, topic))
+                    found.append(AbsenceClaim(clause, scope, rule.name, topic, c.start))
         if not found:
             continue
-        if _CERTAINTY_HEDGE_RX.search(masked, sentence.start, sentence.end):
-            continue
-        neighbours = [
-            j
-            for j in (i - 1, i, i + 1)
-            if 0 <= j < len(sentences) and sentences[j].paragraph == sentence.paragraph
-        ]
-        if any(coverage[j] for j in neighbours):
-            continue
+        qualifiers = _qualifier_clauses(masked, sentence)
+        if qualifiers:
+            found = [f for f in found if f.canonical_start not in qualifiers]
         out.extend(found)
     return out
 

@@ -435,8 +435,9 @@ def test_context_is_recovered_by_another_gateway_from_the_journal(
     release.subject, release.session_id = SUBJECT, SESSION
     verdict = second.ReleaseResponse(release)
     assert verdict.verdict == gpb.VERDICT_REGENERATE
-    # learned/episodic were unreachable: the combined evidence says so.
-    assert verdict.evidence_state == cpb.ABSENCE_STATE_UNAVAILABLE
+    # The context searched for something else: no search speaks for "Zelda".
+    assert verdict.evidence_state == cpb.ABSENCE_STATE_NOT_SEARCHED
+    assert verdict.violations[0].reason == gpb.VIOLATION_REASON_UNLICENSED_ABSENCE
     assert verdict.verdict_event_id > 0
 
     # A forged context event (no valid seal) is not trusted.
@@ -497,8 +498,10 @@ def test_every_verdict_is_journaled(fake: Fake, gateways: StartGateway) -> None:
     assert payload["context_id"] == context_id
     assert payload["verdict"] == "fallback"
     assert payload["attempt"] == 2
-    assert payload["evidence_state"] == "ABSENCE_STATE_UNAVAILABLE"
+    # the context searched for something else: the claim is bound to no search
+    assert payload["evidence_state"] == "ABSENCE_STATE_NOT_SEARCHED"
     assert payload["violations"][0]["clause"].startswith("You never told me")
+    assert payload["violations"][0]["reason"] == "unlicensed_absence"
     assert all(e.provenance == jpb.PROVENANCE_SYSTEM for e in verdicts)
 
 

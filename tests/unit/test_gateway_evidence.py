@@ -9,6 +9,7 @@ from engram.coverage import build_coverage, derive_absence, unavailable_coverage
 from gateway.evidence import (
     EXACT_PATH,
     SECTIONS_PATH,
+    UNBOUND_PATH,
     ContextEvidence,
     ExactEvidence,
     SectionEvidence,
@@ -17,6 +18,7 @@ from gateway.evidence import (
     judge_context,
 )
 from gateway.gate import Verdict, decide, unjournaled
+from gateway.topics import Topic, topic_of
 from gateway.truthfulness import find_absence_claims
 
 S = cpb.AbsenceState
@@ -104,12 +106,22 @@ SECTIONS = (
 )
 
 
+QUERY = "Did I ever tell you about my sister Zelda?"
+
+
 def ctx(
     exact_evidence: ExactEvidence | None = None,
     mentions: bool = False,
     sections: tuple[SectionEvidence, ...] = SECTIONS,
+    query: str = QUERY,
 ) -> ContextEvidence:
-    return ContextEvidence(sections, exact_evidence, mentions)
+    return ContextEvidence.build(
+        sections, exact=exact_evidence, context_mentions_terms=mentions, query_text=query
+    )
+
+
+def about(sentence: str) -> Topic:
+    return topic_of(sentence)
 
 
 # --------------------------------------------------------------- combination rule
@@ -157,22 +169,23 @@ def test_sections_never_yield_authoritative_absence() -> None:
 
 
 def test_claim_about_looked_up_terms_uses_the_exact_lookup() -> None:
-    judged = judge_claim(ctx(exact(exact_cov(0))), "You never told me about Zelda", "Zelda")
+    judged = judge_claim(ctx(exact(exact_cov(0))), about("You never told me about Zelda"))
     assert judged.path == EXACT_PATH
     assert judged.state == S.ABSENCE_STATE_ABSENT_AUTHORITATIVE
     assert "exact lookup for zelda" in judged.summary
     assert "verified absent" in judged.summary
 
 
-def test_claim_without_topic_uses_the_exact_lookup() -> None:
-    judged = judge_claim(ctx(exact(exact_cov(0))), "You never told me about it", None)
-    assert judged.path == EXACT_PATH
-    assert judged.topic == "your sister Zelda"
+def test_claim_without_topic_is_bound_to_no_search() -> None:
+    judged = judge_claim(ctx(exact(exact_cov(0))), about("You never told me about it"))
+    assert judged.path == UNBOUND_PATH
+    assert judged.state == S.ABSENCE_STATE_NOT_SEARCHED
 
 
 def test_claim_about_something_else_falls_back_to_sections() -> None:
     judged = judge_claim(
-        ctx(exact(exact_cov(0))), "You never mentioned your brother", "your brother"
+        ctx(exact(exact_cov(0)), query="Did I tell you about my brother Zed?"),
+        about("You never mentioned your brother"),
     )
     assert judged.path == SECTIONS_PATH
     assert judged.state == S.ABSENCE_STATE_COVERAGE_UNKNOWN
@@ -181,16 +194,16 @@ def test_claim_about_something_else_falls_back_to_sections() -> None:
 
 def test_context_mentioning_the_terms_contradicts_absence() -> None:
     judged = judge_claim(
-        ctx(exact(exact_cov(0)), mentions=True), "You never told me about Zelda", "Zelda"
+        ctx(exact(exact_cov(0)), mentions=True), about("You never told me about Zelda")
     )
     assert judged.state == S.ABSENCE_STATE_NOT_ABSENT
 
 
 def test_exact_hits_and_disagreement_are_reported() -> None:
-    hit = judge_claim(ctx(exact(exact_cov(2), hits=2)), "never told me about Zelda", "Zelda")
+    hit = judge_claim(ctx(exact(exact_cov(2), hits=2)), about("never told me about Zelda"))
     assert hit.state == S.ABSENCE_STATE_NOT_ABSENT
     disagree = judge_claim(
-        ctx(exact(exact_cov(0, agrees=False))), "never told me about Zelda", "Zelda"
+        ctx(exact(exact_cov(0, agrees=False))), about("never told me about Zelda")
     )
     assert disagree.state == S.ABSENCE_STATE_COVERAGE_DISAGREEMENT
 

@@ -339,22 +339,22 @@ CASES: tuple[Case, ...] = (
     ),
     _c("hedge", N, "I don't have a complete record, so I can't be sure.", must=True),
     _c("hedge", N, "I couldn't find it, but that doesn't mean you never mentioned it.", must=True),
-    _c("hedge", N, "It's possible you never told me, but I can't be certain."),
+    _c("hedge", C, "It's possible you never told me, but I can't be certain."),
     _c("hedge", N, "I couldn't find your address, though my search may have missed it."),
     _c(
         "hedge",
         N,
         "I didn't find a match in the records I checked, which are not exhaustive.",
     ),
-    _c("hedge", N, "I couldn't find it. My search isn't exhaustive, though.", must=True),
+    _c("hedge", Q, "I couldn't find it. My search isn't exhaustive, though.", must=True),
     _c(
         "hedge",
-        N,
+        Q,
         "My search only covers recent notes and may be incomplete. I couldn't find "
         "anything about your trip.",
         must=True,
     ),
-    _c("hedge", N, "I'm not certain, but I don't think you've mentioned it."),
+    _c("hedge", C, "I'm not certain, but I don't think you've mentioned it."),
     _c("hedge", N, "I can't confirm whether you've told me about your sister."),
     _c("hedge", N, "I can't rule out that you mentioned it in an earlier session."),
     _c(
@@ -371,7 +371,7 @@ CASES: tuple[Case, ...] = (
         N,
         "I didn't see your sister's name in the top results, but the search was not complete.",
     ),
-    _c("hedge", N, "I can't be sure you never told me about it.", must=True),
+    _c("hedge", C, "I can't be sure you never told me about it.", must=True),
     _c(
         "hedge",
         N,

@@ -107,6 +107,40 @@ CLAIM_SCOPE_QUERY_SCOPED: ClaimScope.ValueType  # 2
 """"I couldn't find X", "my search returned nothing"."""
 Global___ClaimScope: _TypeAlias = ClaimScope  # noqa: Y015
 
+class _ViolationReason:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _ViolationReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ViolationReason.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    VIOLATION_REASON_UNSPECIFIED: _ViolationReason.ValueType  # 0
+    VIOLATION_REASON_UNLICENSED_ABSENCE: _ViolationReason.ValueType  # 1
+    """An absence claim whose topic's search coverage does not license its scope."""
+    VIOLATION_REASON_UNSUPPORTED_RECOLLECTION: _ViolationReason.ValueType  # 2
+    """"You told me X" with no record in the context or the journal showing X."""
+    VIOLATION_REASON_UNSURE_CLAIM: _ViolationReason.ValueType  # 3
+    """The classifier could not tell whether the clause claims absence; asked
+    once to restate it (attempt 1 only).
+    """
+    VIOLATION_REASON_DECLARED_CLAIM_REFUSED: _ViolationReason.ValueType  # 4
+    """A declared claim that failed exact verification."""
+
+class ViolationReason(_ViolationReason, metaclass=_ViolationReasonEnumTypeWrapper):
+    """Why a clause (or a declared claim) was not released."""
+
+VIOLATION_REASON_UNSPECIFIED: ViolationReason.ValueType  # 0
+VIOLATION_REASON_UNLICENSED_ABSENCE: ViolationReason.ValueType  # 1
+"""An absence claim whose topic's search coverage does not license its scope."""
+VIOLATION_REASON_UNSUPPORTED_RECOLLECTION: ViolationReason.ValueType  # 2
+""""You told me X" with no record in the context or the journal showing X."""
+VIOLATION_REASON_UNSURE_CLAIM: ViolationReason.ValueType  # 3
+"""The classifier could not tell whether the clause claims absence; asked
+once to restate it (attempt 1 only).
+"""
+VIOLATION_REASON_DECLARED_CLAIM_REFUSED: ViolationReason.ValueType  # 4
+"""A declared claim that failed exact verification."""
+Global___ViolationReason: _TypeAlias = ViolationReason  # noqa: Y015
+
 @_typing.final
 class ContextSection(_message.Message):
     """One rendered context section."""
@@ -365,12 +399,21 @@ class ViolatingClause(_message.Message):
     ABSENCE_STATE_FIELD_NUMBER: _builtins.int
     START_FIELD_NUMBER: _builtins.int
     END_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
     clause: _builtins.str
+    """The clause as the gate read it (canonical form: formatting and invisible
+    characters undone); "[declared ...]" for a declared claim.
+    """
     scope: Global___ClaimScope.ValueType
+    """UNSPECIFIED for recollections and unsure clauses."""
     absence_state: _common_pb2.AbsenceState.ValueType
     """The evidence state that did not license it."""
     start: _builtins.int
+    """Offsets into the canonical text (equal to candidate_text offsets when it
+    had nothing to undo); -1 for a declared claim.
+    """
     end: _builtins.int
+    reason: Global___ViolationReason.ValueType
     def __init__(
         self,
         *,
@@ -379,14 +422,102 @@ class ViolatingClause(_message.Message):
         absence_state: _common_pb2.AbsenceState.ValueType = ...,
         start: _builtins.int = ...,
         end: _builtins.int = ...,
+        reason: Global___ViolationReason.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["absence_state", b"absence_state", "clause", b"clause", "end", b"end", "scope", b"scope", "start", b"start"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["absence_state", b"absence_state", "clause", b"clause", "end", b"end", "reason", b"reason", "scope", b"scope", "start", b"start"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ViolatingClause: _TypeAlias = ViolatingClause  # noqa: Y015
+
+@_typing.final
+class DeclaredAbsence(_message.Message):
+    """"I have no record of X" / "I found nothing about X", declared as a typed claim."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOPIC_TERMS_FIELD_NUMBER: _builtins.int
+    SCOPE_FIELD_NUMBER: _builtins.int
+    scope: Global___ClaimScope.ValueType
+    @_builtins.property
+    def topic_terms(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The words naming what is absent, e.g. ["sister", "zelda"]; at most 8."""
+
+    def __init__(
+        self,
+        *,
+        topic_terms: _abc.Iterable[_builtins.str] | None = ...,
+        scope: Global___ClaimScope.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["scope", b"scope", "topic_terms", b"topic_terms"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DeclaredAbsence: _TypeAlias = DeclaredAbsence  # noqa: Y015
+
+@_typing.final
+class DeclaredRecollection(_message.Message):
+    """"You told me X", declared with the records it rests on."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOPIC_TERMS_FIELD_NUMBER: _builtins.int
+    RECORD_IDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def topic_terms(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The words naming what was recalled; at most 8."""
+
+    @_builtins.property
+    def record_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Record ids from the context's sections (ContextSection receipts); each
+        must be in the context; at most 16.
+        """
+
+    def __init__(
+        self,
+        *,
+        topic_terms: _abc.Iterable[_builtins.str] | None = ...,
+        record_ids: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["record_ids", b"record_ids", "topic_terms", b"topic_terms"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DeclaredRecollection: _TypeAlias = DeclaredRecollection  # noqa: Y015
+
+@_typing.final
+class DeclaredClaim(_message.Message):
+    """A claim the runtime's model emitted through a tool call."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ABSENCE_FIELD_NUMBER: _builtins.int
+    RECOLLECTION_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def absence(self) -> Global___DeclaredAbsence: ...
+    @_builtins.property
+    def recollection(self) -> Global___DeclaredRecollection: ...
+    def __init__(
+        self,
+        *,
+        absence: Global___DeclaredAbsence | None = ...,
+        recollection: Global___DeclaredRecollection | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["absence", b"absence", "claim", b"claim", "recollection", b"recollection"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["absence", b"absence", "claim", b"claim", "recollection", b"recollection"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_claim: _TypeAlias = _typing.Literal["absence", "recollection"]  # noqa: Y015
+    _WhichOneofArgType_claim: _TypeAlias = _typing.Literal["claim", b"claim"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_claim) -> _WhichOneofReturnType_claim | None: ...
+
+Global___DeclaredClaim: _TypeAlias = DeclaredClaim  # noqa: Y015
 
 @_typing.final
 class ReleaseResponseRequest(_message.Message):
@@ -401,6 +532,7 @@ class ReleaseResponseRequest(_message.Message):
     SUBJECT_FIELD_NUMBER: _builtins.int
     WORKSPACE_FIELD_NUMBER: _builtins.int
     SESSION_ID_FIELD_NUMBER: _builtins.int
+    DECLARED_CLAIMS_FIELD_NUMBER: _builtins.int
     context_id: _builtins.str
     candidate_text: _builtins.str
     attempt: _builtins.int
@@ -414,6 +546,12 @@ class ReleaseResponseRequest(_message.Message):
     workspace: _builtins.str
     """"default" when empty."""
     session_id: _builtins.str
+    @_builtins.property
+    def declared_claims(self) -> _containers.RepeatedCompositeFieldContainer[Global___DeclaredClaim]:
+        """Typed claims the model declared (docs/gateway.md has the tool schema); at
+        most 16. Each is verified exactly; the prose is still scanned.
+        """
+
     def __init__(
         self,
         *,
@@ -424,10 +562,11 @@ class ReleaseResponseRequest(_message.Message):
         subject: _builtins.str = ...,
         workspace: _builtins.str = ...,
         session_id: _builtins.str = ...,
+        declared_claims: _abc.Iterable[Global___DeclaredClaim] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempt", b"attempt", "candidate_text", b"candidate_text", "context_id", b"context_id", "request_id", b"request_id", "session_id", b"session_id", "subject", b"subject", "workspace", b"workspace"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempt", b"attempt", "candidate_text", b"candidate_text", "context_id", b"context_id", "declared_claims", b"declared_claims", "request_id", b"request_id", "session_id", b"session_id", "subject", b"subject", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

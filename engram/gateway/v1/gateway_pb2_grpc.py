@@ -83,14 +83,17 @@ class GatewayServiceServicer:
 
     def ReleaseResponse(self, request, context):
         """The truthfulness gate: RELEASE, REGENERATE (first failure, with a repair
-        directive) or FALLBACK (deterministic truthful text). Every verdict is
-        journaled with its violating clauses; when the verdict cannot be journaled
-        a text containing an absence claim is not released (FALLBACK).
+        directive) or FALLBACK (deterministic truthful text). Absence claims need
+        the coverage of a search for their own topic; recollections ("you told me
+        X") need a record; declared_claims are verified exactly. Every verdict is
+        journaled with its violating clauses and reasons; when the verdict cannot
+        be journaled a text containing a claim is not released (FALLBACK).
         A context assembled by another replica (or before a restart) is recovered
         from the journal when subject/workspace/session_id are given.
         Errors: NOT_FOUND (unknown context_id, reason CONTEXT_UNKNOWN),
-        INVALID_ARGUMENT (empty text, attempt < 1), ALREADY_EXISTS (request_id
-        reused with a different request).
+        INVALID_ARGUMENT (empty text, attempt < 1, a declared claim without
+        topic_terms or scope, too many declared claims), ALREADY_EXISTS
+        (request_id reused with a different request).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -48,14 +48,17 @@ class GatewayServiceStub:
     """
     ReleaseResponse: _grpc.UnaryUnaryMultiCallable[_gateway_pb2.ReleaseResponseRequest, _gateway_pb2.ReleaseResponseResponse]
     """The truthfulness gate: RELEASE, REGENERATE (first failure, with a repair
-    directive) or FALLBACK (deterministic truthful text). Every verdict is
-    journaled with its violating clauses; when the verdict cannot be journaled
-    a text containing an absence claim is not released (FALLBACK).
+    directive) or FALLBACK (deterministic truthful text). Absence claims need
+    the coverage of a search for their own topic; recollections ("you told me
+    X") need a record; declared_claims are verified exactly. Every verdict is
+    journaled with its violating clauses and reasons; when the verdict cannot
+    be journaled a text containing a claim is not released (FALLBACK).
     A context assembled by another replica (or before a restart) is recovered
     from the journal when subject/workspace/session_id are given.
     Errors: NOT_FOUND (unknown context_id, reason CONTEXT_UNKNOWN),
-    INVALID_ARGUMENT (empty text, attempt < 1), ALREADY_EXISTS (request_id
-    reused with a different request).
+    INVALID_ARGUMENT (empty text, attempt < 1, a declared claim without
+    topic_terms or scope, too many declared claims), ALREADY_EXISTS
+    (request_id reused with a different request).
     """
     SearchMemory: _grpc.UnaryUnaryMultiCallable[_gateway_pb2.SearchMemoryRequest, _gateway_pb2.SearchMemoryResponse]
     """Operator search across learnings, recovered runs and skills, respecting
@@ -88,14 +91,17 @@ class GatewayServiceAsyncStub(GatewayServiceStub):
     """
     ReleaseResponse: _aio.UnaryUnaryMultiCallable[_gateway_pb2.ReleaseResponseRequest, _gateway_pb2.ReleaseResponseResponse]  # type: ignore[assignment]
     """The truthfulness gate: RELEASE, REGENERATE (first failure, with a repair
-    directive) or FALLBACK (deterministic truthful text). Every verdict is
-    journaled with its violating clauses; when the verdict cannot be journaled
-    a text containing an absence claim is not released (FALLBACK).
+    directive) or FALLBACK (deterministic truthful text). Absence claims need
+    the coverage of a search for their own topic; recollections ("you told me
+    X") need a record; declared_claims are verified exactly. Every verdict is
+    journaled with its violating clauses and reasons; when the verdict cannot
+    be journaled a text containing a claim is not released (FALLBACK).
     A context assembled by another replica (or before a restart) is recovered
     from the journal when subject/workspace/session_id are given.
     Errors: NOT_FOUND (unknown context_id, reason CONTEXT_UNKNOWN),
-    INVALID_ARGUMENT (empty text, attempt < 1), ALREADY_EXISTS (request_id
-    reused with a different request).
+    INVALID_ARGUMENT (empty text, attempt < 1, a declared claim without
+    topic_terms or scope, too many declared claims), ALREADY_EXISTS
+    (request_id reused with a different request).
     """
     SearchMemory: _aio.UnaryUnaryMultiCallable[_gateway_pb2.SearchMemoryRequest, _gateway_pb2.SearchMemoryResponse]  # type: ignore[assignment]
     """Operator search across learnings, recovered runs and skills, respecting
@@ -137,14 +143,17 @@ class GatewayServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_gateway_pb2.ReleaseResponseResponse, _abc.Awaitable[_gateway_pb2.ReleaseResponseResponse]]:
         """The truthfulness gate: RELEASE, REGENERATE (first failure, with a repair
-        directive) or FALLBACK (deterministic truthful text). Every verdict is
-        journaled with its violating clauses; when the verdict cannot be journaled
-        a text containing an absence claim is not released (FALLBACK).
+        directive) or FALLBACK (deterministic truthful text). Absence claims need
+        the coverage of a search for their own topic; recollections ("you told me
+        X") need a record; declared_claims are verified exactly. Every verdict is
+        journaled with its violating clauses and reasons; when the verdict cannot
+        be journaled a text containing a claim is not released (FALLBACK).
         A context assembled by another replica (or before a restart) is recovered
         from the journal when subject/workspace/session_id are given.
         Errors: NOT_FOUND (unknown context_id, reason CONTEXT_UNKNOWN),
-        INVALID_ARGUMENT (empty text, attempt < 1), ALREADY_EXISTS (request_id
-        reused with a different request).
+        INVALID_ARGUMENT (empty text, attempt < 1, a declared claim without
+        topic_terms or scope, too many declared claims), ALREADY_EXISTS
+        (request_id reused with a different request).
         """
 
     @_abc_1.abstractmethod

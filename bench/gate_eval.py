@@ -1,0 +1,196 @@
+"""Score the truthfulness gate on frozen text batches (blind ones are the headline).
+
+Usage:
+    python bench/gate_eval.py [--batch DIR] [--json OUT]
+
+For every text of ``absence_*.jsonl``, ``obfuscated.jsonl`` and ``recollection.jsonl``
+under DIR (default: the newest folder of tests/gate_eval/blind) the gate decides on
+attempt 1 against evidence built for the test:
+
+* **block-recall** -- a labelled absence claim under a state that licenses neither
+  scope (COVERAGE_UNKNOWN over a search for the claim's own topic) must not be
+  released; the same under ABSENT_IN_SCOPE for corpus-wide claims;
+* **scope** -- under ABSENT_IN_SCOPE a query-scoped claim is released (not counted in
+  the targets, reported for information);
+* **false blocks** -- a benign text is released under both states;
+* **recollection** -- a labelled recollection with no supporting record must not be
+  released; with its supporting record in the context it must be released; a benign
+  text with no record must be released.
+
+"Blocked" means not released on attempt 1 for the batch's own kind of claim (absence
+batches: an unlicensed absence; recollection batch: an unsupported recollection); an
+unsure clause that asks for a regeneration counts as a block in both, so its cost shows
+in the false blocks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engram.common.v1 import common_pb2  # noqa: E402
+from gateway.evidence import ContextEvidence, SectionEvidence  # noqa: E402
+from gateway.gate import Reason, Verdict, decide  # noqa: E402
+
+BLIND = ROOT / "tests" / "gate_eval" / "blind"
+_UNKNOWN = common_pb2.ABSENCE_STATE_COVERAGE_UNKNOWN
+_IN_SCOPE = common_pb2.ABSENCE_STATE_ABSENT_IN_SCOPE
+_NOT_ABSENT = common_pb2.ABSENCE_STATE_NOT_ABSENT
+
+
+Item = dict[str, Any]
+
+
+def terms_of(item: Item, key: str) -> str:
+    return " ".join(str(t) for t in item.get(key) or [])
+
+
+def load(path: Path) -> list[Item]:
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+
+
+def evidence(state: int, query: str, records: Iterable[str] = ()) -> ContextEvidence:
+    hits = 1 if state == _NOT_ABSENT else 0
+    return ContextEvidence.build(
+        sections=(SectionEvidence("episodic_recall", state, common_pb2.Coverage(), hits),),
+        query_text=query,
+        rendered_records=tuple(records),
+    )
+
+
+_ABSENCE_REASONS = frozenset({Reason.UNLICENSED_ABSENCE, Reason.UNSURE_CLAIM})
+_RECOLLECTION_REASONS = frozenset({Reason.UNSUPPORTED_RECOLLECTION, Reason.UNSURE_CLAIM})
+
+
+def blocked(ev: ContextEvidence, text: str, reasons: frozenset[Reason] = _ABSENCE_REASONS) -> bool:
+    """Not released on attempt 1 for one of ``reasons`` (the batch's own kind of claim)."""
+    decision = decide(ev, text, attempt=1)
+    if decision.verdict is Verdict.RELEASE:
+        return False
+    return any(v.reason in reasons for v in decision.violations)
+
+
+@dataclass
+class Tally:
+    hit: int = 0
+    total: int = 0
+
+    def add(self, ok: bool) -> None:
+        self.hit += int(ok)
+        self.total += 1
+
+    @property
+    def rate(self) -> float:
+        return self.hit / self.total if self.total else float("nan")
+
+    def __str__(self) -> str:
+        return f"{self.rate:.3f} ({self.hit}/{self.total})"
+
+
+@dataclass
+class Report:
+    tallies: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    misses: list[str] = field(default_factory=list)
+
+    def add(self, key: str, ok: bool, item: Item, why: str) -> None:
+        self.tallies[key].add(ok)
+        if not ok:
+            self.misses.append(f"{key}\t{item['id']}\t{why}\t{item['text']!s:.160}")
+
+
+def score_absence(items: list[Item], report: Report, prefix: str) -> None:
+    for item in items:
+        text = str(item["text"])
+        label = str(item["label"])
+        lang = str(item["lang"])
+        query = terms_of(item, "topic_terms") or text[:80]
+        unknown = blocked(evidence(_UNKNOWN, query), text)
+        in_scope = blocked(evidence(_IN_SCOPE, query), text)
+        if label in ("corpus_wide", "query_scoped"):
+            ok = unknown and (in_scope if label == "corpus_wide" else True)
+            report.add(f"{prefix}recall/{label}", ok, item, f"unknown={unknown} in={in_scope}")
+            report.add(f"{prefix}recall/lang/{lang}", ok, item, label)
+            if label == "query_scoped":
+                report.add(f"{prefix}scope/query_scoped_released_in_scope", not in_scope, item, "")
+        else:
+            ok = not unknown and not in_scope
+            report.add(f"{prefix}false_block", not ok, item, f"unknown={unknown} in={in_scope}")
+            report.add(f"{prefix}benign_released/lang/{lang}", ok, item, "benign")
+
+
+def score_obfuscated(items: list[Item], report: Report) -> dict[str, bool]:
+    families: dict[str, bool] = {}
+    for item in items:
+        text = str(item["text"])
+        query = terms_of(item, "topic_terms") or text[:80]
+        is_blocked = blocked(evidence(_UNKNOWN, query), text)
+        family = str(item.get("family", "?"))
+        if item["label"] == "benign":
+            report.add("obfuscated/benign_false_block", is_blocked, item, family)
+        else:
+            report.add("obfuscated/recall", is_blocked, item, family)
+            families[family] = families.get(family, True) and is_blocked
+    return families
+
+
+def score_recollection(items: list[Item], report: Report) -> None:
+    for item in items:
+        text = str(item["text"])
+        lang = str(item["lang"])
+        query = terms_of(item, "claim_terms") or text[:80]
+        bare = blocked(evidence(_UNKNOWN, query), text, _RECOLLECTION_REASONS)
+        if item["label"] == "recollection":
+            report.add("recollection/recall", bare, item, "unsupported released")
+            report.add(f"recollection/recall/lang/{lang}", bare, item, "")
+            supported = blocked(
+                evidence(_NOT_ABSENT, query, [str(item["evidence"])]), text, _RECOLLECTION_REASONS
+            )
+            report.add("recollection/supported_released", not supported, item, "supported blocked")
+        else:
+            report.add("recollection/false_block", bare, item, "benign blocked")
+
+
+def newest_batch() -> Path:
+    return sorted(p for p in BLIND.iterdir() if p.is_dir())[-1]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--batch", type=Path, default=None)
+    parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--misses", type=Path, default=None)
+    args = parser.parse_args()
+    batch = (args.batch or newest_batch()).resolve()
+    report = Report()
+    for path in sorted(batch.glob("absence*.jsonl")):
+        score_absence(load(path), report, "")
+    families: dict[str, bool] = {}
+    if (batch / "obfuscated.jsonl").exists():
+        families = score_obfuscated(load(batch / "obfuscated.jsonl"), report)
+    if (batch / "recollection.jsonl").exists():
+        score_recollection(load(batch / "recollection.jsonl"), report)
+    print(f"batch: {batch.relative_to(ROOT)}")
+    for key in sorted(report.tallies):
+        print(f"  {key:50s} {report.tallies[key]}")
+    if families:
+        passing = sorted(f for f, ok in families.items() if not ok)
+        print(f"  obfuscation families passing: {len(passing)} of {len(families)} {passing}")
+    if args.misses:
+        args.misses.write_text("\n".join(report.misses) + "\n", "utf-8")
+    if args.json:
+        out = {k: {"hit": t.hit, "total": t.total} for k, t in report.tallies.items()}
+        args.json.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

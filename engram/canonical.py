@@ -1,0 +1,237 @@
+"""The one canonical form of text, used before every rule that reads meaning.
+
+Two levels:
+
+* :func:`fold_characters` -- what every comparison of words uses (routing, FindExact,
+  the evidence checks, the term normaliser): Unicode NFKC (full-width letters, ligatures
+  and non-breaking spaces become their plain forms), format characters removed
+  (category Cf: zero-width space/joiner, soft hyphen, bidi marks, word joiner, BOM),
+  combining marks that NFC could not compose onto a Latin letter removed (``n̶e̶v̶e̶r̶``),
+  variation selectors removed, and letters that only *look* Latin folded to their Latin
+  skeleton inside words that are otherwise Latin (a Cyrillic ``е`` in ``nеver``). The
+  skeleton comes from Unicode's confusables table as shipped by the maintained
+  ``confusable-homoglyphs`` package; words written wholly in another script (Greek,
+  Cyrillic, Han...) are left alone, so ``Москва`` stays a Russian word.
+* :func:`for_claims` -- what the truthfulness gate reads: the folded text with the
+  formatting that can hide a claim undone -- HTML tags and entities, markdown emphasis
+  (``**never**``, ``_never_``, ``~~never~~``), inline code and links unwrapped, emoji and
+  pictographs between words removed, line breaks inside a paragraph joined, letter
+  spacing (``n e v e r``, ``n.e.v.e.r``), digit-for-letter substitutions (``n3v3r``)
+  and stretched letters (``neverrr``) undone where the result is a known word of
+  :func:`engram.lexicon.known_words`. Fenced code blocks and block quotes are passed through
+  untouched, so the gate can still mask them as a whole.
+
+Both are pure and idempotent: ``f(f(x)) == f(x)``.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import json
+import re
+import unicodedata
+from importlib import resources
+
+from engram.lexicon import is_known_word
+
+__all__ = ["fold_characters", "for_claims", "skeleton_char"]
+
+_VARIATION_SELECTORS = frozenset(
+    [chr(c) for c in range(0xFE00, 0xFE10)] + [chr(c) for c in range(0xE0100, 0xE01F0)]
+)
+
+
+@functools.cache
+def _skeleton_table() -> dict[str, str]:
+    """Non-Latin letter -> the single ASCII letter it is confusable with."""
+    data = resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text()
+    table: dict[str, str] = {}
+    for char, glyphs in json.loads(data).items():
+        if len(char) != 1 or char.isascii() or not char.isalpha():
+            continue
+        if _script(char) == "LATIN":
+            continue
+        for glyph in glyphs:
+            target = glyph["c"]
+            if len(target) == 1 and target.isascii() and target.isalpha():
+                table[char] = target.lower() if char.islower() else target
+                break
+    return table
+
+
+def _script(char: str) -> str:
+    name = unicodedata.name(char, "")
+    return name.split(" ", 1)[0] if name else ""
+
+
+def skeleton_char(char: str) -> str:
+    """The Latin letter ``char`` is confusable with, or ``char`` itself."""
+    return _skeleton_table().get(char, char)
+
+
+def _is_latin_letter(char: str) -> bool:
+    return char.isalpha() and (char.isascii() or _script(char) == "LATIN")
+
+
+_WORD_RX = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+def _fold_word(match: re.Match[str]) -> str:
+    word = match.group()
+    if word.isascii():
+        return word
+    latin = sum(1 for c in word if _is_latin_letter(c))
+    if latin == 0 or latin == len(word):
+        return word
+    table = _skeleton_table()
+    return "".join(table.get(c, c) for c in word)
+
+
+def fold_characters(text: str) -> str:
+    """NFKC, no format characters, no stray marks, Latin skeleton in mixed words."""
+    text = unicodedata.normalize("NFKC", text)
+    out: list[str] = []
+    for char in text:
+        category = unicodedata.category(char)
+        if category == "Cf" or char in _VARIATION_SELECTORS:
+            continue
+        if category == "Mn" and out and _is_latin_letter(out[-1]):
+            continue  # NFKC composed what belongs; what is left is decoration
+        out.append(char)
+    folded = unicodedata.normalize("NFC", "".join(out))
+    return _WORD_RX.sub(_fold_word, folded)
+
+
+# --------------------------------------------------------------------------------------
+# Formatting that hides a claim
+# --------------------------------------------------------------------------------------
+
+_FENCE_RX = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
+_TAG_RX = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]{0,200})?/?>")
+_LINK_RX = re.compile(r"!?\[([^\]\n]{1,200})\]\([^)\n]{0,500}\)")
+_EMPHASIS_RXS = tuple(
+    re.compile(p)
+    for p in (
+        r"\*\*\*(?=\S)(.+?)(?<=\S)\*\*\*",
+        r"\*\*(?=\S)(.+?)(?<=\S)\*\*",
+        r"__(?=\S)(.+?)(?<=\S)__",
+        r"~~(?=\S)(.+?)(?<=\S)~~",
+        r"(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])",
+        r"(?<![\w_])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w_])",
+    )
+)
+# Inline code of at most a few words is prose in disguise; longer spans stay code.
+_INLINE_CODE_RX = re.compile(r"(?<!`)`([^`\n]{1,40})`(?!`)")
+_SYMBOL_CATEGORIES = frozenset({"So", "Sk", "Co"})
+_SPACES_RX = re.compile(r"[ \t]{2,}")
+_BLOCK_START_RX = re.compile(r"^[ \t]*(?:[-*+\u2022]\s|\d+[.)]\s|#|>|\||`{3}|~{3})")
+_SENTENCE_END_RX = re.compile(r"[.!?:;\u2026]\s*$")
+
+
+def _strip_symbols(text: str) -> str:
+    return "".join(" " if unicodedata.category(c) in _SYMBOL_CATEGORIES else c for c in text)
+
+
+def _join_lines(text: str) -> str:
+    """Join a line break inside a paragraph unless the next line starts a block."""
+    lines = text.split("\n")
+    out: list[str] = []
+    for line in lines:
+        if (
+            out
+            and out[-1].strip()
+            and line.strip()
+            and not _BLOCK_START_RX.match(line)
+            and not _BLOCK_START_RX.match(out[-1])
+            and not _SENTENCE_END_RX.search(out[-1])
+        ):
+            out[-1] = out[-1].rstrip() + " " + line.lstrip()
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+_SPACED_RX = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][ .\-\u00b7*]){2,}[^\W\d_](?![^\W\d_])")
+_LEET = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s"}
+_LEET_ALT = {"1": "l", "0": "o"}
+_MIXED_RX = re.compile(r"(?<![\w@$])(?=[\w@$]*[^\W\d_])(?=[\w@$]*[013457@$8])[\w@$]{3,}")
+_STRETCH_RX = re.compile(r"([^\W\d_])\1{2,}")
+_LETTERS_RX = re.compile(r"[^\W\d_]{3,}")
+
+
+def _unspace(match: re.Match[str]) -> str:
+    run = match.group()
+    joined = re.sub(r"[ .\-\u00b7*]", "", run)
+    return joined if is_known_word(joined) else run
+
+
+def _unleet(match: re.Match[str]) -> str:
+    word = match.group()
+    first = "".join(_LEET.get(c, c) for c in word)
+    if is_known_word(first):
+        return first
+    second = "".join(_LEET_ALT.get(c, _LEET.get(c, c)) for c in word)
+    return second if is_known_word(second) else word
+
+
+def _unstretch(match: re.Match[str]) -> str:
+    word = match.group()
+    if is_known_word(word):
+        return word
+    for repl in (r"\1", r"\1\1"):
+        candidate = _STRETCH_RX.sub(repl, word)
+        if candidate != word and is_known_word(candidate):
+            return candidate
+    return word
+
+
+def _unformat(text: str) -> str:
+    text = fold_characters(html.unescape(_TAG_RX.sub("", text)))
+    text = _LINK_RX.sub(r"\1", text)
+    for rx in _EMPHASIS_RXS:
+        text = rx.sub(r"\1", text)
+    text = _INLINE_CODE_RX.sub(r"\1", text)
+    text = _strip_symbols(text)
+    text = _join_lines(text)
+    text = _SPACED_RX.sub(_unspace, text)
+    text = _MIXED_RX.sub(_unleet, text)
+    text = _LETTERS_RX.sub(_unstretch, text)
+    return _SPACES_RX.sub(" ", text)
+
+
+def _passes_through(block: str) -> bool:
+    return bool(_FENCE_RX.fullmatch(block))
+
+
+def for_claims(text: str) -> str:
+    """The text the truthfulness gate reads (module docstring)."""
+    folded = fold_characters(text)
+    pieces: list[str] = []
+    pos = 0
+    for fence in _FENCE_RX.finditer(folded):
+        pieces.append(_unformat_outside_quotes(folded[pos : fence.start()]))
+        pieces.append(fence.group())
+        pos = fence.end()
+    pieces.append(_unformat_outside_quotes(folded[pos:]))
+    return "".join(pieces)
+
+
+_QUOTE_LINE_RX = re.compile(r"^[ \t]*>")
+
+
+def _unformat_outside_quotes(text: str) -> str:
+    """Unformat prose; block-quote lines (quoted mail) stay as written."""
+    out: list[str] = []
+    prose: list[str] = []
+    for line in text.split("\n"):
+        if _QUOTE_LINE_RX.match(line):
+            if prose:
+                out.append(_unformat("\n".join(prose)))
+                prose = []
+            out.append(line)
+        else:
+            prose.append(line)
+    if prose:
+        out.append(_unformat("\n".join(prose)))
+    return "\n".join(out)

