@@ -126,11 +126,16 @@ _INLINE_CODE_RX = re.compile(r"(?<!`)`([^`\n]{1,40})`(?!`)")
 _SYMBOL_CATEGORIES = frozenset({"So", "Sk", "Co"})
 _SPACES_RX = re.compile(r"[ \t]{2,}")
 _BLOCK_START_RX = re.compile(r"^[ \t]*(?:[-*+\u2022]\s|\d+[.)]\s|#|>|\||`{3}|~{3})")
-_SENTENCE_END_RX = re.compile(r"[.!?:;\u2026]\s*$")
+_SENTENCE_END_RX = re.compile(r"[.!?\u2026]\s*$")
+
+
+def _is_pictograph(char: str) -> bool:
+    # Emoji are So (skin-tone modifiers Sk); ASCII "`" and "^" are Sk too and stay.
+    return not char.isascii() and unicodedata.category(char) in _SYMBOL_CATEGORIES
 
 
 def _strip_symbols(text: str) -> str:
-    return "".join(" " if unicodedata.category(c) in _SYMBOL_CATEGORIES else c for c in text)
+    return "".join(" " if _is_pictograph(c) else c for c in text)
 
 
 def _join_lines(text: str) -> str:
@@ -161,9 +166,18 @@ _LETTERS_RX = re.compile(r"[^\W\d_]{3,}")
 
 
 def _unspace(match: re.Match[str]) -> str:
+    """Join the longest stretch of spaced letters that makes a known word (a spaced run
+    may begin with a real one-letter word: "I f o u n d")."""
     run = match.group()
-    joined = re.sub(r"[ .\-\u00b7*]", "", run)
-    return joined if is_known_word(joined) else run
+    letters = re.split(r"[ .\-\u00b7*]", run)
+    for size in range(len(letters), 2, -1):
+        for start in range(len(letters) - size + 1):
+            joined = "".join(letters[start : start + size])
+            if is_known_word(joined):
+                before = " ".join(letters[:start])
+                after = " ".join(letters[start + size :])
+                return " ".join(p for p in (before, joined, after) if p)
+    return run
 
 
 def _unleet(match: re.Match[str]) -> str:

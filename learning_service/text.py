@@ -1,6 +1,10 @@
 """Text rules of the learning plane: normalisation, terms, lexical scoring,
 "subject is value" keys for conflicts and the support check used by
-verification. Pure functions; no I/O."""
+verification. Pure functions; no I/O.
+
+Words and terms are the suite's one term normaliser (engram.terms): words are
+folded runs of letters and digits of any script; terms are its index terms
+(PostgreSQL's English stop words dropped, Snowball-stemmed)."""
 
 from __future__ import annotations
 
@@ -11,14 +15,10 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-_WORD = re.compile(r"[a-z0-9]+")
+from engram import terms as term_rules
+
 _SPACE = re.compile(r"\s+")
 _TRAILING_PUNCT = re.compile(r"[\s.,;:!?]+$")
-
-_STOPWORD_TEXT = """a an and are as at be been but by do does for from has have i in is it its
-me my not of on or our so that the their them they this to was we were what when where which
-who will with you your"""
-STOPWORDS: frozenset[str] = frozenset(_STOPWORD_TEXT.split())
 
 # Inputs that explicitly ask to browse durable memory: when nothing scores,
 # these keep the recency-and-scope fallback (matched on the normalised input).
@@ -50,16 +50,9 @@ def content_hash(content: str) -> str:
     return sha256_hex(normalize(content))
 
 
-def _stem(word: str) -> str:
-    # Plural "s" only: cheap, symmetric on both sides, and conservative.
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
 def terms(text: str) -> list[str]:
-    """Normalised content terms in order (stopwords dropped, plurals folded)."""
-    return [_stem(w) for w in _WORD.findall(normalize(text)) if w not in STOPWORDS]
+    """Content terms in order (engram.terms.index_terms: stop words dropped, stemmed)."""
+    return term_rules.index_terms(text)
 
 
 def term_set(text: str) -> frozenset[str]:
@@ -75,7 +68,7 @@ def overlap_score(query_terms: frozenset[str], content_terms: frozenset[str]) ->
 
 
 def asks_for_durable_memory(text: str) -> bool:
-    normalized = " ".join(_WORD.findall(normalize(text)))
+    normalized = " ".join(term_rules.words(text))
     return any(phrase in normalized for phrase in MEMORY_REQUEST_PHRASES)
 
 
@@ -103,8 +96,8 @@ def subject_value(content: str) -> SubjectValue | None:
         return None
     subject = _LEADING_ARTICLE.sub("", text[: match.start()].strip())
     value = _TRAILING_PUNCT.sub("", text[match.end() :]).strip()
-    subject_key = " ".join(_WORD.findall(subject))
-    value_key = " ".join(_WORD.findall(value))
+    subject_key = " ".join(term_rules.words(subject))
+    value_key = " ".join(term_rules.words(value))
     if not subject_key or not value_key or len(subject_key) > MAX_SUBJECT_CHARS:
         return None
     return SubjectValue(subject_key, value_key)
@@ -112,7 +105,7 @@ def subject_value(content: str) -> SubjectValue | None:
 
 def _flat(text: str) -> str:
     """Normalised text reduced to words, for containment checks."""
-    return " ".join(_WORD.findall(normalize(text)))
+    return " ".join(term_rules.words(text))
 
 
 def is_supported(content: str, evidence: Iterable[str]) -> bool:

@@ -1,61 +1,41 @@
-"""Term normalisation and matching rules of FindExact (see docs/find-exact.md).
+"""FindExact's terms: validation, the SQL patterns and the check that the database
+folds like the reference (see docs/find-exact.md).
 
-Folding, in this order, identical to the SQL function journal.exact_fold
-(migrations/0003_search.sql), which is what both FindExact queries apply to
-stored text and to the terms:
+Folding is the suite's one term normaliser, :func:`engram.terms.fold`; its SQL twin
+is journal.exact_fold (migrations/0004_unicode_terms.sql), which both FindExact
+queries apply to stored text and to the terms.
 
-1. Unicode NFKD (compatibility forms: full-width letters, ligatures, styled
-   letters, non-breaking and other spaces become their plain forms);
-2. drop combining diacritical marks U+0300..U+036F ("café" -> "cafe");
-3. "ß" and "ẞ" -> "ss" (the one full case folding to ASCII that lowercase lacks);
-4. lowercase;
-5. NFC;
-6. runs of whitespace (space, \\t \\n \\v \\f \\r, U+0085, U+1680, U+2028,
-   U+2029) -> one space, trimmed.
+A term matches a text when its folded form occurs in the folded text with no term
+character (letter, mark or digit of any script) directly before or after it: whole
+words, and a multi-word term is a whole phrase (:func:`engram.terms.mentions`). At an
+edge that is a character of a script written without spaces (Han, Kana, Thai, ...)
+no boundary is required. The boundary class in the SQL patterns is spelled out as
+code point ranges, so it does not depend on the database's locale.
 
-A term matches a text when its folded form occurs in the folded text with no
-letter, digit or underscore directly before or after it (whole words; a
-multi-word term is a whole phrase).
-
-Normalisation is COMPLETE only for terms whose folded form is ASCII letters
-a-z, optionally as words separated by single spaces: for those, every case,
-width, compatibility and diacritic variant of the same letters folds to the
-same string. A term with digits, punctuation, hyphens, apostrophes or other
-non-ASCII characters is PARTIAL, because variants of those characters
-(number formats, dash and apostrophe kinds, full case folding outside ASCII)
-are not unified.
+Normalisation is COMPLETE when every term is exactly normalisable
+(:func:`engram.terms.normalization_is_exact`) and the database folds every spelling
+of the terms' characters as the reference does (:func:`fold_probe`).
 """
 
 from __future__ import annotations
 
-import re
+import functools
 import string
+import sys
 import unicodedata
 from collections.abc import Sequence
 
+from engram import terms as term_rules
 from engram.errors import InvalidArgument
 
 MAX_TERMS = 8
 MAX_TERM_CHARS = 100
 
-_MARKS = re.compile("[\u0300-\u036f]")
-_SPACES = re.compile("[ \t\n\v\f\r\u0085\u1680\u2028\u2029]+")
-_COMPLETE_TERM = re.compile(r"[a-z]+( [a-z]+)*")
 # Every regex metacharacter of PostgreSQL AREs is ASCII punctuation; escaping
 # each such character with a backslash makes it literal.
 _ASCII_PUNCTUATION = frozenset(string.punctuation)
-# A term boundary: start/end of text or a character that is not a letter,
-# digit or underscore.
-_BEFORE = "(^|[^[:alnum:]_])"
-_AFTER = "($|[^[:alnum:]_])"
 
-
-def fold(text: str) -> str:
-    """The reference implementation of journal.exact_fold."""
-    folded = _MARKS.sub("", unicodedata.normalize("NFKD", text))
-    folded = folded.replace("ß", "ss").replace("ẞ", "ss").lower()
-    folded = unicodedata.normalize("NFC", folded)
-    return _SPACES.sub(" ", folded).strip(" ")
+fold = term_rules.fold
 
 
 def normalize_terms(terms: Sequence[str], field: str = "terms") -> list[str]:
@@ -78,35 +58,87 @@ def normalize_terms(terms: Sequence[str], field: str = "terms") -> list[str]:
     return folded
 
 
-def fully_normalisable(term: str) -> bool:
-    """True when the folding unifies every variant of this folded term."""
-    return _COMPLETE_TERM.fullmatch(term) is not None
+def terms_are_exact(terms: Sequence[str]) -> bool:
+    """Whether every request term (as written) is exactly normalisable."""
+    return all(term_rules.normalization_is_exact(t) for t in terms)
+
+
+def _escape(cp: int) -> str:
+    return f"\\u{cp:04x}" if cp <= 0xFFFF else f"\\U{cp:08x}"
+
+
+@functools.cache
+def _term_class() -> str:
+    return "".join(
+        _escape(a) if a == b else f"{_escape(a)}-{_escape(b)}"
+        for a, b in term_rules.term_char_ranges()
+    )
+
+
+def strip_marks(term: str) -> str:
+    """``term`` without combining marks after canonical decomposition ("zürich" ->
+    "zurich"); the Python twin of journal.strip_marks."""
+    decomposed = unicodedata.normalize("NFD", term)
+    kept = "".join(c for c in decomposed if not _is_stripped_mark(c))
+    return unicodedata.normalize("NFC", kept)
+
+
+_STRIPPED_MARKS = (
+    (0x0300, 0x036F),
+    (0x1AB0, 0x1AFF),
+    (0x1DC0, 0x1DFF),
+    (0x20D0, 0x20FF),
+    (0xFE20, 0xFE2F),
+)
+
+
+def _is_stripped_mark(char: str) -> bool:
+    code = ord(char)
+    return any(lo <= code <= hi for lo, hi in _STRIPPED_MARKS)
 
 
 def term_pattern(term: str) -> str:
     """A PostgreSQL ARE matching the folded term as a whole word or phrase."""
     escaped = "".join("\\" + c if c in _ASCII_PUNCTUATION else c for c in term)
-    return f"{_BEFORE}{escaped}{_AFTER}"
+    before = "" if term_rules.lacks_word_boundaries(term[0]) else f"(^|[^{_term_class()}])"
+    after = "" if term_rules.lacks_word_boundaries(term[-1]) else f"($|[^{_term_class()}])"
+    return f"{before}{escaped}{after}"
 
 
 def turn_matches(user_text: str, assistant_text: str, terms: Sequence[str]) -> bool:
     """Whether every folded term occurs in the user or the assistant text of a turn
     (the Python statement of the rule the SQL queries apply)."""
-    user, assistant = fold(user_text), fold(assistant_text)
-    return all(_python_match(user, t) or _python_match(assistant, t) for t in terms)
+    return all(
+        term_rules.mentions(user_text, t) or term_rules.mentions(assistant_text, t) for t in terms
+    )
 
 
-def _python_match(folded_text: str, term: str) -> bool:
-    start = folded_text.find(term)
-    while start != -1:
-        end = start + len(term)
-        before = folded_text[start - 1] if start > 0 else ""
-        after = folded_text[end] if end < len(folded_text) else ""
-        if not _is_word_char(before) and not _is_word_char(after):
-            return True
-        start = folded_text.find(term, start + 1)
-    return False
+@functools.cache
+def _spellings() -> dict[str, tuple[str, ...]]:
+    """Character -> every other character whose fold contains it."""
+    found: dict[str, list[str]] = {}
+    for cp in range(sys.maxunicode + 1):
+        char = chr(cp)
+        if unicodedata.category(char) in ("Cn", "Cs", "Co"):
+            continue
+        folded = fold(char)
+        if folded == char:
+            continue
+        for target in set(folded):
+            found.setdefault(target, []).append(char)
+    return {k: tuple(v) for k, v in found.items()}
 
 
-def _is_word_char(c: str) -> bool:
-    return bool(c) and (c.isalnum() or c == "_")
+def fold_probe(terms: Sequence[str]) -> list[str]:
+    """The characters the database must fold exactly as :func:`fold` does for a search
+    of ``terms`` to treat every spelling alike: each character of the folded terms and
+    every character whose fold contains one of them (capitals, full-width and styled
+    forms, ligatures, ...)."""
+    spellings = _spellings()
+    chars: set[str] = set()
+    for term in terms:
+        for char in term:
+            if char != " ":
+                chars.add(char)
+                chars.update(spellings.get(char, ()))
+    return sorted(chars)

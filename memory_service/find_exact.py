@@ -25,9 +25,12 @@ Dimensions: semantic and field COMPLETE (exact-term semantics over both text
 fields); temporal PARTIAL with a time window (part of stored time); visibility
 PARTIAL with a session filter, or when matching journal content is not exposed
 (hidden by quarantine, or only in turns that were not learning-eligible);
-normalization per exact_terms.fully_normalisable. So an empty result is
-ABSENT_AUTHORITATIVE only for an all-time, all-session search of fully
-normalisable terms with nothing hidden and an agreeing verifier;
+normalization COMPLETE only when every term is exactly normalisable
+(engram.terms.normalization_is_exact, decided on the terms as written) and the
+database folds the terms, and every spelling of their characters, exactly as
+engram.terms.fold does (exact_terms.fold_probe, checked in the same snapshot).
+So an empty result is ABSENT_AUTHORITATIVE only for an all-time, all-session
+search of exactly normalised terms with nothing hidden and an agreeing verifier;
 ABSENT_IN_SCOPE otherwise; COVERAGE_DISAGREEMENT when the verifier counts
 differently. See docs/find-exact.md.
 """
@@ -47,7 +50,7 @@ from engram.coverage import build_coverage
 from engram.db import Database
 from engram.errors import EngramError, InvalidArgument
 from engram.metrics import count_plane_event
-from memory_service.exact_terms import fully_normalisable, term_pattern
+from memory_service.exact_terms import fold, fold_probe, strip_marks, term_pattern
 from memory_service.search_queries import SQ
 from memory_service.store import Conn, Q, add_counter
 
@@ -69,6 +72,8 @@ class ExactQuery:
     workspace: str
     # Already validated and folded by exact_terms.normalize_terms.
     terms: list[str]
+    # exact_terms.terms_are_exact of the terms as written (before folding).
+    normalization_exact: bool
     session_id: str
     start: datetime | None
     end: datetime | None
@@ -100,6 +105,11 @@ class FindExact:
             snapshot = conn.execute("SELECT pg_export_snapshot() AS id").fetchone()
             assert snapshot is not None
             terms = self._fold_in_database(conn, query.terms)
+            exact = (
+                query.normalization_exact
+                and terms == query.terms
+                and self._folds_like_reference(conn, terms)
+            )
             params = {
                 "subject": query.subject,
                 "workspace": query.workspace,
@@ -114,6 +124,8 @@ class FindExact:
             mark = conn.execute(Q["feed_watermark"]).fetchone()
             assert count_row is not None and mark is not None
             counts = _Counts(int(count_row["matched"]), int(count_row["matched_anywhere"]))
+            if exact and counts.matched_anywhere == 0 and self._variant_exists(conn, terms, params):
+                exact = False  # "zurich" searched, "Zürich" said: not an authoritative absence
             # The exported snapshot lives as long as this transaction: verify now.
             verifier = (
                 cpb.Verifier(ran=False)
@@ -124,9 +136,19 @@ class FindExact:
             self._report_disagreement(query, counts.matched, verifier.count)
         matches = [{**r, "matched_terms": terms} for r in rows]
         coverage = self._coverage(
-            query, terms, len(rows), counts, verifier, int(mark["last_cursor"])
+            query, terms, exact, len(rows), counts, verifier, int(mark["last_cursor"])
         )
         return ExactResult(matches, terms, coverage)
+
+    @staticmethod
+    def _variant_exists(conn: Conn, terms: list[str], params: dict[str, Any]) -> bool:
+        """Whether the terms match some turn once accents are stripped on both sides."""
+        stripped = [strip_marks(t) for t in terms]
+        row = conn.execute(
+            SQ["exact_variant_exists"],
+            {**params, "patterns": [term_pattern(t) for t in stripped]},
+        ).fetchone()
+        return bool(row and row["found"])
 
     @staticmethod
     def _fold_in_database(conn: Conn, terms: list[str]) -> list[str]:
@@ -141,6 +163,21 @@ class FindExact:
             if value not in folded:
                 folded.append(value)
         return folded
+
+    @staticmethod
+    def _folds_like_reference(conn: Conn, terms: list[str]) -> bool:
+        """Whether the database folds every spelling of the terms' characters as
+        engram.terms.fold does (a server without casefold(), or with another Unicode
+        version or locale, may not): otherwise the search is not exact."""
+        probe = fold_probe(terms)
+        row = conn.execute(
+            SQ["exact_fold_check"], {"chars": probe, "expected": [fold(c) for c in probe]}
+        ).fetchone()
+        assert row is not None
+        agrees = bool(row["agrees"])
+        if not agrees:
+            log.warning("the database folds some spelling of the terms differently")
+        return agrees
 
     def _verify(self, snapshot: str, params: dict[str, Any], primary: int) -> cpb.Verifier:
         try:
@@ -184,6 +221,7 @@ class FindExact:
     def _coverage(
         query: ExactQuery,
         terms: list[str],
+        exact: bool,
         returned: int,
         counts: _Counts,
         verifier: cpb.Verifier,
@@ -211,7 +249,7 @@ class FindExact:
             field=_COMPLETE,
             temporal=_PARTIAL if windowed else _COMPLETE,
             visibility=_PARTIAL if query.session_id or hidden_matches else _COMPLETE,
-            normalization=_COMPLETE if all(fully_normalisable(t) for t in terms) else _PARTIAL,
+            normalization=_COMPLETE if exact else _PARTIAL,
             verifier=verifier,
             snapshot_version=str(watermark),
         )

@@ -10,11 +10,11 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import pairwise
 from typing import Any
 
 from engram.errors import InvalidArgument
 from engram.redaction import MARKERS, ScrubResult, looks_like_secret, scrub, scrub_secrets
+from engram.terms import index_terms, surface_words
 from engram.validation import ID_PATTERN, require_id, require_text
 
 TERMINAL_STATUSES = ("completed", "failed", "interrupted", "cancelled")
@@ -345,103 +345,21 @@ def cap_text(text: str, limit: int) -> str:
 
 # -------------------------------------------------------------------- ranking
 
-_WORD = re.compile(r"[^\W_]+")
-_CJK = re.compile(
-    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f]"
-)
 _MARKER_RE = re.compile("|".join(re.escape(m) for m in sorted(MARKERS)))
-STOPWORDS = frozenset(
-    {
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "but",
-        "by",
-        "did",
-        "do",
-        "does",
-        "for",
-        "from",
-        "had",
-        "has",
-        "have",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "me",
-        "my",
-        "no",
-        "not",
-        "of",
-        "on",
-        "or",
-        "our",
-        "so",
-        "than",
-        "that",
-        "the",
-        "their",
-        "then",
-        "there",
-        "these",
-        "this",
-        "to",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "with",
-        "you",
-        "your",
-    }
-)
-
-
-def _stem(word: str) -> str:
-    # Light plural folding so "migrations" meets "migration"; no language model.
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
 
 
 def terms(text: str) -> set[str]:
-    """Normalised query terms: casefolded words without stop words or markers;
-    CJK runs (no spaces between words) become character bigrams."""
-    found: set[str] = set()
-    for word in _WORD.findall(_MARKER_RE.sub(" ", text).casefold()):
-        if _CJK.search(word):
-            chars = [c for c in word if _CJK.match(c)]
-            found.update(a + b for a, b in pairwise(chars))
-            if len(chars) == 1:
-                found.add(chars[0])
-            rest = _CJK.sub(" ", word).split()
-            found.update(_stem(w) for w in rest if len(w) > 1 and w not in STOPWORDS)
-        elif len(word) > 1 and word not in STOPWORDS:
-            found.add(_stem(word))
-    return found
+    """Ranking terms of ``text``, redaction markers removed: engram.terms.index_terms
+    (folded words of any script, stop words dropped, stemmed; scripts written
+    without spaces as character bigrams)."""
+    return set(index_terms(_MARKER_RE.sub(" ", text)))
 
 
 def search_words(text: str) -> list[str]:
-    """Casefolded words of a search query, markers removed; PostgreSQL's
-    English configuration stems them and drops stop words."""
-    return sorted(set(_WORD.findall(_MARKER_RE.sub(" ", text).casefold())))
+    """Words of a search query as written, markers removed, without repeats;
+    PostgreSQL's English configuration folds case, stems them and drops stop words
+    (engram.terms.surface_words)."""
+    return sorted(set(surface_words(_MARKER_RE.sub(" ", text))))
 
 
 def record_text(record: Mapping[str, Any]) -> str:

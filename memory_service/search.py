@@ -32,6 +32,7 @@ from engram.db import Database
 from engram.embedder_cache import shared_embedder
 from engram.errors import Unavailable
 from engram.fusion import candidate_window, fuse
+from engram.terms import surface_words
 from memory_service.search_queries import SQ
 from memory_service.store import Conn, Q
 
@@ -44,7 +45,6 @@ EMBEDDING_DIMENSION = 384
 EF_SEARCH = 100
 MAX_EF_SEARCH = 1000
 MAX_QUERY_WORDS = 64
-_WORD = re.compile(r"\w+")
 
 Vector = npt.NDArray[np.float32]
 
@@ -78,10 +78,13 @@ class SearchResult:
 def lexical_query(text: str) -> str:
     """An any-word query for websearch_to_tsquery: the words joined by "or".
 
-    Only word characters pass, so quotes, "-" and "or" cannot act as
-    operators; stop words are dropped by the 'english' configuration.
+    The words are engram.terms.surface_words (letters and digits of any script,
+    invisible characters removed, case kept): only word characters pass, so
+    quotes and "-" cannot act as operators, and "or" is dropped. The 'english'
+    configuration folds case, stems and drops stop words exactly as it did for
+    the stored text.
     """
-    words = [w for w in _WORD.findall(text) if w.lower() != "or"][:MAX_QUERY_WORDS]
+    words = [w for w in surface_words(text) if w.casefold() != "or"][:MAX_QUERY_WORDS]
     return " or ".join(words)
 
 

@@ -203,3 +203,31 @@ WHERE ep.subject = %(subject)s AND ep.workspace = %(workspace)s
 SELECT journal.exact_fold(t) AS folded
 FROM unnest(%(terms)s::text[]) WITH ORDINALITY AS x(t, ord)
 ORDER BY ord;
+
+-- name: exact_fold_check
+-- Whether the database folds each probe character to what engram.terms.fold
+-- gives for it (true for an empty probe).
+SELECT coalesce(bool_and(journal.exact_fold(p.c) IS NOT DISTINCT FROM p.expected), true)
+           AS agrees
+FROM unnest(%(chars)s::text[], %(expected)s::text[]) AS p(c, expected);
+
+-- name: exact_variant_exists
+-- Whether any turn in scope (eligible or not, hidden or not) matches the terms
+-- once accents are stripped from both sides: run only when the exact search
+-- found nothing, to keep a differently accented spelling from becoming an
+-- authoritative absence.
+SELECT EXISTS (
+    SELECT 1
+    FROM journal.events ev
+    CROSS JOIN LATERAL (
+        SELECT journal.strip_marks(journal.exact_fold(ev.payload ->> 'user_text')) AS u,
+               journal.strip_marks(journal.exact_fold(ev.payload ->> 'assistant_text')) AS a
+    ) f
+    WHERE ev.event_type = 'conversation.turn.completed'
+      AND ev.subject = %(subject)s AND ev.workspace = %(workspace)s
+      AND (%(session_id)s::text = '' OR ev.session_id = %(session_id)s::text)
+      AND (%(start)s::timestamptz IS NULL OR ev.occurred_at >= %(start)s::timestamptz)
+      AND (%(end)s::timestamptz IS NULL OR ev.occurred_at < %(end)s::timestamptz)
+      AND NOT EXISTS (SELECT 1 FROM unnest(%(patterns)s::text[]) AS p(pattern)
+                      WHERE NOT (f.u ~ p.pattern OR f.a ~ p.pattern))
+) AS found;

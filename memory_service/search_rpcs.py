@@ -21,7 +21,7 @@ from engram.timeutil import from_timestamp, to_timestamp
 from engram.validation import optional_id, page_size, require_id, workspace_or_default
 from memory_service import convert
 from memory_service.embed_worker import EmbeddingWorker
-from memory_service.exact_terms import normalize_terms
+from memory_service.exact_terms import normalize_terms, terms_are_exact
 from memory_service.find_exact import ExactQuery, FindExact
 from memory_service.planes import Lifecycle, PlaneContext
 from memory_service.search import EMBEDDING_DIMENSION, EpisodeSearch, SearchQuery, Vector
@@ -111,6 +111,7 @@ class SearchRpcs(pb_grpc.JournalServiceServicer):
                 subject=subject,
                 workspace=workspace,
                 terms=terms,
+                normalization_exact=terms_are_exact(request.terms),
                 session_id=session_id,
                 start=start,
                 end=end,

@@ -67,7 +67,8 @@ def describe_scope(query: ExactQuery, normalized_terms: list[str]) -> str:
         f"every committed, learning-eligible conversation turn ({where}) whose user or "
         f"assistant text contains all of {terms} as whole words after normalisation, "
         f"excluding quarantined and purged turns; nothing outside the journal, and no "
-        f"paraphrase or synonym of the terms"
+        f"paraphrase, synonym or other spelling of the terms (an accented letter is a "
+        f"letter of its own)"
     )
 
 

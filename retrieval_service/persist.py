@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from engram.terms import VERSION as TERMS_VERSION
 from retrieval_service import dense as dense_mod
 from retrieval_service.lexical import LexicalSegment
 from retrieval_service.records import Interner
@@ -149,6 +150,7 @@ def save(snapshot: Snapshot, root: Path) -> None:
     _write_atomic(root / strings_name, json.dumps(snapshot.interner.values()).encode("utf-8"))
     manifest = {
         "format": FORMAT,
+        "terms": TERMS_VERSION,
         "generation": generation,
         "applied_cursor": snapshot.applied_cursor,
         "model": snapshot.model,
@@ -177,7 +179,9 @@ def _collect_garbage(root: Path, segments: set[str], keep_files: set[str]) -> No
 
 def load(root: Path, dim: int, model: str) -> tuple[Snapshot, Interner] | None:
     """The persisted snapshot, or None when absent, unreadable or built with
-    another embedding model or dimension (then a rebuild is needed)."""
+    another embedding model or dimension, or another term normaliser version
+    (engram.terms.VERSION: its postings hold another tokenisation); then a rebuild
+    is needed."""
     path = root / "manifest.json"
     if not path.exists():
         return None
@@ -185,10 +189,11 @@ def load(root: Path, dim: int, model: str) -> tuple[Snapshot, Interner] | None:
         manifest = json.loads(path.read_text(encoding="utf-8"))
         if (
             manifest.get("format") != FORMAT
+            or manifest.get("terms") != TERMS_VERSION
             or manifest["model"] != model
             or int(manifest["dim"]) != dim
         ):
-            log.info("persisted snapshot is for another model or format; rebuilding")
+            log.info("persisted snapshot is for another model, format or terms; rebuilding")
             return None
         interner = Interner(json.loads((root / manifest["strings"]).read_text(encoding="utf-8")))
         segments = tuple(

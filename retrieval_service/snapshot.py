@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from engram.terms import index_terms
 from retrieval_service import dense as dense_mod
 from retrieval_service import segment as segment_mod
 from retrieval_service.lexical import idf
 from retrieval_service.records import EpisodeRecord, Interner, Op, Remove, RemoveScope, Upsert
 from retrieval_service.segment import Segment
-from retrieval_service.text import tokenize
 
 BoolArray = npt.NDArray[np.bool_]
 I64 = npt.NDArray[np.int64]
@@ -157,9 +157,10 @@ class Snapshot:
         exclude = (
             self.interner.lookup(request.exclude_session_id) if request.exclude_session_id else -1
         )
-        terms = sorted(set(tokenize(request.query_text)))
+        query_terms = index_terms(request.query_text)
+        terms = sorted(set(query_terms))
         query_tf = {t: 0 for t in terms}
-        for t in tokenize(request.query_text):
+        for t in query_terms:
             query_tf[t] += 1
         n_docs = sum(s.rows for s in self.segments)
         total_len = sum(s.lexical.total_len for s in self.segments)

@@ -29,12 +29,14 @@ nie nichts kein keine keinen niemals gesagt erwähnt gesprochen gefunden suche
 gedächtnis erinnerung mai niente nulla nessuno nessuna detto parlato menzionato trovato
 ricerca memoria nunca nada nenhum nenhuma dito falado mencionado encontrei pesquisa
 memória jamais
+couldnt didnt dont havent hasnt hadnt cant wont wasnt werent isnt arent wouldnt shouldnt
+ive youve weve id youd
 """
 
 
 def words() -> list[str]:
     found = {w.casefold() for w in BASE.split()}
-    for path in sorted(CORPUS.glob("clauses_*.jsonl")):
+    for path in sorted(CORPUS.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 text = unicodedata.normalize("NFKC", json.loads(line)["text"])

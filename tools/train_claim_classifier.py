@@ -52,7 +52,7 @@ def load() -> tuple[list[str], list[str], list[str]]:
     texts: list[str] = []
     labels: list[str] = []
     langs: list[str] = []
-    for path in sorted(CORPUS.glob("clauses_*.jsonl")):
+    for path in sorted(CORPUS.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             if not line.strip():
                 continue

@@ -415,6 +415,82 @@ def test_find_exact_passes_through_with_a_scope(suite_client: Callable[..., Clie
     assert '"zeppelin"' in missing.scope_description
 
 
+UNICODE_TOPICS = [
+    ("Ich bin letzten Sommer nach Zürich gezogen.", "Grüezi in Zürich!"),
+    ("Herr Müller arbeitet bei Ørsted in São Paulo.", "Notiert."),
+    ("我住在北京大学附近。", "好的。"),
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("ZÜRICH", UNICODE_TOPICS[0][0]),
+        ("zu\u0308rich", UNICODE_TOPICS[0][0]),  # decomposed
+        ("Zü\u200brich", UNICODE_TOPICS[0][0]),  # zero-width space inside
+        ("MÜLLER ØRSTED", UNICODE_TOPICS[1][0]),
+        ("北京", UNICODE_TOPICS[2][0]),
+    ],
+)
+def test_unicode_terms_are_found_lexically_by_the_resident_index(
+    suite_client: Callable[..., Client], query: str, expected: str
+) -> None:
+    client = suite_client()
+    seed(client)
+    for user, assistant in UNICODE_TOPICS:
+        commit_turn(client.journal, user, assistant)
+    client.caught_up()
+    resident = client.recall(query, limit=5)
+    assert resident.served_by == rpb.SERVED_BY_RESIDENT
+    by_lexical = {h.lexical_rank: h.user_text for h in resident.hits if h.lexical_rank}
+    assert by_lexical[1] == expected
+
+
+def test_unicode_terms_are_found_lexically_by_the_fallback(
+    suite_client: Callable[..., Client],
+) -> None:
+    client = suite_client()
+    seed(client)
+    for user, assistant in UNICODE_TOPICS:
+        commit_turn(client.journal, user, assistant)
+    for query, expected in [("ZÜRICH", UNICODE_TOPICS[0][0]), ("müller", UNICODE_TOPICS[1][0])]:
+        fallback = client.journal.SearchEpisodes(
+            jpb.SearchEpisodesRequest(query_text=query, subject="alice", limit=5)
+        )
+        by_lexical = {h.lexical_rank: h.episode.user_text for h in fallback.hits if h.lexical_rank}
+        assert by_lexical[1] == expected, query
+
+
+def test_find_exact_passes_unicode_terms_through(suite_client: Callable[..., Client]) -> None:
+    client = suite_client()
+    seed(client)
+    for user, assistant in UNICODE_TOPICS:
+        commit_turn(client.journal, user, assistant)
+
+    def find(*terms: str) -> rpb.FindExactResponse:
+        response: rpb.FindExactResponse = client.retrieval.FindExact(
+            rpb.FindExactRequest(terms=list(terms), subject="alice")
+        )
+        cov.validate(response.coverage)
+        assert response.absence_state == cov.derive_absence(response.coverage, len(response.hits))
+        return response
+
+    for spelling in ("zürich", "Zürich", "ZÜRICH"):
+        found = find(spelling)
+        assert [h.user_text for h in found.hits] == [UNICODE_TOPICS[0][0]]
+        assert list(found.normalized_terms) == ["zürich"]
+        assert found.absence_state == cpb.ABSENCE_STATE_NOT_ABSENT
+    missing = find("Genève")
+    assert missing.absence_state == cpb.ABSENCE_STATE_ABSENT_AUTHORITATIVE
+    assert '"genève"' in missing.scope_description
+    han = find("北京")
+    assert [h.user_text for h in han.hits] == [UNICODE_TOPICS[2][0]]
+    assert han.coverage.dimensions.normalization == cpb.DIMENSION_STATE_PARTIAL
+    never = find("上海")
+    assert never.coverage.dimensions.normalization == cpb.DIMENSION_STATE_PARTIAL
+    assert never.absence_state == cpb.ABSENCE_STATE_ABSENT_IN_SCOPE
+
+
 @pytest.mark.parametrize(
     ("fields", "field"),
     [

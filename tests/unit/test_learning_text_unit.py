@@ -16,8 +16,11 @@ from learning_service.text import (
 )
 
 
-def test_terms_drop_stopwords_and_fold_plurals() -> None:
-    assert term_set("The sizes are in Gigabytes") == {"size", "gigabyte"}
+def test_terms_drop_stopwords_and_stem() -> None:
+    # engram.terms.index_terms: PostgreSQL's stop words, Snowball English stems.
+    assert term_set("The sizes are in Gigabytes") == {"size", "gigabyt"}
+    assert term_set("Gigabyte size") == term_set("the sizes are in gigabytes")
+    assert term_set("Umzug nach ZÜRICH") == {"umzug", "nach", "zürich"}
 
 
 def test_overlap_score() -> None:

@@ -24,7 +24,7 @@ from retrieval_service.records import (
 )
 from retrieval_service.segment import SegmentBuilder, build_segment, merge
 from retrieval_service.snapshot import SearchRequest, Snapshot
-from retrieval_service.text import stem, tokenize
+from retrieval_service.text import term_counts
 
 DIM = 16
 RNG = np.random.default_rng(1234)
@@ -88,11 +88,11 @@ def snapshot_of(records: list[EpisodeRecord], interner: Interner, cursor: int = 
 # ------------------------------------------------------------------ text
 
 
-def test_tokenize_drops_stop_words_and_stems_variants() -> None:
-    assert tokenize("The meetings were PLANNED in Berlin!") == ["meeting", "plan", "berlin"]
-    assert stem("running") == "run" and stem("called") == "call"
-    assert stem("cities") == "city" and stem("class") == "class"
-    assert tokenize("") == []
+def test_episodes_are_indexed_by_the_suite_index_terms() -> None:
+    # engram.terms.index_terms over both texts: stop words dropped, Snowball stems.
+    counts = term_counts("The meetings were PLANNED in Zürich!", "Meeting notes")
+    assert counts == {"meet": 2, "plan": 1, "zürich": 1, "note": 1}
+    assert term_counts("", "") == {}
 
 
 # ------------------------------------------------------------------ lexical

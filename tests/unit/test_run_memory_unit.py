@@ -325,7 +325,9 @@ def rec(run_id: str, summary: str, minutes_ago: int, event_id: int) -> dict[str,
 
 
 def test_terms_normalise() -> None:
-    assert rm.terms("The Migrations of the DATABASE <email>!") == {"migration", "database"}
+    # engram.terms.index_terms: stop words dropped, Snowball stems, markers removed.
+    assert rm.terms("The Migrations of the DATABASE <email>!") == {"migrat", "databas"}
+    assert rm.terms("Umzug nach ZÜRICH") == rm.terms("umzug nach zürich")
     assert {"\u6570\u636e", "\u636e\u5e93"} <= rm.terms("\u6570\u636e\u5e93")
 
 

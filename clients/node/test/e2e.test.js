@@ -155,6 +155,22 @@ test('commit, recall, assemble context and verify coverage seals in JavaScript',
   const episodic = traces.find((s) => s.name === 'episodic_recall');
   assert.ok(episodic.record_ids.includes(receipt.episode_id), 'the committed episode is in context');
 
+  // Declared claims: a recollection citing a record that is not in the context
+  // is refused, whatever the prose says.
+  const { declaredClaim, openAiTool } = require('../tools.js');
+  assert.equal(openAiTool.function.name, 'declare_memory_claim');
+  const verdict = await api.call('gateway', 'ReleaseResponse', {
+    context_id: context.context_id,
+    candidate_text: 'Your cat is called Miso.',
+    attempt: 1,
+    request_id: crypto.randomUUID(),
+    declared_claims: [
+      declaredClaim({ kind: 'recollection', topic_terms: ['cat'], record_ids: ['not-in-context'] }),
+    ],
+  });
+  assert.equal(verdict.verdict, 'VERDICT_REGENERATE');
+  assert.equal(verdict.violations[0].reason, 'VIOLATION_REASON_DECLARED_CLAIM_REFUSED');
+
   // Tampering: "N of M" rewritten breaks the seal.
   const forged = structuredClone(page.coverage);
   forged.cardinality.returned += 1;

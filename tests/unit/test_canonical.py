@@ -1,0 +1,167 @@
+"""The canonical text: obfuscations do not change what the gate's rules read."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engram.canonical import fold_characters, for_claims
+from gateway.truthfulness import find_absence_claims
+from tests.unit.truthfulness_cases import CASES
+
+_WORD_RX = re.compile(r"[A-Za-z]{3,}")
+_CYRILLIC = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "p": "\u0440", "c": "\u0441"}
+_LEET = {"e": "3", "o": "0", "a": "4"}
+_KEY_WORDS = ("never", "nothing", "record", "mentioned", "found", "told", "search")
+
+Transform = Callable[[str], str]
+
+
+def _pick(text: str, index: int) -> re.Match[str] | None:
+    words = list(_WORD_RX.finditer(text))
+    preferred = [m for m in words if m.group().lower() in _KEY_WORDS] or words
+    return preferred[index % len(preferred)] if preferred else None
+
+
+def _on_word(fn: Callable[[str], str]) -> Callable[[str, int], str]:
+    def apply(text: str, index: int) -> str:
+        m = _pick(text, index)
+        if m is None:
+            return text
+        return text[: m.start()] + fn(m.group()) + text[m.end() :]
+
+    return apply
+
+
+def _zero_width(word: str) -> str:
+    return word[0] + "\u200b" + word[1:]
+
+
+def _soft_hyphen(word: str) -> str:
+    return word[:2] + "\u00ad" + word[2:]
+
+
+def _homoglyph(word: str) -> str:
+    return "".join(_CYRILLIC.get(c, c) for c in word) if set(word) & set(_CYRILLIC) else word
+
+
+def _full_width(word: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) for c in word)
+
+
+def _spaced(word: str) -> str:
+    return " ".join(word) if word.lower() in _KEY_WORDS else word
+
+
+def _leet(word: str) -> str:
+    return "".join(_LEET.get(c, c) for c in word) if word.lower() in _KEY_WORDS else word
+
+
+def _newline_inside(text: str, index: int) -> str:
+    spaces = [i for i, c in enumerate(text) if c == " "]
+    if not spaces:
+        return text
+    i = spaces[index % len(spaces)]
+    return text[:i] + "\n" + text[i + 1 :]
+
+
+def _emoji_between(text: str, index: int) -> str:
+    spaces = [i for i, c in enumerate(text) if c == " "]
+    if not spaces:
+        return text
+    i = spaces[index % len(spaces)]
+    return text[:i] + " \U0001f648 " + text[i + 1 :]
+
+
+TRANSFORMS: dict[str, Callable[[str, int], str]] = {
+    "zero_width": _on_word(_zero_width),
+    "soft_hyphen": _on_word(_soft_hyphen),
+    "homoglyph": _on_word(_homoglyph),
+    "full_width": _on_word(_full_width),
+    "bold": _on_word(lambda w: f"**{w}**"),
+    "italic": _on_word(lambda w: f"_{w}_"),
+    "inline_code": _on_word(lambda w: f"`{w}`"),
+    "html": _on_word(lambda w: f"<b>{w}</b>"),
+    "spaced": _on_word(_spaced),
+    "leet": _on_word(_leet),
+    "stretched": _on_word(lambda w: w + w[-1] * 3),
+    "newline": _newline_inside,
+    "emoji": _emoji_between,
+}
+
+# Cases whose meaning a transform cannot touch: single-line prose without code or
+# quotation marks (a transform inside a quotation would be a different text).
+PLAIN = [c for c in CASES if "\n" not in c.text and not re.search(r"[`\"'\u2018\u201c>]", c.text)]
+BLOCKED = [c for c in PLAIN if c.expect]
+BENIGN = [c for c in PLAIN if not c.expect]
+
+
+def _scopes(text: str) -> frozenset[object]:
+    return frozenset(c.scope for c in find_absence_claims(text))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    case=st.sampled_from(BLOCKED),
+    name=st.sampled_from(sorted(TRANSFORMS)),
+    index=st.integers(min_value=0, max_value=50),
+)
+def test_obfuscating_a_blocked_claim_keeps_it_blocked(case: object, name: str, index: int) -> None:
+    text = case.text  # type: ignore[attr-defined]
+    disguised = TRANSFORMS[name](text, index)
+    assert _scopes(disguised) == _scopes(text), (name, disguised)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    case=st.sampled_from(BENIGN),
+    name=st.sampled_from(sorted(TRANSFORMS)),
+    index=st.integers(min_value=0, max_value=50),
+)
+def test_obfuscating_a_benign_text_keeps_it_released(case: object, name: str, index: int) -> None:
+    text = case.text  # type: ignore[attr-defined]
+    disguised = TRANSFORMS[name](text, index)
+    assert _scopes(disguised) == _scopes(text), (name, disguised)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_canonical_forms_are_idempotent(text: str) -> None:
+    once = fold_characters(text)
+    assert fold_characters(once) == once
+    claims = for_claims(text)
+    assert for_claims(claims) == claims
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Zürich", "Zürich"),
+        ("São Paulo", "São Paulo"),
+        ("北京", "北京"),
+        ("Москва", "Москва"),  # a whole word in another script is left alone
+        ("n\u0435ver", "never"),  # one Cyrillic letter in a Latin word
+        ("ｎｅｖｅｒ", "never"),
+        ("nev\u00ader", "never"),
+    ],
+)
+def test_fold_characters(text: str, expected: str) -> None:
+    assert fold_characters(text) == unicodedata.normalize("NFC", expected)
+
+
+def test_fenced_code_and_quotes_stay_as_written() -> None:
+    fenced = "```\n**never** n e v e r\n```"
+    assert for_claims(fenced) == fenced
+    quoted = "> you **never** told me\nfine"
+    assert for_claims(quoted).startswith("> you **never** told me")
+
+
+def test_spacing_and_digits_are_undone_only_into_known_words() -> None:
+    assert for_claims("You n e v e r told me") == "You never told me"
+    assert for_claims("I found n0thing") == "I found nothing"
+    assert for_claims("R2 D2 and k l m n zzz") == "R2 D2 and k l m n zzz"
