@@ -65,6 +65,16 @@ def _script(char: str) -> str:
     return name.split(" ", 1)[0] if name else ""
 
 
+@functools.cache
+def _small_capital(char: str) -> str:
+    """LATIN LETTER SMALL CAPITAL N -> "n" (NFKC leaves these styled letters alone)."""
+    name = unicodedata.name(char, "")
+    prefix = "LATIN LETTER SMALL CAPITAL "
+    if name.startswith(prefix) and len(name) == len(prefix) + 1:
+        return name[-1].lower()
+    return char
+
+
 def skeleton_char(char: str) -> str:
     """The Latin letter ``char`` is confusable with, or ``char`` itself."""
     return _skeleton_table().get(char, char)
@@ -98,7 +108,7 @@ def fold_characters(text: str) -> str:
             continue
         if category == "Mn" and out and _is_latin_letter(out[-1]):
             continue  # NFKC composed what belongs; what is left is decoration
-        out.append(char)
+        out.append(_small_capital(char) if not char.isascii() else char)
     folded = unicodedata.normalize("NFC", "".join(out))
     return _WORD_RX.sub(_fold_word, folded)
 
@@ -122,6 +132,10 @@ _EMPHASIS_RXS = tuple(
     )
 )
 # Inline code of at most a few words is prose in disguise; longer spans stay code.
+# "em*pty*", "*no*thing": emphasis inside a word (asterisks only: "_" joins identifiers).
+_INTRAWORD_STAR_RX = re.compile(
+    r"(?<=[^\W\d_])\*{1,3}([^\W\d_]+)\*{1,3}|\*{1,3}([^\W\d_]+)\*{1,3}(?=[^\W\d_])"
+)
 _INLINE_CODE_RX = re.compile(r"(?<!`)`([^`\n]{1,40})`(?!`)")
 _SYMBOL_CATEGORIES = frozenset({"So", "Sk", "Co"})
 _SPACES_RX = re.compile(r"[ \t]{2,}")
@@ -200,17 +214,29 @@ def _unstretch(match: re.Match[str]) -> str:
     return word
 
 
+def _unmark(match: re.Match[str]) -> str:
+    """Accents sprinkled on a word ("ńev̈er̄") come off when the bare word is known and
+    the accented one is not."""
+    word = match.group()
+    if word.isascii() or is_known_word(word):
+        return word
+    bare = "".join(c for c in unicodedata.normalize("NFD", word) if unicodedata.category(c) != "Mn")
+    return bare if bare != word and is_known_word(bare) else word
+
+
 def _unformat(text: str) -> str:
     text = fold_characters(html.unescape(_TAG_RX.sub("", text)))
     text = _LINK_RX.sub(r"\1", text)
     for rx in _EMPHASIS_RXS:
         text = rx.sub(r"\1", text)
+    text = _INTRAWORD_STAR_RX.sub(lambda m: m.group(1) or m.group(2), text)
     text = _INLINE_CODE_RX.sub(r"\1", text)
     text = _strip_symbols(text)
     text = _join_lines(text)
     text = _SPACED_RX.sub(_unspace, text)
     text = _MIXED_RX.sub(_unleet, text)
     text = _LETTERS_RX.sub(_unstretch, text)
+    text = _LETTERS_RX.sub(_unmark, text)
     return _SPACES_RX.sub(" ", text)
 
 
