@@ -16,7 +16,7 @@ Each claim carries its topic (:mod:`gateway.topics`), which binds it to a search
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gateway.claim_model import ClaimClassifier, classifier
 from gateway.recollection import find_recollection_spans
@@ -54,6 +54,8 @@ class FoundClaim:
     canonical_start: int = -1
     # The rule's reading of what the claim is about, as written ("your sister").
     phrase: str | None = None
+    # Index of the sentence the claim is in (analysis order).
+    sentence: int = -1
 
     def as_absence(self) -> AbsenceClaim:
         scope = self.scope or ClaimScope.CORPUS_WIDE
@@ -119,6 +121,7 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
         pending.append((sentence, info.start, info.end))
     if pending:
         found.extend(_classified(analysis, pending, model or classifier()))
+    found = [replace(c, sentence=_sentence_of(analysis, c.canonical_start)) for c in found]
     return sorted(_unqualified(analysis, found), key=lambda c: c.canonical_start)
 
 

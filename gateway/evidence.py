@@ -144,8 +144,7 @@ def combine_section_states(states: Iterable[int]) -> int:
 
 def mentions_any(text: str, looked_up: Iterable[str]) -> bool:
     """Whether ``text`` contains one of the looked-up (exact-form) terms."""
-    found = set(terms.exact_terms(text))
-    return any(term in found for term in looked_up)
+    return any(terms.mentions(text, term) for term in looked_up)
 
 
 def exact_state(exact: ExactEvidence, context_mentions_terms: bool) -> int:

@@ -210,8 +210,25 @@ def judge_all(
             judgements.append(_judge_recollection(evidence, claim, lookup))
         else:
             judgements.append(_judge_unsure(evidence, claim, attempt))
+    judgements = _covered_by_recollections(judgements)
     judgements.extend(_judge_declared(evidence, d) for d in declared)
     return judgements
+
+
+def _covered_by_recollections(judgements: list[Judgement]) -> list[Judgement]:
+    """An unsure clause in a sentence whose recollection a record supports is part of
+    that supported statement ("As you told me, | your sister Anna loves pottery")."""
+    supported = {
+        j.claim.sentence
+        for j in judgements
+        if j.claim.kind is ClaimKind.RECOLLECTION and j.licensed
+    }
+    return [
+        replace(j, licensed=True, reason=None)
+        if j.reason is Reason.UNSURE_CLAIM and j.claim.sentence in supported
+        else j
+        for j in judgements
+    ]
 
 
 def _directive(violations: Sequence[Judgement], basis: Judged) -> str:

@@ -77,7 +77,9 @@ _TOPIC_TAIL_RX = re.compile(
     r"(?:\s+(?:before|previously|earlier|ever|yet|again|at\s+all|so\s+far|to\s+you|with\s+you))+$",
     re.IGNORECASE,
 )
-_WORD_RX = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*(?:['\u2019][A-Za-z]+)?")
+# Letters and digits of every script ("Zürich", "São", "北京"): the key terms go to
+# FindExact, which folds them with engram.terms.
+_WORD_RX = re.compile(r"[^\W_][\w-]*(?:['\u2019][^\W\d_]+)?")
 _POSSESSIVE_RX = re.compile(r"['\u2019](?:s|S)$")
 _PRONOUN_FLIPS = (
     (re.compile(r"\bmy\b", re.IGNORECASE), "your"),

@@ -4,6 +4,7 @@ gateway.operator. Raises engram.errors; no servicer code."""
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import json
 import logging
@@ -74,8 +75,15 @@ class ReleaseCommand:
     declared: tuple[DeclaredClaim, ...] = ()
 
 
+def _jsonable(value: object) -> object:
+    if isinstance(value, enum.Enum):
+        return value.value
+    return list(value)  # type: ignore[call-overload]
+
+
 def fingerprint(fields: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(fields, sort_keys=True, default=list).encode()).hexdigest()
+    text = json.dumps(fields, sort_keys=True, default=_jsonable)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 class GatewayService:

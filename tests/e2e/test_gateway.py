@@ -598,3 +598,79 @@ def test_invalid_requests_name_their_field(stubs: Stubs) -> None:
     with pytest.raises(grpc.RpcError) as err:
         release(stubs, "ctx_unknown", "hello", 1)
     assert err.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_unicode_topic_is_looked_up_whole_and_mentioned_means_no_never(stubs: Stubs) -> None:
+    question = "Did I ever tell you about the Zürich office?"
+    claim = "You've never mentioned the Zürich office."
+    # Never mentioned: the exact lookup is authoritative and licenses the "never".
+    commit(stubs, "I moved to Lisbon last year.", session="s0")
+    first = assemble(stubs, question)
+    assert list(first.trace.exact_lookup.terms) == ["zürich"]
+    assert first.trace.exact_lookup.absence_state == cpb.ABSENCE_STATE_ABSENT_AUTHORITATIVE
+    licensed = release(stubs, first.context_id, claim, 1)
+    assert licensed.verdict == gpb.VERDICT_RELEASE
+    # Mentioned in this very session: NOT_ABSENT, and the same claim is blocked.
+    commit(stubs, "Our Zürich office opens in May.", session="s1")
+    second = assemble(stubs, question)
+    assert second.trace.exact_lookup.absence_state == cpb.ABSENCE_STATE_NOT_ABSENT
+    blocked = release(stubs, second.context_id, claim, 1)
+    assert blocked.verdict == gpb.VERDICT_REGENERATE
+    assert blocked.violations[0].reason == gpb.VIOLATION_REASON_UNLICENSED_ABSENCE
+
+
+def test_a_licence_covers_only_the_topic_searched(stubs: Stubs) -> None:
+    commit(stubs, "I moved to Lisbon last year.", session="s0")
+    context = assemble(stubs, "Did I ever mention my sister?")
+    assert context.trace.exact_lookup.absence_state == cpb.ABSENCE_STATE_ABSENT_AUTHORITATIVE
+    about_sister = release(stubs, context.context_id, "You never mentioned your sister.", 1)
+    assert about_sister.verdict == gpb.VERDICT_RELEASE
+    elsewhere = release(
+        stubs, context.context_id, "I also looked up your vet's name, but nothing came back.", 1
+    )
+    assert elsewhere.verdict == gpb.VERDICT_REGENERATE
+    assert elsewhere.evidence_state == cpb.ABSENCE_STATE_NOT_SEARCHED
+
+
+def test_a_recollection_needs_a_record(stubs: Stubs) -> None:
+    context = assemble(stubs, "What should I get my sister for her birthday?")
+    claim = "As you told me last week, your sister Anna loves pottery."
+    unsupported = release(stubs, context.context_id, claim, 1)
+    assert unsupported.verdict == gpb.VERDICT_REGENERATE
+    assert unsupported.violations[0].reason == gpb.VIOLATION_REASON_UNSUPPORTED_RECOLLECTION
+    assert "told you" in unsupported.repair_directive
+    assert release(stubs, context.context_id, claim, 2).verdict == gpb.VERDICT_FALLBACK
+    # With the record in the journal, the gate's own exact lookup supports it.
+    commit(stubs, "My sister Anna loves pottery.", session="s0")
+    again = assemble(stubs, "What should I get my sister for her birthday?", session="s2")
+    supported = release(stubs, again.context_id, claim, 1)
+    assert supported.verdict == gpb.VERDICT_RELEASE, supported.violations
+
+
+def test_declared_claims_are_verified_exactly(stubs: Stubs) -> None:
+    commit(stubs, "I moved to Lisbon last year.", session="s0")
+    context = assemble(stubs, "Did I ever mention my sister?")
+
+    def declared(*claims: gpb.DeclaredClaim) -> gpb.ReleaseResponseResponse:
+        return stubs.gateway.ReleaseResponse(
+            gpb.ReleaseResponseRequest(
+                context_id=context.context_id,
+                candidate_text="Here is what I can say.",
+                attempt=1,
+                request_id=str(uuid.uuid4()),
+                declared_claims=list(claims),
+            )
+        )
+
+    absence = gpb.DeclaredAbsence(topic_terms=["sister"], scope=gpb.CLAIM_SCOPE_CORPUS_WIDE)
+    assert declared(gpb.DeclaredClaim(absence=absence)).verdict == gpb.VERDICT_RELEASE
+    other = gpb.DeclaredAbsence(topic_terms=["dog"], scope=gpb.CLAIM_SCOPE_CORPUS_WIDE)
+    refused = declared(gpb.DeclaredClaim(absence=other))
+    assert refused.verdict == gpb.VERDICT_REGENERATE
+    assert refused.violations[0].reason == gpb.VIOLATION_REASON_DECLARED_CLAIM_REFUSED
+    forged = gpb.DeclaredRecollection(topic_terms=["lisbon"], record_ids=["not-in-context"])
+    assert declared(gpb.DeclaredClaim(recollection=forged)).verdict == gpb.VERDICT_REGENERATE
+    with pytest.raises(grpc.RpcError) as err:
+        declared(gpb.DeclaredClaim(absence=gpb.DeclaredAbsence(topic_terms=["x"])))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error_field(err.value) == "declared_claims[0].absence.scope"

@@ -284,3 +284,67 @@ def test_unjournaled_verdicts_fail_closed() -> None:
 
     regen = unjournaled(decide(ctx(), "You never told me about Bob.", 1), "journal down")
     assert regen.verdict is Verdict.REGENERATE and regen.released_text == ""
+
+
+# --------------------------------------------------------------- topic binding
+
+
+def scoped_exact(state: int) -> ExactEvidence:
+    return ExactEvidence(("sister",), "your sister", state, scoped_cov(), 0, "")
+
+
+@pytest.mark.parametrize(
+    ("claim", "licensed_by_authoritative", "licensed_in_scope"),
+    [
+        # searched X (sister), claim about X
+        ("You never told me about your sister.", True, False),
+        ("I couldn't find anything about your sister.", True, True),
+        # searched X, claim about Y
+        ("You never told me about your vet.", False, False),
+        ("I also looked up your vet's name, but nothing came back.", False, False),
+        ("I couldn't find anything about your dog.", False, False),
+        # a claim with no topic is bound to no search
+        ("You never told me.", False, False),
+        ("Nothing came up.", False, False),
+    ],
+)
+def test_searched_x_claim_about_y(
+    claim: str, licensed_by_authoritative: bool, licensed_in_scope: bool
+) -> None:
+    query = "Did I ever mention my sister?"
+    authoritative = ContextEvidence.build(
+        SECTIONS,
+        exact=ExactEvidence(
+            ("sister",), "your sister", S.ABSENCE_STATE_ABSENT_AUTHORITATIVE, exact_cov(0), 0, ""
+        ),
+        query_text=query,
+    )
+    in_scope = ctx(scoped_exact(S.ABSENCE_STATE_ABSENT_IN_SCOPE), query=query)
+    released = decide(authoritative, claim, 1).verdict is Verdict.RELEASE
+    assert released == licensed_by_authoritative
+    assert (decide(in_scope, claim, 1).verdict is Verdict.RELEASE) == licensed_in_scope
+
+
+def test_the_zurich_term_is_looked_up_whole() -> None:
+    from gateway.routing import route
+
+    found = route("Did I ever tell you about the Zürich office?")
+    assert found is not None and found.terms == ("zürich",)
+    context = ContextEvidence.build(
+        SECTIONS,
+        exact=ExactEvidence(
+            ("zürich",),
+            "the Zürich office",
+            S.ABSENCE_STATE_ABSENT_AUTHORITATIVE,
+            exact_cov(0),
+            0,
+            "",
+        ),
+        query_text="Did I ever tell you about the Zürich office?",
+    )
+    assert decide(context, "You've never mentioned the Zürich office.", 1).verdict is (
+        Verdict.RELEASE
+    )
+    assert decide(context, "You've never mentioned the Zurich office.", 1).verdict is (
+        Verdict.REGENERATE
+    )
