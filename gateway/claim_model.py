@@ -91,6 +91,8 @@ class ClaimClassifier:
         self.fast_low = float(data["fast_low"])
         self.slow_unsure = float(data["slow_unsure"])
         self.claim_threshold = float(data["claim_threshold"])
+        self.model_threshold = float(data["model_threshold"])
+        self.model_unsure = float(data["model_unsure"])
         self._seen = frozenset(int(x) for x in data["seen_words"])
 
     def fast_probabilities(self, text: str) -> npt.NDArray[np.float32]:
@@ -109,27 +111,31 @@ class ClaimClassifier:
 
     def classify(self, texts: Sequence[str]) -> list[ClauseScore]:
         """Score clauses: the fast stage settles what is surely benign; the rest gets one
-        model batch, and the decision reads the two heads' average."""
+        model batch. A clause in vocabulary the corpus has seen is decided by both heads
+        (geometric mean); an unfamiliar one (another language, say) by the model head
+        alone, since the n-gram head has nothing to go on there."""
         fast = [self.fast_probabilities(t) for t in texts]
+        familiar = [known_fraction(t, self._seen) >= MIN_KNOWN_FRACTION for t in texts]
         scores: list[ClauseScore | None] = [None] * len(texts)
         pending: list[int] = []
-        for i, (text, probs) in enumerate(zip(texts, fast, strict=True)):
+        for i, probs in enumerate(fast):
             p_claim = 1.0 - float(probs[0])
-            familiar = known_fraction(text, self._seen) >= MIN_KNOWN_FRACTION
-            if familiar and p_claim < self.fast_low:
+            if familiar[i] and p_claim < self.fast_low:
                 scores[i] = ClauseScore("benign", p_claim, "fast", unsure=False)
             else:
                 pending.append(i)
         if pending:
             slow = self.slow_probabilities([texts[i] for i in pending])
             for row, i in zip(slow, pending, strict=True):
-                both = float(np.sqrt((1.0 - row[0]) * (1.0 - fast[i][0])))
-                label = "benign"
-                if both >= self.claim_threshold:
-                    avg = (row + fast[i]) / 2
-                    label = LABELS[1 + int(avg[1:].argmax())]
-                unsure = self.claim_threshold - self.slow_unsure <= both < self.claim_threshold
-                scores[i] = ClauseScore(label, both, "model", unsure=unsure)
+                if familiar[i]:
+                    p = float(np.sqrt((1.0 - row[0]) * (1.0 - fast[i][0])))
+                    threshold, band, kinds = self.claim_threshold, self.slow_unsure, row + fast[i]
+                else:
+                    p = 1.0 - float(row[0])
+                    threshold, band, kinds = self.model_threshold, self.model_unsure, row
+                label = LABELS[1 + int(kinds[1:].argmax())] if p >= threshold else "benign"
+                unsure = threshold - band <= p < threshold
+                scores[i] = ClauseScore(label, p, "model", unsure=unsure)
         return [s for s in scores if s is not None]
 
 

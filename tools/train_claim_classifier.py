@@ -148,6 +148,11 @@ def train() -> dict[str, npt.NDArray[np.generic]]:
     p_both = combined(p_fast, p_slow)
     threshold = calibrate_threshold(p_both, is_claim[test_idx])
     unsure = calibrate_unsure(p_both, is_claim[test_idx], threshold)
+    # The model head alone, for clauses in vocabulary the corpus has not seen.
+    p_model = claim_probability(p_slow)
+    model_threshold = calibrate_threshold(p_model, is_claim[test_idx])
+    model_unsure = calibrate_unsure(p_model, is_claim[test_idx], model_threshold)
+    print(f"model head alone: claim at {model_threshold:.2f} (unfamiliar vocabulary)")
 
     report(y, test_idx, claim_probability(p_fast), p_both, threshold)
     print(f"held-out clauses: {len(test_idx)} of {len(texts)}; languages {sorted(set(langs))}")
@@ -171,6 +176,8 @@ def train() -> dict[str, npt.NDArray[np.generic]]:
         "fast_low": np.array(low, dtype=np.float32),
         "slow_unsure": np.array(unsure, dtype=np.float32),
         "claim_threshold": np.array(threshold, dtype=np.float32),
+        "model_threshold": np.array(model_threshold, dtype=np.float32),
+        "model_unsure": np.array(model_unsure, dtype=np.float32),
         "seen_words": seen,
         "corpus_sha256": np.array(corpus_hash),
     }
