@@ -1,4 +1,4 @@
-"""Bearer-token authentication with three ordered roles.
+"""Bearer-token authentication with four ordered roles.
 
 Tokens come from a file (JSON or YAML list of {name, role, token}) and/or the
 ENGRAM_TOKENS environment variable ("name:role:token,..."). Tokens are kept
@@ -22,11 +22,17 @@ from engram.errors import InvalidArgument, PermissionDenied, Unauthenticated
 
 
 class Role(enum.IntEnum):
-    """Ordered: a higher role may call everything a lower one may."""
+    """Ordered: a higher role may call everything a lower one may.
+
+    RUNTIME is an agent runtime; SERVICE is one engram service calling another
+    (ENGRAM_SERVICE_TOKEN); OPERATOR reviews and governs; ADMIN may purge.
+    Which role each RPC needs is declared in `engram.roles`.
+    """
 
     RUNTIME = 1
-    OPERATOR = 2
-    ADMIN = 3
+    SERVICE = 2
+    OPERATOR = 3
+    ADMIN = 4
 
     @classmethod
     def parse(cls, value: str) -> Role:

@@ -36,6 +36,10 @@ class Settings:
     service_token: str = field(
         default="", metadata={"help": "token this process presents to other services"}
     )
+    page_token_secret: str = field(
+        default="",
+        metadata={"help": "key signing page tokens; empty keeps one in the data dir"},
+    )
     embedder: str = field(default="minilm", metadata={"help": "minilm | hashing"})
     metrics_port: int = field(default=-1, metadata={"help": "Prometheus port; -1 disables"})
     metrics_host: str = field(default="127.0.0.1", metadata={"help": "Prometheus bind address"})

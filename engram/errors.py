@@ -2,7 +2,8 @@
 
 Domain code raises these and knows nothing of gRPC; `engram.interceptors`
 maps each class to a status code in one table and attaches a
-google.rpc.ErrorInfo. `reason` is an UPPER_SNAKE machine-readable cause.
+google.rpc.ErrorInfo (and, for InvalidArgument, a google.rpc.BadRequest naming
+the field). `reason` is an UPPER_SNAKE machine-readable cause.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class InvalidArgument(EngramError):
         merged = {"field": field_name, **(metadata or {})}
         super().__init__(f"{field_name}: {message}", reason=reason, metadata=merged)
         self.field = field_name
+        self.description = message
 
 
 class NotFound(EngramError):

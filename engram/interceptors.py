@@ -1,5 +1,7 @@
-"""The one server interceptor: request id, auth, structured logs, metrics and
-the single table that maps domain exceptions to gRPC status codes."""
+"""The one server interceptor: request id, auth against the role table
+(engram.roles, deny by default), edge validation of every request
+(engram.edge), structured logs, metrics and the single table that maps domain
+exceptions to gRPC status codes."""
 
 from __future__ import annotations
 
@@ -13,15 +15,18 @@ from typing import Any
 import grpc
 import psycopg
 from google.protobuf import any_pb2
+from google.protobuf.descriptor import Descriptor
+from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from engram import errors
+from engram import edge, errors, pagination
 from engram.auth import Principal, Role, TokenAuthenticator, authorize, principal_var
 from engram.common.v1 import common_pb2
 from engram.coverage import CoverageContractError
 from engram.logs import method_var, request_id_var
 from engram.metrics import RPC_LATENCY, RPC_REQUESTS
+from engram.roles import METHODS, ROLE_TABLE, required_role
 
 log = logging.getLogger("engram.rpc")
 
@@ -72,7 +77,14 @@ def _rich_status(exc: BaseException, request_id: str) -> grpc.Status:
     packed = any_pb2.Any()
     packed.Pack(info)
     details.append(packed)
-    if isinstance(exc, errors.IllegalTransition):
+    if isinstance(exc, errors.InvalidArgument):
+        violation = error_details_pb2.BadRequest.FieldViolation(
+            field=exc.field, description=exc.description
+        )
+        bad_request = any_pb2.Any()
+        bad_request.Pack(error_details_pb2.BadRequest(field_violations=[violation]))
+        details.append(bad_request)
+    elif isinstance(exc, errors.IllegalTransition):
         detail = exc.detail
         extra = any_pb2.Any()
         extra.Pack(
@@ -99,6 +111,10 @@ def _rich_status(exc: BaseException, request_id: str) -> grpc.Status:
     return rpc_status.to_status(status)
 
 
+def _request_id(metadata: Mapping[str, Any]) -> str:
+    return str(metadata.get(REQUEST_ID_HEADER) or uuid.uuid4())[:128]
+
+
 def _reset(tokens: list[Any]) -> None:
     for token in reversed(tokens):
         # A stream may finish in another context; nothing to restore then.
@@ -106,17 +122,49 @@ def _reset(tokens: list[Any]) -> None:
             token.var.reset(token)
 
 
+class _Malformed:
+    """What the request deserializer hands on for bytes that do not parse, so
+    the call is answered INVALID_ARGUMENT instead of grpcio's INTERNAL."""
+
+    def __init__(self, error: errors.InvalidArgument) -> None:
+        self.error = error
+
+
+def _safe_deserializer(
+    deserialize: Callable[[bytes], Any], descriptor: Descriptor | None
+) -> Callable[[bytes], Any]:
+    def wrapper(data: bytes) -> Any:
+        try:
+            return deserialize(data)
+        except Exception:
+            if descriptor is None:
+                return _Malformed(
+                    errors.InvalidArgument("request", "is malformed", reason="MALFORMED_REQUEST")
+                )
+            return _Malformed(edge.malformed(descriptor, data))
+
+    return wrapper
+
+
+def _admit(request: Any) -> Any:
+    """The request if it passes the edge rules; raises InvalidArgument otherwise."""
+    if isinstance(request, _Malformed):
+        raise request.error
+    if isinstance(request, Message):
+        edge.check(request)
+    return request
+
+
 class EngramServerInterceptor(grpc.ServerInterceptor):  # type: ignore[type-arg]
     def __init__(
         self,
         authenticator: TokenAuthenticator,
-        method_roles: Mapping[str, Role],
-        default_role: Role = Role.RUNTIME,
+        method_roles: Mapping[str, Role] = ROLE_TABLE,
+        page_token_secret: bytes | None = None,
     ) -> None:
         self._auth = authenticator
-        # Kept by reference: the server adds roles as services are registered.
         self._roles = method_roles
-        self._default_role = default_role
+        self._page_secret = page_token_secret
 
     def intercept_service(
         self,
@@ -130,35 +178,64 @@ class EngramServerInterceptor(grpc.ServerInterceptor):  # type: ignore[type-arg]
         if method.startswith(UNAUTHENTICATED_PREFIXES):
             return handler
         metadata = {k: v for k, v in (handler_call_details.invocation_metadata or ())}
-        required = self._roles.get(method, self._default_role)
+        descriptor = METHODS.get(method)
+        deserializer = handler.request_deserializer
+        if deserializer is not None:
+            deserializer = _safe_deserializer(
+                deserializer, descriptor.input_type if descriptor is not None else None
+            )
         if handler.unary_unary:
             return grpc.unary_unary_rpc_method_handler(
-                self._wrap_unary(handler.unary_unary, method, metadata, required),
-                request_deserializer=handler.request_deserializer,
+                self._wrap_unary(handler.unary_unary, method, metadata),
+                request_deserializer=deserializer,
                 response_serializer=handler.response_serializer,
             )
         if handler.unary_stream:
             return grpc.unary_stream_rpc_method_handler(
-                self._wrap_stream(handler.unary_stream, method, metadata, required),
-                request_deserializer=handler.request_deserializer,
+                self._wrap_stream(handler.unary_stream, method, metadata),
+                request_deserializer=deserializer,
                 response_serializer=handler.response_serializer,
             )
-        return handler
+        # Client-streaming RPCs are not part of the API: refuse rather than
+        # serve them without authorization and validation.
+        refuse = self._refusal(method)
+        if handler.stream_unary:
+            return grpc.stream_unary_rpc_method_handler(
+                refuse,
+                request_deserializer=deserializer,
+                response_serializer=handler.response_serializer,
+            )
+        return grpc.stream_stream_rpc_method_handler(
+            refuse,
+            request_deserializer=deserializer,
+            response_serializer=handler.response_serializer,
+        )
+
+    def _refusal(self, method: str) -> Callable[[Any, grpc.ServicerContext], Any]:
+        def refuse(_requests: Any, context: grpc.ServicerContext) -> Any:
+            exc = errors.PermissionDenied(
+                f"{method}: client-streaming RPCs are not served", reason="METHOD_NOT_DECLARED"
+            )
+            self._fail(exc, method, "", context)
+
+        return refuse
 
     def _begin(
         self,
         method: str,
         metadata: Mapping[str, Any],
-        required: Role,
         context: grpc.ServicerContext,
-    ) -> tuple[str, list[Any]]:
-        request_id = str(metadata.get(REQUEST_ID_HEADER) or uuid.uuid4())
-        tokens: list[Any] = [request_id_var.set(request_id), method_var.set(method)]
+        request_id: str,
+        tokens: list[Any],
+    ) -> None:
+        tokens += [request_id_var.set(request_id), method_var.set(method)]
+        if self._page_secret is not None:
+            tokens.append(pagination.secret_var.set(self._page_secret))
         context.set_trailing_metadata(((REQUEST_ID_HEADER, request_id),))
+        required = required_role(method, self._roles)  # deny by default
         principal: Principal = self._auth.authenticate(metadata.get("authorization"))
         tokens.append(principal_var.set(principal))
         authorize(principal, required, method)
-        return request_id, tokens
 
     def _fail(
         self, exc: BaseException, method: str, request_id: str, context: grpc.ServicerContext
@@ -176,15 +253,14 @@ class EngramServerInterceptor(grpc.ServerInterceptor):  # type: ignore[type-arg]
         behavior: Callable[[Any, grpc.ServicerContext], Any],
         method: str,
         metadata: Mapping[str, Any],
-        required: Role,
     ) -> Callable[[Any, grpc.ServicerContext], Any]:
         def wrapper(request: Any, context: grpc.ServicerContext) -> Any:
             started = time.perf_counter()
-            request_id = ""
+            request_id = _request_id(metadata)
             tokens: list[Any] = []
             try:
-                request_id, tokens = self._begin(method, metadata, required, context)
-                response = behavior(request, context)
+                self._begin(method, metadata, context, request_id, tokens)
+                response = behavior(_admit(request), context)
                 RPC_REQUESTS.labels(method=method, code="OK").inc()
                 return response
             except Exception as exc:
@@ -203,15 +279,14 @@ class EngramServerInterceptor(grpc.ServerInterceptor):  # type: ignore[type-arg]
         behavior: Callable[[Any, grpc.ServicerContext], Iterator[Any]],
         method: str,
         metadata: Mapping[str, Any],
-        required: Role,
     ) -> Callable[[Any, grpc.ServicerContext], Iterator[Any]]:
         def wrapper(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
             started = time.perf_counter()
-            request_id = ""
+            request_id = _request_id(metadata)
             tokens: list[Any] = []
             try:
-                request_id, tokens = self._begin(method, metadata, required, context)
-                yield from behavior(request, context)
+                self._begin(method, metadata, context, request_id, tokens)
+                yield from behavior(_admit(request), context)
                 RPC_REQUESTS.labels(method=method, code="OK").inc()
             except Exception as exc:
                 self._fail(exc, method, request_id, context)

@@ -8,7 +8,7 @@ import logging
 import secrets
 import signal
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent import futures
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +18,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from engram import __version__
+from engram import __version__, pagination
 from engram.auth import Role, TokenAuthenticator, TokenEntry, load_token_file, parse_token_spec
 from engram.config import SERVICES, Settings
 from engram.db import migrations
@@ -26,6 +26,7 @@ from engram.db.embedded import EmbeddedPostgres, start_embedded
 from engram.errors import InvalidArgument
 from engram.interceptors import EngramServerInterceptor
 from engram.metrics import serve_metrics
+from engram.roles import ROLE_TABLE
 
 log = logging.getLogger("engram.server")
 
@@ -38,7 +39,6 @@ class ServiceBinding:
     service_full_name: str
     servicer: object
     add_to_server: Callable[[object, grpc.Server], None]
-    method_roles: Mapping[str, Role] = field(default_factory=dict)
     start: Callable[[], None] = lambda: None
     # Called when shutdown begins, before in-flight calls drain: end
     # background workers and long-lived streams, which would otherwise hold
@@ -88,14 +88,16 @@ class EngramServer:
     """A grpc server with the engram interceptor, health per service and reflection.
 
     Bind first, then add bindings (an all-in-one process points its services
-    at its own bound port), then start.
+    at its own bound port), then start. Who may call which RPC comes from the
+    one role table, engram.roles; page tokens are signed with the deployment's
+    secret (engram.pagination.load_secret).
     """
 
     def __init__(self, settings: Settings, authenticator: TokenAuthenticator) -> None:
-        self._roles: dict[str, Role] = {}
+        secret = pagination.load_secret(settings.page_token_secret, settings.data_path)
         self.server = grpc.server(
             futures.ThreadPoolExecutor(max_workers=settings.max_workers, thread_name_prefix="rpc"),
-            interceptors=[EngramServerInterceptor(authenticator, self._roles)],
+            interceptors=[EngramServerInterceptor(authenticator, ROLE_TABLE, secret)],
             options=[
                 ("grpc.max_receive_message_length", 64 * 1024 * 1024),
                 ("grpc.max_send_message_length", 64 * 1024 * 1024),
@@ -115,7 +117,6 @@ class EngramServer:
 
     def add(self, binding: ServiceBinding) -> None:
         binding.add_to_server(binding.servicer, self.server)
-        self._roles.update(binding.method_roles)
         self.health.set(binding.service_full_name, health_pb2.HealthCheckResponse.NOT_SERVING)
         self.bindings.append(binding)
 
@@ -227,10 +228,10 @@ def _with_service_token(
         raise InvalidArgument(
             "service_token",
             "tokens are enabled and this process calls services at "
-            f"{', '.join(remote)}: set ENGRAM_SERVICE_TOKEN to an operator token they accept",
+            f"{', '.join(remote)}: set ENGRAM_SERVICE_TOKEN to a service token they accept",
         )
     token = secrets.token_urlsafe(32)
-    authenticator.add(TokenEntry("internal", Role.OPERATOR, token))
+    authenticator.add(TokenEntry("internal", Role.SERVICE, token))
     return settings.with_(service_token=token)
 
 

@@ -7,7 +7,8 @@ import uuid
 
 from engram.errors import InvalidArgument
 
-ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$")
+# \Z, not $: "$" also matches before a trailing newline. Match with fullmatch.
+ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}\Z")
 MAX_ID_LENGTH = 128
 DEFAULT_WORKSPACE = "default"
 
@@ -16,7 +17,7 @@ def require_id(field: str, value: str) -> str:
     """A non-empty identifier of at most 128 chars from [A-Za-z0-9._:@-]."""
     if not value:
         raise InvalidArgument(field, "must not be empty")
-    if not ID_PATTERN.match(value):
+    if not ID_PATTERN.fullmatch(value):
         raise InvalidArgument(
             field, "must be 1..128 chars of letters, digits and . _ : @ - (starting alphanumeric)"
         )

@@ -9,7 +9,7 @@ from engram.gateway.v1 import gateway_pb2_grpc as gpb_grpc
 from engram.server import BuildContext, ServiceBinding
 from gateway.downstream import Planes
 from gateway.service import GatewayService
-from gateway.servicer import METHOD_ROLES, SERVICE, GatewayServicer
+from gateway.servicer import SERVICE, GatewayServicer
 
 MIGRATIONS = None
 
@@ -38,6 +38,5 @@ def build(ctx: BuildContext) -> ServiceBinding:
         service_full_name=SERVICE,
         servicer=GatewayServicer(service),
         add_to_server=gpb_grpc.add_GatewayServiceServicer_to_server,  # type: ignore[arg-type]
-        method_roles=METHOD_ROLES,
         stop=stop,
     )

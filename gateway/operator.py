@@ -80,7 +80,7 @@ class OperatorViews:
             "project_ids": list(cmd.project_ids),
             "query": cmd.query,
         }
-        offset = int(decode(cmd.page_token, query).get("offset", 0))
+        offset = decode(cmd.page_token, query, {"offset": int}).get("offset", 0)
         scope_keys = self._scope_keys(cmd.session_id, cmd.persona_id, cmd.project_ids)
         visible = set(scope_keys)
         want = min(search.MAX_DEPTH, offset + cmd.page_size + 1)

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 import grpc
 
-from engram.auth import Role
 from engram.errors import InvalidArgument
 from engram.gateway.v1 import gateway_pb2 as gpb
 from engram.gateway.v1 import gateway_pb2_grpc as gpb_grpc
@@ -32,17 +31,6 @@ MAX_CANDIDATE_CHARS = 65_536
 MAX_QUERY_CHARS = 1000
 MAX_PROJECTS = 32
 MAX_DECLARED_TERM_CHARS = 200
-
-
-def _method(name: str) -> str:
-    return f"/{SERVICE}/{name}"
-
-
-# Runtime is the default role; the operator views need operator.
-METHOD_ROLES: dict[str, Role] = {
-    _method("SearchMemory"): Role.OPERATOR,
-    _method("GetMemoryContext"): Role.OPERATOR,
-}
 
 
 def _projects(values: list[str] | tuple[str, ...]) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ from learning_service.learnings import LearningBook
 from learning_service.plugins import ExtractorClient, JudgeClients
 from learning_service.policy_store import PolicyStore
 from learning_service.review import Reviewer
-from learning_service.servicer import METHOD_ROLES, SERVICE, LearningServicer
+from learning_service.servicer import SERVICE, LearningServicer
 from learning_service.skills import SkillBook
 from learning_service.workers import BackgroundLoop
 
@@ -80,7 +80,6 @@ def build(ctx: BuildContext) -> ServiceBinding:
         service_full_name=SERVICE,
         servicer=servicer,
         add_to_server=pb_grpc.add_LearningServiceServicer_to_server,  # type: ignore[arg-type]
-        method_roles=METHOD_ROLES,
         start=start,
         drain=drain,
         stop=stop,

@@ -21,8 +21,8 @@ from engram.errors import InvalidArgument
 from engram.validation import DEFAULT_WORKSPACE, ID_PATTERN
 from learning_service.model import Action, Kind, Mode, Origin, ScopeKind, Sensitivity
 
-RULE_NAME = re.compile(r"^[a-z0-9_-]{1,64}$")
-ADDRESS = re.compile(r"^[A-Za-z0-9._\-\[\]:]+:\d{1,5}$")
+RULE_NAME = re.compile(r"[a-z0-9_-]{1,64}")  # use fullmatch
+ADDRESS = re.compile(r"[A-Za-z0-9._\-\[\]:]+:\d{1,5}")  # use fullmatch
 DEFAULT_MAX_CANDIDATES = 2
 MAX_CANDIDATES_LIMIT = 10
 DEFAULT_JUDGE_TIMEOUT_MS = 5000
@@ -107,7 +107,7 @@ def _int(field_name: str, value: Any, *, low: int, high: int, rule: str = "") ->
 def _parse_rule(i: int, raw: Mapping[str, Any], seen: set[str]) -> Rule:
     base = f"publication.rules[{i}]"
     name = str(raw.get("name", ""))
-    if not RULE_NAME.match(name):
+    if not RULE_NAME.fullmatch(name):
         raise InvalidArgument(
             f"{base}.name", f"rule name {name[:70]!r} must match [a-z0-9_-]{{1,64}}"
         )
@@ -127,7 +127,7 @@ def _parse_rule(i: int, raw: Mapping[str, Any], seen: set[str]) -> Rule:
             raise InvalidArgument(
                 f"{base}.scope_id", f'rule "{name}": the workspace scope id is always "default"'
             )
-        if not ID_PATTERN.match(scope_id):
+        if not ID_PATTERN.fullmatch(scope_id):
             raise InvalidArgument(f"{base}.scope_id", f'rule "{name}": malformed scope id')
     if action is Action.PUBLISH_ACTIVE:
         if kind is None:
@@ -201,7 +201,7 @@ def _parse_judge(raw: Mapping[str, Any] | None) -> JudgeSettings:
         return JudgeSettings()
     address = str(raw.get("address", ""))
     enabled = bool(raw.get("enabled", False))
-    if address and not ADDRESS.match(address):
+    if address and not ADDRESS.fullmatch(address):
         raise InvalidArgument("judge.address", "must be host:port")
     if enabled and not address:
         raise InvalidArgument("judge.address", "an enabled judge needs an address (host:port)")

@@ -12,7 +12,6 @@ from uuid import UUID
 
 import grpc
 
-from engram.auth import Role
 from engram.errors import InvalidArgument
 from engram.learning.v1 import learning_pb2 as pb
 from engram.learning.v1 import learning_pb2_grpc as pb_grpc
@@ -41,21 +40,6 @@ from learning_service.skills import SkillBook
 SERVICE = pb.DESCRIPTOR.services_by_name["LearningService"].full_name
 MAX_INPUT = 32_768
 MAX_QUERY = 2_000
-
-OPERATOR_METHODS = (
-    "GetLearningPolicy",
-    "SetLearningPolicy",
-    "PublishCandidate",
-    "RejectCandidate",
-    "RevokeLearning",
-    "PromoteToSkill",
-    "RecordRolloutResult",
-    "RevokeSkill",
-    "RollbackSkill",
-    "ListSkills",
-    "SearchLearnings",
-)
-METHOD_ROLES: dict[str, Role] = {f"/{SERVICE}/{name}": Role.OPERATOR for name in OPERATOR_METHODS}
 
 LEARNING_FILTERS = {
     pb.LEARNING_STATUS_FILTER_UNSPECIFIED: StatusFilter.ALL,
@@ -178,7 +162,7 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
         kind = _enum(KIND_FROM_PB, "kind", request.kind, required=False)
         limit = page_size("page_size", request.page_size, default=50, maximum=500)
         query = {"statuses": [s.value for s in statuses], "kind": kind.value if kind else ""}
-        before = int(decode(request.page_token, query).get("before", 2**62))
+        before = decode(request.page_token, query, {"before": int}).get("before", 2**62)
         rows, token = _page(
             self.candidates.list(statuses, kind, before, limit + 1),
             limit,
@@ -256,7 +240,7 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
             "kind": kind.value if kind else "",
             "scope_key": scope.key if scope else "",
         }
-        before = int(decode(request.page_token, query).get("before", 2**62))
+        before = decode(request.page_token, query, {"before": int}).get("before", 2**62)
         rows, token = _page(
             self.learnings.list(status, kind, scope, before, limit + 1),
             limit,
@@ -321,7 +305,7 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
             raise InvalidArgument("query", f"at most {MAX_QUERY} characters")
         limit = page_size("page_size", request.page_size, default=20, maximum=100)
         query = {"scope_keys": keys, "query": request.query}
-        offset = int(decode(request.page_token, query).get("offset", 0))
+        offset = decode(request.page_token, query, {"offset": int}).get("offset", 0)
         hits = self.reader.search(keys, request.query)
         page = hits[offset : offset + limit]
         token = encode(query, {"offset": offset + limit}) if len(hits) > offset + limit else ""
@@ -362,7 +346,7 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
     ) -> tuple[list[pb.Skill], str]:
         limit = page_size("page_size", page_size_value, default=50, maximum=500)
         query = {"states": [s.value for s in states]}
-        after = str(decode(page_token, query).get("after", ""))
+        after = decode(page_token, query, {"after": str}).get("after", "")
         views, token = _page(
             self.skills.list(states, after, limit + 1),
             limit,

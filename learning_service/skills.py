@@ -37,7 +37,7 @@ from learning_service.candidates import check_reason
 from learning_service.model import Kind, LearningStatus, ScopeKind, SkillState, Stage, Tier
 from learning_service.store import CONSTRAINT_ERRORS, Conn, Idempotency, Q, Row, lock_key
 
-SKILL_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+SKILL_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")  # use fullmatch
 FORK = "fork"
 VERIFICATION_PROFILE = "verification"
 MAX_MARKER = 500
@@ -87,7 +87,7 @@ def definition_fingerprint(
 
 
 def require_skill_name(field: str, name: str) -> str:
-    if not SKILL_NAME.match(name):
+    if not SKILL_NAME.fullmatch(name):
         raise InvalidArgument(field, "must match [a-z0-9][a-z0-9_-]{0,63}")
     return name
 

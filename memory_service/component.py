@@ -14,7 +14,7 @@ from memory_service.planes import Lifecycle, PlaneContext
 from memory_service.receipt_rpcs import ReceiptRpcs
 from memory_service.run_memory_rpcs import RunMemoryRpcs
 from memory_service.search_rpcs import SearchRpcs
-from memory_service.servicer import METHOD_ROLES, SERVICE, FoundationRpcs
+from memory_service.servicer import SERVICE, FoundationRpcs
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -52,7 +52,6 @@ def build(ctx: BuildContext) -> ServiceBinding:
         service_full_name=SERVICE,
         servicer=JournalServicer(plane),
         add_to_server=pb_grpc.add_JournalServiceServicer_to_server,  # type: ignore[arg-type]
-        method_roles=METHOD_ROLES,
         start=start,
         drain=notifier.stop,
         stop=stop,

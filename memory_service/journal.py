@@ -39,7 +39,7 @@ from memory_service.store import (
 TURN_EVENT = "conversation.turn.completed"
 RUN_EVENT = "run.completed"
 RESERVED_EVENT_TYPES = frozenset({TURN_EVENT, RUN_EVENT})
-EVENT_TYPE_PATTERN = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$")
+EVENT_TYPE_PATTERN = re.compile(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+")  # use fullmatch
 MAX_TURN_TEXT = 32_768
 MAX_PAYLOAD_BYTES = 64 * 1024
 MAX_REASON = 1000
@@ -233,7 +233,7 @@ class Journal:
     # -- AppendEvent --------------------------------------------------------
 
     def append_event(self, cmd: EventCommand) -> tuple[dict[str, Any], bool]:
-        if not EVENT_TYPE_PATTERN.match(cmd.event_type):
+        if not EVENT_TYPE_PATTERN.fullmatch(cmd.event_type):
             raise InvalidArgument(
                 "event_type", "must be dotted lowercase segments, e.g. tool.call.completed"
             )

@@ -40,7 +40,8 @@ from memory_service.store import (
 )
 
 RQ = Queries(Path(__file__).with_name("receipts.sql"))
-MAX_ENTRIES = 1000
+MAX_ENTRIES = 256
+MAX_RECORD_KIND = 64
 SECTIONS = ("learned_context", "recovered_memory", "episodic_recall")
 DECISIONS = {
     pb.AUDIT_DECISION_EVALUATED: "evaluated",
@@ -55,6 +56,15 @@ def _section(field: str, value: str) -> str:
     if value not in SECTIONS:
         raise InvalidArgument(field, f"must be one of {', '.join(SECTIONS)}")
     return value
+
+
+def _record_kind(field: str, value: str) -> str:
+    """A short identifier such as "learning", "run_record" or "episode"."""
+    if not value:
+        return ""
+    if len(value) > MAX_RECORD_KIND:
+        raise InvalidArgument(field, f"is {len(value)} chars; the limit is {MAX_RECORD_KIND}")
+    return require_id(field, value)
 
 
 def _sha256(field: str, value: str) -> str:
@@ -111,7 +121,7 @@ class ReceiptRpcs(pb_grpc.JournalServiceServicer):
                         "decision": decision,
                         "score": entry.score,
                         "rank": entry.rank,
-                        "record_kind": entry.record_kind,
+                        "record_kind": _record_kind(f"entries[{i}].record_kind", entry.record_kind),
                     },
                 }
             )
@@ -219,7 +229,7 @@ class ReceiptRpcs(pb_grpc.JournalServiceServicer):
         context_id = require_text("context_id", request.context_id, max_chars=128)
         limit = page_size("page_size", request.page_size, default=100, maximum=1000)
         query = {"context_id": context_id}
-        after = int(decode(request.page_token, query).get("after", 0))
+        after = decode(request.page_token, query, {"after": int}).get("after", 0)
         with self.plane.db.connection() as conn:
             rows = conn.execute(
                 RQ["receipts_page"], {"context_id": context_id, "after": after, "limit": limit + 1}

@@ -5,6 +5,7 @@ Thin: validate, call RunMemoryStore, convert."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 import grpc
@@ -39,6 +40,8 @@ SEARCH_PATH = "journal.run_memory_search.v1"
 RUN_RECORDS_SOURCE = "postgresql:journal.run_records"
 MAX_PENDING_INPUT = 32_768
 MAX_QUERY = 1_000
+# SearchRunMemory pages by (score, recorded_at, run_id) descending.
+RUN_SEARCH_POSITION = {"score": float, "at": datetime, "run": str}
 
 STATUS_TO_PB = {
     "queued": pb.RUN_STATUS_QUEUED,
@@ -177,7 +180,7 @@ class RunMemoryRpcs(pb_grpc.JournalServiceServicer):
         )
         limit = page_size("page_size", request.page_size, default=20, maximum=100)
         query = {"session_id": session_id, "query": text, "visible_scope_keys": visible}
-        position = decode(request.page_token, query)
+        position = decode(request.page_token, query, RUN_SEARCH_POSITION)
         page = self.run_memory.search(session_id, text, visible, limit, position)
         has_query = bool(text.strip())
         coverage = build_coverage(

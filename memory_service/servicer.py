@@ -13,7 +13,6 @@ import grpc
 from google.protobuf.json_format import MessageToDict
 
 from engram import __version__
-from engram.auth import Role
 from engram.common.v1 import common_pb2 as cpb
 from engram.coverage import build_coverage
 from engram.db import Database
@@ -21,6 +20,7 @@ from engram.errors import InvalidArgument, OutOfRange
 from engram.journal.v1 import journal_pb2 as pb
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
 from engram.pagination import decode, encode
+from engram.roles import authorize_event
 from engram.timeutil import from_timestamp
 from engram.validation import (
     optional_id,
@@ -42,20 +42,6 @@ from memory_service.store import Q
 
 SERVICE = pb.DESCRIPTOR.services_by_name["JournalService"].full_name
 
-
-def _method(name: str) -> str:
-    return f"/{SERVICE}/{name}"
-
-
-METHOD_ROLES: dict[str, Role] = {
-    _method("Purge"): Role.ADMIN,
-    _method("Quarantine"): Role.OPERATOR,
-    _method("Restore"): Role.OPERATOR,
-    _method("ListQuarantine"): Role.OPERATOR,
-    _method("GetRunMemoryPolicy"): Role.OPERATOR,
-    _method("SetRunMemoryPolicy"): Role.OPERATOR,
-    _method("ListReceipts"): Role.OPERATOR,
-}
 
 SESSION_JOURNAL_PATH = "journal.session_journal.v1"
 EVENTS_SOURCE = "postgresql:journal.events"
@@ -104,6 +90,8 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
         provenance = convert.PROVENANCE_FROM_PB.get(request.provenance)
         if provenance is None:
             raise InvalidArgument("provenance", "must be set")
+        # Contexts and verdicts (gateway.*) and SYSTEM events are service writes.
+        authorize_event(request.event_type, request.provenance, "AppendEvent")
         command = EventCommand(
             event_type=require_text("event_type", request.event_type, max_chars=128),
             subject=require_id("subject", request.subject),
@@ -131,7 +119,7 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
             "session_id": session_id,
             "event_types": types,
         }
-        after = int(decode(request.page_token, query).get("after", 0))
+        after = decode(request.page_token, query, {"after": int}).get("after", 0)
         rows, matched, watermark = self.journal.read_session(
             subject, workspace, session_id, after, limit, types
         )
@@ -246,7 +234,7 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
     ) -> pb.ListQuarantineResponse:
         limit = page_size("page_size", request.page_size, default=50, maximum=500)
         query = {"active_only": request.active_only}
-        before = int(decode(request.page_token, query).get("before", 2**62))
+        before = decode(request.page_token, query, {"before": int}).get("before", 2**62)
         rows = self.journal.list_quarantine(request.active_only, before, limit + 1)
         token = (
             encode(query, {"before": int(rows[limit - 1]["entry_id"])}) if len(rows) > limit else ""

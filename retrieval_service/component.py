@@ -9,7 +9,7 @@ from engram.embedder_cache import shared_embedder
 from engram.retrieval.v1 import retrieval_pb2_grpc as rgrpc
 from engram.server import BuildContext, ServiceBinding
 from retrieval_service.runtime import RetrievalRuntime
-from retrieval_service.servicer import METHOD_ROLES, SERVICE, RetrievalServicer
+from retrieval_service.servicer import SERVICE, RetrievalServicer
 
 MIGRATIONS = None
 
@@ -23,7 +23,6 @@ def build(ctx: BuildContext) -> ServiceBinding:
         service_full_name=SERVICE,
         servicer=RetrievalServicer(runtime),
         add_to_server=rgrpc.add_RetrievalServiceServicer_to_server,  # type: ignore[arg-type]
-        method_roles=METHOD_ROLES,
         start=runtime.start,
         drain=runtime.drain,
         stop=runtime.stop,

@@ -15,7 +15,6 @@ import grpc
 import numpy as np
 import numpy.typing as npt
 
-from engram.auth import Role
 from engram.common.v1 import common_pb2 as cpb
 from engram.coverage import derive_absence
 from engram.errors import Internal, InvalidArgument, Unavailable
@@ -36,7 +35,6 @@ from retrieval_service.recall import RecallQuery
 from retrieval_service.runtime import RetrievalRuntime
 
 SERVICE = rpb.DESCRIPTOR.services_by_name["RetrievalService"].full_name
-METHOD_ROLES: dict[str, Role] = {f"/{SERVICE}/RebuildIndex": Role.OPERATOR}
 
 MAX_QUERY_CHARS = 4096
 MAX_TERMS = 16
@@ -72,7 +70,8 @@ def _query_vector(values: list[float], dimension: int) -> npt.NDArray[np.float32
         raise InvalidArgument(
             "query_embedding", f"has {len(values)} dimensions; the embedder has {dimension}"
         )
-    vector = np.asarray(values, dtype=np.float32)
+    # float64: float32 squares of large components overflow to inf.
+    vector = np.asarray(values, dtype=np.float64)
     norm = float(np.linalg.norm(vector))
     if not math.isfinite(norm) or norm == 0.0:
         raise InvalidArgument("query_embedding", "must be finite and non-zero")

@@ -1,7 +1,8 @@
 """One end-to-end pass that can target a running deployment.
 
-With ENGRAM_E2E_TARGET=host:port (and ENGRAM_E2E_TOKEN) it runs against that
-server, which must serve all four services; otherwise against the full suite
+With ENGRAM_E2E_TARGET=host:port (and ENGRAM_E2E_TOKEN, an operator token: it
+reads GetStatus and GetIndexStatus) it runs against that server, which must
+serve all four services; otherwise against the full suite
 started in-process. It writes only under a fresh subject, and asserts nothing
 about data it did not write.
 

@@ -390,13 +390,20 @@ def test_operator_methods_need_the_operator_role(start_services: Any, channel_to
     )
     runtime = stubs(channel_to(suite, RUNTIME_TOKEN)).learning
     operator = stubs(channel_to(suite, OPERATOR_TOKEN)).learning
-    created = candidate(runtime, "runtime may propose")
+    err = fails(lambda: candidate(runtime, "runtime may not propose"))
+    assert err.code() == grpc.StatusCode.PERMISSION_DENIED
+    created = candidate(operator, "an operator proposes")
     err = fails(lambda: publish(runtime, created.candidate_id))
     assert err.code() == grpc.StatusCode.PERMISSION_DENIED
     for call in (
         lambda: runtime.GetLearningPolicy(pb.GetLearningPolicyRequest()),
         lambda: runtime.SearchLearnings(pb.SearchLearningsRequest()),
         lambda: runtime.ListSkills(pb.ListSkillsRequest()),
+        lambda: runtime.ListCandidates(pb.ListCandidatesRequest()),
+        lambda: runtime.GetCandidate(pb.GetCandidateRequest(candidate_id=created.candidate_id)),
+        lambda: runtime.ListLearnings(pb.ListLearningsRequest()),
+        lambda: runtime.GetSkill(pb.GetSkillRequest(skill_name="any-skill")),
+        lambda: runtime.GetLearningStatus(pb.GetLearningStatusRequest()),
     ):
         assert fails(call).code() == grpc.StatusCode.PERMISSION_DENIED
     learned = publish(operator, created.candidate_id)

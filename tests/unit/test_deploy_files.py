@@ -120,7 +120,8 @@ def test_docs_name_only_real_variables() -> None:
 
 def test_token_example_loads() -> None:
     entries = load_token_file(ROOT / "deploy" / "tokens.example.yaml")
-    assert {e.role.name for e in entries} == {"RUNTIME", "OPERATOR", "ADMIN"}
+    assert {e.role.name for e in entries} == {"RUNTIME", "SERVICE", "OPERATOR", "ADMIN"}
+    assert next(e for e in entries if e.name == "services").role.name == "SERVICE"
 
 
 def dockerfile_instructions() -> list[tuple[str, str]]:

@@ -70,12 +70,12 @@ def test_tokens_roles_and_hierarchy():
 
 def test_page_tokens_are_bound_to_their_query():
     token = encode({"q": 1}, {"after": 42})
-    assert decode(token, {"q": 1}) == {"after": 42}
-    assert decode("", {"q": 1}) == {}
+    assert decode(token, {"q": 1}, {"after": int}) == {"after": 42}
+    assert decode("", {"q": 1}, {"after": int}) == {}
     with pytest.raises(errors.InvalidArgument, match="different query"):
-        decode(token, {"q": 2})
+        decode(token, {"q": 2}, {"after": int})
     with pytest.raises(errors.InvalidArgument, match="page_token"):
-        decode(token[:-2] + "AA", {"q": 1})
+        decode(token[:-2] + "AA", {"q": 1}, {"after": int})
 
 
 def test_validation_names_fields():
@@ -127,7 +127,9 @@ def raising_server() -> Iterator[grpc.Channel]:
     )
     server = grpc.server(
         futures.ThreadPoolExecutor(2),
-        interceptors=[EngramServerInterceptor(TokenAuthenticator([]), {})],
+        interceptors=[
+            EngramServerInterceptor(TokenAuthenticator([]), {"/test.Raiser/Raise": Role.RUNTIME})
+        ],
     )
     server.add_generic_rpc_handlers((generic,))
     port = server.add_insecure_port("127.0.0.1:0")
@@ -159,6 +161,10 @@ def test_exception_maps_to_code_with_one_error_info(raising_server, name):
         assert list(transition.allowed_states) == ["verified"]
     if name == "invalid":
         assert info.metadata["field"] == "subject"
+        bad_request = error_details_pb2.BadRequest()
+        assert any(d.Unpack(bad_request) for d in status.details)
+        violation = bad_request.field_violations[0]
+        assert (violation.field, violation.description) == ("subject", "must not be empty")
 
 
 def test_repetition_loop_detector():
