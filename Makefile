@@ -30,6 +30,9 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
+# pytest-randomly (a dev dependency) runs the tests in a new random order each
+# time, so order dependence and races show up; a failing run ends by naming its
+# seed: replay that order with `-p randomly --randomly-seed=N`.
 test: install protos-check lint typecheck node-test  ## everything CI checks
 	OPENBLAS_NUM_THREADS=1 $(BIN)/pytest -m "not slow" -q
 

@@ -285,7 +285,10 @@ class Reviewer:
 
     def step(self) -> bool:
         """Review the next batch of new candidates; True when there was work."""
-        with self.db.connection() as conn:
+        with self.db.connection() as conn, conn.transaction():
+            # One snapshot for the policy and the batch: a candidate created
+            # after a policy change is never reviewed under the older policy.
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             policy = load(conn)
             after = cursor_position(conn, CURSOR)
             rows = conn.execute(

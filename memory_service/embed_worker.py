@@ -18,6 +18,14 @@ ones another replica holds, which is SKIP LOCKED without the row lock: a row
 lock held while the model runs would make a concurrent CommitTurn of the same
 content (an occurrence bump) wait for the model. The UPDATE re-checks
 `embedding IS NULL`, so a lost race only wastes one computation.
+
+A quarantined episode is not embedded (nor announced) until it is restored:
+the candidate scan and the UPDATE both exclude it, and before the UPDATE the
+worker takes the episode's quarantine lock (the one Journal.set_quarantine
+holds), so a quarantine racing a batch either lands first and the UPDATE
+skips the episode, or waits for the batch and its record_quarantined change
+follows the episode_embedded one. Either way no episode_embedded change ever
+follows a record_quarantined one for an episode still quarantined.
 """
 
 from __future__ import annotations
@@ -108,6 +116,7 @@ class EmbeddingWorker:
             vectors = embedder.embed(texts)
             changes: list[ChangeRow] = []
             for row, vector in zip(rows, vectors, strict=True):
+                conn.execute(SQ["embed_hold_quarantine"], {"episode_id": str(row["episode_id"])})
                 stored = conn.execute(
                     SQ["embed_store"],
                     {
@@ -116,7 +125,7 @@ class EmbeddingWorker:
                         "episode_id": row["episode_id"],
                     },
                 ).fetchone()
-                if stored is not None:  # else purged or embedded elsewhere meanwhile
+                if stored is not None:  # else purged, quarantined or embedded elsewhere
                     changes.append(
                         ChangeRow(
                             "episode_embedded",

@@ -74,18 +74,79 @@ ORDER BY c.cursor
 LIMIT %(limit)s;
 
 -- name: episodes_by_id
+-- Visible episodes only (BatchGetEpisodes, SearchEpisodes' bodies, the feed's
+-- episode bodies). An episode is hidden when it is quarantined or when a
+-- quarantined conversation.turn.completed event of its subject/workspace has
+-- its content: FindExact's hidden-content rule (search.sql).
+WITH hidden AS MATERIALIZED (
+    -- Contents quarantined turn events hide: few rows, driven from the
+    -- quarantine projection (CASE keeps the cast to event ids).
+    SELECT ev.subject, ev.workspace, ev.content_sha256
+    FROM journal.quarantined q
+    JOIN journal.events ev
+      ON ev.event_id = CASE WHEN q.record_kind = 'event' THEN q.record_id::bigint END
+    WHERE q.record_kind = 'event' AND ev.event_type = 'conversation.turn.completed'
+)
 SELECT e.episode_id, e.subject, e.workspace, e.session_id, e.session_ids, e.user_text,
        e.assistant_text, e.content_sha256, e.occurrence_count, e.first_seen_at, e.last_seen_at,
        CASE WHEN %(include_embeddings)s THEN e.embedding END AS embedding, e.embedding_model
 FROM journal.episodes e
 WHERE e.episode_id = ANY (%(ids)s::uuid[])
   AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
-                  WHERE q.record_kind = 'episode' AND q.record_id = e.episode_id::text);
+                  WHERE q.record_kind = 'episode' AND q.record_id = e.episode_id::text)
+  AND NOT EXISTS (SELECT 1 FROM hidden h
+                  WHERE h.subject = e.subject AND h.workspace = e.workspace
+                    AND h.content_sha256 = e.content_sha256);
+
+-- name: turn_event_episode
+-- The episode projecting a turn event's content (none for other events or
+-- turns that were never learning-eligible).
+SELECT ep.episode_id
+FROM journal.events ev
+JOIN journal.episodes ep
+  ON ep.subject = ev.subject AND ep.workspace = ev.workspace
+ AND ep.content_sha256 = ev.content_sha256
+WHERE ev.event_id = %(id)s::bigint AND ev.event_type = 'conversation.turn.completed';
 
 -- name: session_events_page
-SELECT ev.event_id, ev.event_type, ev.subject, ev.workspace, ev.session_id, ev.payload,
-       ev.provenance, ev.request_id, ev.occurred_at, ev.recorded_at, ev.content_sha256
+-- An event whose content a quarantine hides is returned withheld: no payload,
+-- no content hash, and the reason. That is a turn event whose episode is
+-- quarantined, or another turn event with its content (FindExact's rule), and
+-- a run.completed event whose run record is quarantined. Quarantined events
+-- themselves are omitted.
+WITH hidden_turns AS MATERIALIZED (
+    SELECT other.content_sha256
+    FROM journal.quarantined q
+    JOIN journal.events other
+      ON other.event_id = CASE WHEN q.record_kind = 'event' THEN q.record_id::bigint END
+    WHERE q.record_kind = 'event' AND other.event_type = 'conversation.turn.completed'
+      AND other.subject = %(subject)s AND other.workspace = %(workspace)s
+)
+SELECT ev.event_id, ev.event_type, ev.subject, ev.workspace, ev.session_id,
+       CASE WHEN w.reason = '' THEN ev.payload ELSE '{}'::jsonb END AS payload,
+       ev.provenance, ev.request_id, ev.occurred_at, ev.recorded_at,
+       CASE WHEN w.reason = '' THEN ev.content_sha256 ELSE '' END AS content_sha256,
+       w.reason AS withheld_reason
 FROM journal.events ev
+CROSS JOIN LATERAL (
+    SELECT CASE
+        WHEN ev.event_type = 'run.completed'
+             AND EXISTS (SELECT 1 FROM journal.quarantined q
+                         WHERE q.record_kind = 'run_record'
+                           AND q.record_id = ev.payload ->> 'run_id')
+            THEN 'RUN_RECORD_QUARANTINED'
+        WHEN ev.event_type <> 'conversation.turn.completed' THEN ''
+        WHEN EXISTS (SELECT 1 FROM journal.episodes ep
+                     JOIN journal.quarantined q
+                       ON q.record_kind = 'episode' AND q.record_id = ep.episode_id::text
+                     WHERE ep.subject = ev.subject AND ep.workspace = ev.workspace
+                       AND ep.content_sha256 = ev.content_sha256)
+            THEN 'EPISODE_QUARANTINED'
+        WHEN EXISTS (SELECT 1 FROM hidden_turns h WHERE h.content_sha256 = ev.content_sha256)
+            THEN 'TURN_QUARANTINED'
+        ELSE ''
+    END AS reason
+) w
 WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
   AND ev.session_id = %(session_id)s AND ev.event_id > %(after)s
   AND (cardinality(%(types)s::text[]) = 0 OR ev.event_type = ANY (%(types)s::text[]))
@@ -176,7 +237,11 @@ SELECT
   (SELECT count(*) FROM journal.events) AS events,
   (SELECT count(*) FROM journal.episodes) AS episodes,
   (SELECT count(*) FROM journal.episodes WHERE embedding IS NOT NULL) AS episodes_embedded,
-  (SELECT count(*) FROM journal.episodes WHERE embedding IS NULL) AS episodes_pending,
+  -- The worker's queue: a quarantined episode waits for no embedding until restored.
+  (SELECT count(*) FROM journal.episodes e WHERE e.embedding IS NULL
+     AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
+                     WHERE q.record_kind = 'episode' AND q.record_id = e.episode_id::text)
+  ) AS episodes_pending,
   (SELECT count(*) FROM journal.quarantined) AS quarantined,
   (SELECT last_cursor FROM journal.feed_clock) AS watermark;
 

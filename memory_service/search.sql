@@ -5,11 +5,14 @@
 -- Embedding worker
 
 -- name: embed_candidates
--- Oldest pending first, through the partial index on pending episodes.
-SELECT episode_id
-FROM journal.episodes
-WHERE embedding IS NULL
-ORDER BY first_event_id
+-- Oldest pending first, through the partial index on pending episodes. A
+-- quarantined episode is not pending: it is embedded once restored.
+SELECT e.episode_id
+FROM journal.episodes e
+WHERE e.embedding IS NULL
+  AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
+                  WHERE q.record_kind = 'episode' AND q.record_id = e.episode_id::text)
+ORDER BY e.first_event_id
 LIMIT %(scan)s;
 
 -- name: embed_try_claim
@@ -18,28 +21,52 @@ SELECT pg_try_advisory_xact_lock(hashtextextended('engram.embed:' || %(episode_i
     AS claimed;
 
 -- name: embed_claimed_rows
--- A fresh statement after claiming: rows another replica embedded meanwhile drop out.
-SELECT episode_id, subject, workspace, session_id, user_text, assistant_text
-FROM journal.episodes
-WHERE episode_id = ANY (%(ids)s::uuid[]) AND embedding IS NULL
-ORDER BY first_event_id;
+-- A fresh statement after claiming: rows another replica embedded (or someone
+-- quarantined) meanwhile drop out.
+SELECT e.episode_id, e.subject, e.workspace, e.session_id, e.user_text, e.assistant_text
+FROM journal.episodes e
+WHERE e.episode_id = ANY (%(ids)s::uuid[]) AND e.embedding IS NULL
+  AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
+                  WHERE q.record_kind = 'episode' AND q.record_id = e.episode_id::text)
+ORDER BY e.first_event_id;
+
+-- name: embed_hold_quarantine
+-- The lock Journal.set_quarantine takes ('quarantine:<record_kind>:<record_id>',
+-- see memory_service/store.py lock_key), held to the batch's commit: a
+-- quarantine or restore of this episode either committed before (and the
+-- next statement, embed_store, sees it) or waits until the batch committed
+-- (and its change follows the batch's episode_embedded in the feed). Its own
+-- statement, so embed_store's snapshot is taken after the wait.
+SELECT pg_advisory_xact_lock(hashtextextended('quarantine:episode:' || %(episode_id)s, 0));
 
 -- name: embed_store
-UPDATE journal.episodes
+UPDATE journal.episodes e
 SET embedding = %(embedding)s, embedding_model = %(model)s, embedded_at = now()
-WHERE episode_id = %(episode_id)s AND embedding IS NULL
-RETURNING episode_id, subject, workspace, session_id;
+WHERE e.episode_id = %(episode_id)s AND e.embedding IS NULL
+  AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
+                  WHERE q.record_kind = 'episode' AND q.record_id = e.episode_id::text)
+RETURNING e.episode_id, e.subject, e.workspace, e.session_id;
 
 -- ---------------------------------------------------------------------------
 -- SearchEpisodes: two candidate lists over the same filters, fused in Python.
--- Filters: subject, workspace, not quarantined (record_kind 'episode'),
+-- Filters: subject, workspace, not hidden (the episode quarantined, or a
+-- quarantined turn event with its content: FindExact's rule below),
 -- exclude-session rule (engram.fusion.session_excluded: every session of the
 -- episode is the excluded one), time window [start, end) on last_seen_at.
 
 -- name: search_dense
 -- Nearest first by cosine distance (HNSW). Under hnsw.iterative_scan =
 -- relaxed_order the index may return slightly out of order, so re-sort.
-WITH nearest AS MATERIALIZED (
+WITH hidden AS MATERIALIZED (
+    -- Contents a quarantined turn event hides: few rows, driven from the
+    -- quarantine projection (CASE keeps the cast to event ids).
+    SELECT ev.content_sha256
+    FROM journal.quarantined q
+    JOIN journal.events ev
+      ON ev.event_id = CASE WHEN q.record_kind = 'event' THEN q.record_id::bigint END
+    WHERE q.record_kind = 'event' AND ev.event_type = 'conversation.turn.completed'
+      AND ev.subject = %(subject)s AND ev.workspace = %(workspace)s
+), nearest AS MATERIALIZED (
     SELECT e.episode_id, e.embedding <=> %(query)s AS distance
     FROM journal.episodes e
     WHERE e.subject = %(subject)s AND e.workspace = %(workspace)s
@@ -49,6 +76,7 @@ WITH nearest AS MATERIALIZED (
       AND (%(end)s::timestamptz IS NULL OR e.last_seen_at < %(end)s::timestamptz)
       AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
                       WHERE q.record_kind = 'episode' AND q.record_id = e.episode_id::text)
+      AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.content_sha256 = e.content_sha256)
     ORDER BY e.embedding <=> %(query)s
     LIMIT %(window)s
 )
@@ -57,7 +85,16 @@ SELECT episode_id, distance FROM nearest ORDER BY distance, episode_id;
 -- name: search_lexical
 -- Any query word may match (an OR query built by the caller for
 -- websearch_to_tsquery); more matched words and closer ones rank higher.
-WITH q AS (SELECT websearch_to_tsquery('english', %(text)s) AS tsq)
+WITH q AS (SELECT websearch_to_tsquery('english', %(text)s) AS tsq),
+hidden AS MATERIALIZED (
+    -- As in search_dense.
+    SELECT ev.content_sha256
+    FROM journal.quarantined qe
+    JOIN journal.events ev
+      ON ev.event_id = CASE WHEN qe.record_kind = 'event' THEN qe.record_id::bigint END
+    WHERE qe.record_kind = 'event' AND ev.event_type = 'conversation.turn.completed'
+      AND ev.subject = %(subject)s AND ev.workspace = %(workspace)s
+)
 SELECT e.episode_id, ts_rank_cd(e.search_tsv, q.tsq) AS rank
 FROM journal.episodes e, q
 WHERE numnode(q.tsq) > 0 AND e.search_tsv @@ q.tsq
@@ -67,6 +104,7 @@ WHERE numnode(q.tsq) > 0 AND e.search_tsv @@ q.tsq
   AND (%(end)s::timestamptz IS NULL OR e.last_seen_at < %(end)s::timestamptz)
   AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
                   WHERE q.record_kind = 'episode' AND q.record_id = e.episode_id::text)
+  AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.content_sha256 = e.content_sha256)
 ORDER BY rank DESC, e.episode_id
 LIMIT %(window)s;
 

@@ -160,3 +160,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.integration)
         elif "e2e" in parts:
             item.add_marker(pytest.mark.e2e)
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
+) -> None:
+    """Name pytest-randomly's seed at the end of a failing run: the header that
+    shows it is hidden under -q (as `make test` runs), and an order-dependent
+    failure is replayed only with the same seed."""
+    if exitstatus == 0 or not config.pluginmanager.hasplugin("randomly"):
+        return
+    seed = config.getoption("randomly_seed", default=None)
+    if isinstance(seed, int):
+        terminalreporter.write_line(
+            f"Test order: --randomly-seed={seed} (replay with -p randomly --randomly-seed={seed})"
+        )

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import time
 import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import grpc
 import psycopg
@@ -11,8 +15,14 @@ import pytest
 
 from engram.common.v1 import common_pb2 as cpb
 from engram.coverage import derive_absence, validate
+from engram.db import Database
+from engram.embedding import HashingEmbedder
 from engram.journal.v1 import journal_pb2 as pb
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
+from memory_service.embed_worker import EmbeddingWorker
+from memory_service.feed import FeedNotifier
+from memory_service.search_queries import SQ
+from tests.helpers import wait_for_embeddings
 
 APPEND_ONLY = ["events", "changes", "quarantine_ledger", "purge_ledger", "receipts", "idempotency"]
 
@@ -91,6 +101,10 @@ def test_append_only_tables_reject_mutation(journal, database_url, table, statem
 
 def test_quarantined_episode_vanishes_and_feed_reports_it(journal):
     receipt = commit(journal, "my locker code is in the blue notebook")
+    # The background worker announces the episode's vector (episode_embedded)
+    # whenever it gets to it; let it settle first, so the only change after
+    # `before` is the quarantine's own.
+    wait_for_embeddings(journal)
     before = changes(journal)
     assert any(
         c.kind == pb.CHANGE_KIND_EPISODE_UPSERTED and c.episode.episode_id == receipt.episode_id
@@ -123,11 +137,110 @@ def test_quarantined_episode_vanishes_and_feed_reports_it(journal):
         )
     )
     last = changes(journal, restored.change_cursor - 1)
-    assert last[0].kind == pb.CHANGE_KIND_RECORD_RESTORED
+    assert [c.kind for c in last] == [pb.CHANGE_KIND_RECORD_RESTORED]
     assert last[0].episode.episode_id == receipt.episode_id
     ledger = journal.ListQuarantine(pb.ListQuarantineRequest()).entries
     assert [e.action for e in ledger] == ["restore", "quarantine"]
     assert journal.ListQuarantine(pb.ListQuarantineRequest(active_only=True)).entries == []
+
+
+def test_worker_does_not_embed_a_quarantined_episode(start_services, channel_to, database_url):
+    """Nothing embeds (or announces) a quarantined episode; once restored it is
+    pending again and embedded after its record_restored change."""
+    idle = pb_grpc.JournalServiceStub(
+        channel_to(start_services(["journal"], workers_enabled=False))
+    )
+    hidden = commit(idle, "quarantined before its embedding")
+    idle.Quarantine(
+        pb.QuarantineRequest(
+            record_kind=pb.RECORD_KIND_EPISODE, record_id=hidden.episode_id, reason="at once"
+        )
+    )
+    visible = commit(idle, "an ordinary turn")
+    assert idle.GetStatus(pb.GetStatusRequest()).episodes_pending_embedding == 1
+    db = Database(database_url, max_size=2).open()
+    try:
+        worker = EmbeddingWorker(db, FeedNotifier(database_url), "hashing", batch_size=10)
+        assert worker.run_once() == 1
+        assert worker.run_once() == 0
+        embedded = [c.record_id for c in changes(idle) if c.kind == pb.CHANGE_KIND_EPISODE_EMBEDDED]
+        assert embedded == [visible.episode_id]
+        assert idle.GetStatus(pb.GetStatusRequest()).episodes_pending_embedding == 0
+
+        restored = idle.Restore(
+            pb.RestoreRequest(
+                record_kind=pb.RECORD_KIND_EPISODE, record_id=hidden.episode_id, reason="fine"
+            )
+        )
+        assert idle.GetStatus(pb.GetStatusRequest()).episodes_pending_embedding == 1
+        assert worker.run_once() == 1
+    finally:
+        db.close()
+    tail = changes(idle, restored.change_cursor - 1)
+    assert [(c.kind, c.record_id) for c in tail] == [
+        (pb.CHANGE_KIND_RECORD_RESTORED, hidden.episode_id),
+        (pb.CHANGE_KIND_EPISODE_EMBEDDED, hidden.episode_id),
+    ]
+    assert len(tail[1].episode.user_text) > 0
+
+
+class QuarantiningEmbedder:
+    """Quarantines the episode while the model runs: after the claim, before the UPDATE."""
+
+    def __init__(self, quarantine: Callable[[], object]) -> None:
+        self._inner = HashingEmbedder()
+        self._quarantine = quarantine
+        self.name = self._inner.name
+
+    def embed(self, texts: list[str]) -> Any:
+        self._quarantine()
+        return self._inner.embed(texts)
+
+
+def test_a_quarantine_during_the_batch_is_not_embedded(start_services, channel_to, database_url):
+    idle = pb_grpc.JournalServiceStub(
+        channel_to(start_services(["journal"], workers_enabled=False))
+    )
+    receipt = commit(idle, "quarantined while the model runs")
+
+    def quarantine() -> object:
+        return idle.Quarantine(
+            pb.QuarantineRequest(
+                record_kind=pb.RECORD_KIND_EPISODE, record_id=receipt.episode_id, reason="now"
+            )
+        )
+
+    class Worker(EmbeddingWorker):
+        @property
+        def embedder(self) -> Any:
+            return QuarantiningEmbedder(quarantine)
+
+    db = Database(database_url, max_size=2).open()
+    try:
+        assert Worker(db, FeedNotifier(database_url), "hashing", batch_size=10).run_once() == 0
+    finally:
+        db.close()
+    kinds = [c.kind for c in changes(idle) if c.record_id == receipt.episode_id]
+    assert kinds == [pb.CHANGE_KIND_EPISODE_UPSERTED, pb.CHANGE_KIND_RECORD_QUARANTINED]
+
+
+def test_the_worker_holds_the_lock_quarantine_takes(journal, database_url):
+    """The worker's per-episode lock is Journal.set_quarantine's: a quarantine
+    arriving after the worker took it waits for the batch to commit, so its
+    change is ordered after the batch's episode_embedded."""
+    receipt = commit(journal, "locked by a batch")
+    with psycopg.connect(database_url) as batch, ThreadPoolExecutor(1) as pool:
+        batch.execute(SQ["embed_hold_quarantine"], {"episode_id": receipt.episode_id})
+        pending = pool.submit(
+            journal.Quarantine,
+            pb.QuarantineRequest(
+                record_kind=pb.RECORD_KIND_EPISODE, record_id=receipt.episode_id, reason="wait"
+            ),
+        )
+        time.sleep(0.3)
+        assert not pending.done(), "the quarantine must wait for the batch's commit"
+        batch.rollback()
+        assert pending.result(timeout=10).change_cursor > 0
 
 
 def test_quarantined_event_leaves_session_journal(journal):

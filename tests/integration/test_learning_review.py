@@ -69,6 +69,11 @@ def env(
 def s(env: tuple[Stubs, str], plugins: tuple[FakeJudge, str, FakeExtractor, str]) -> Stubs:
     plugins[0].reset()
     plugins[2].proposals = []
+    # The suite, and so its policy, is shared by the module: every test starts
+    # from the default (shadow, no rules, no judge). Else the previous test's
+    # enabled rules review this test's candidates, and the worker publishes one
+    # the test means to publish itself (`learn`), racing it.
+    set_policy(env[0].learning, SHADOW)
     return env[0]
 
 
@@ -197,7 +202,7 @@ def test_api_origin_active_is_downgraded_unless_allowed(s: Stubs) -> None:
         rules=[rule("facts", ACTIVE, kind=pb.LEARNING_KIND_FACT)],
         allow_api_origin_active_publication=True,
     )
-    source = pb.Source(run_id=f"run-{scope.id}", session_id=scope.id)
+    source = pb.Source(run_id=f"run-{scope.id}", session_id=scope.id, subject="u1")
     cases = [
         # supported by the journal's record of the named run
         (
