@@ -232,7 +232,9 @@ def assemble_series(
             (
                 "recovered",
                 stubs["journal"].GetRecoveredMemory,
-                jpb.GetRecoveredMemoryRequest(session_id=SESSION, pending_input=text),
+                jpb.GetRecoveredMemoryRequest(
+                    subject=SUBJECT, session_id=SESSION, pending_input=text
+                ),
             ),
             (
                 "recall",

@@ -17,6 +17,7 @@ from typing import Any
 from engram.errors import InvalidArgument
 
 SERVICES = ("journal", "learning", "retrieval", "gateway")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,40 @@ class Settings:
     def data_path(self) -> Path:
         return Path(self.data_dir).expanduser().resolve()
 
+    def validate(self) -> Settings:
+        """Refuse values that cannot work, before anything is started; raises
+        InvalidArgument naming the setting. Returns self."""
+        if self.log_level.strip().upper() not in LOG_LEVELS:
+            raise InvalidArgument(
+                "log_level", f"unknown level {self.log_level!r}; choose {', '.join(LOG_LEVELS)}"
+            )
+        from engram.embedding import EMBEDDER_CHOICES
+
+        if self.embedder.strip().lower() not in EMBEDDER_CHOICES:
+            raise InvalidArgument(
+                "embedder",
+                f"unknown embedder {self.embedder!r}; choose {', '.join(EMBEDDER_CHOICES)}",
+            )
+        split_address("listen", self.listen)
+        if not -1 <= self.metrics_port <= 65535:
+            raise InvalidArgument("metrics_port", f"{self.metrics_port} is not -1 or a port")
+        for name in ("max_workers", "pool_max_size", "embed_batch_size"):
+            if getattr(self, name) < 1:
+                raise InvalidArgument(name, f"must be at least 1, not {getattr(self, name)}")
+        if self.grace_seconds < 0:
+            raise InvalidArgument("grace_seconds", "must not be negative")
+        if self.database_url:
+            from psycopg import ProgrammingError, conninfo
+
+            try:
+                conninfo.conninfo_to_dict(self.database_url)
+            except ProgrammingError:
+                # The message may quote the URL, password included: name no part of it.
+                raise InvalidArgument(
+                    "database_url", "is not a PostgreSQL URL or key=value connection string"
+                ) from None
+        return self
+
     def listen_is_loopback(self) -> bool:
         host = self.listen.rsplit(":", 1)[0].strip("[]")
         if host in ("localhost", ""):
@@ -95,6 +130,15 @@ class Settings:
             return ipaddress.ip_address(host).is_loopback
         except ValueError:
             return False
+
+
+def split_address(name: str, address: str) -> tuple[str, int]:
+    """(host, port) of a host:port setting ([v6]:port too); InvalidArgument otherwise."""
+    host, sep, port_text = address.strip().rpartition(":")
+    host = host.strip("[]")
+    if not sep or not port_text.isdigit() or int(port_text) > 65535:
+        raise InvalidArgument(name, f"{address!r} is not host:port")
+    return host, int(port_text)
 
 
 def _coerce(name: str, type_name: Any, raw: Any) -> Any:

@@ -8,7 +8,10 @@ the turns (`dia_id` "D<N>:<k>") that hold the answer.
 The journal mapping (used by `engram import locomo` and by benchmarks that
 need to know which episode holds which dia_id):
 - each conversation is one subject, "locomo-<sample_id>";
-- each session is one session id, "session-<N>";
+- each session is one session id, "<sample_id>-session-<N>": unique per
+  conversation, so two conversations never share a session id even where a
+  read is keyed by session (the LoCoMo files number every conversation's
+  sessions from 1);
 - each utterance is one committed turn: user_text "<speaker>: <text>" (plus
   " [shared a photo: <caption>]" for image turns), assistant_text
   "(acknowledged)". One turn per utterance keeps one episode per dia_id, so
@@ -129,8 +132,9 @@ def subject_for(sample_id: str) -> str:
     return f"{SUBJECT_PREFIX}{sample_id}"
 
 
-def session_id_for(number: int) -> str:
-    return f"session-{number}"
+def session_id_for(sample_id: str, number: int) -> str:
+    """The session id of session <number> of conversation <sample_id>."""
+    return f"{sample_id}-session-{number}"
 
 
 def request_id_for(sample_id: str, dia_id: str) -> str:
@@ -207,7 +211,7 @@ def _parse_turn(raw: Any, where: str) -> Turn:
     )
 
 
-def _parse_sessions(conversation: Mapping[str, Any], where: str) -> list[Session]:
+def _parse_sessions(sample_id: str, conversation: Mapping[str, Any], where: str) -> list[Session]:
     # Iterate over the session lists that exist: some samples carry
     # date_time keys for sessions that have no turn list.
     numbers = sorted(
@@ -220,7 +224,7 @@ def _parse_sessions(conversation: Mapping[str, Any], where: str) -> list[Session
         stamp = _require(conversation, f"{key}_date_time", where, str)
         sessions.append(
             Session(
-                session_id=session_id_for(number),
+                session_id=session_id_for(sample_id, number),
                 occurred_at=parse_date_time(stamp),
                 turns=[_parse_turn(t, f"{where}.{key}[{i}]") for i, t in enumerate(turns_raw)],
                 number=number,
@@ -257,7 +261,7 @@ def parse_conversation(raw: Any, where: str = "sample") -> Conversation:
     return Conversation(
         sample_id=sample_id,
         speakers=speakers,
-        sessions=_parse_sessions(conversation, f"{where}.conversation"),
+        sessions=_parse_sessions(sample_id, conversation, f"{where}.conversation"),
         qa=[_parse_qa(q, f"{where}.qa[{i}]") for i, q in enumerate(raw.get("qa") or [])],
     )
 

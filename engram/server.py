@@ -236,24 +236,29 @@ def _with_service_token(
 
 
 def start_suite(settings: Settings, services: Sequence[str] = SERVICES) -> Suite:
-    """Start the given services in this process and return once serving."""
+    """Start the given services in this process and return once serving.
+
+    Order: everything that can be refused without side effects first
+    (settings, tokens, the listen address), then PostgreSQL (embedded or
+    not), migrations and the services; a failure at any step undoes the
+    earlier ones, the embedded PostgreSQL included."""
     unknown = sorted(set(services) - set(SERVICES))
     if unknown:
         raise InvalidArgument("service", f"unknown service {unknown[0]!r}; choose {SERVICES}")
+    settings.validate()
     authenticator = build_authenticator(settings)
     settings = _with_service_token(settings, authenticator, services)
     engram_server = create_server(settings, authenticator)
-    embedded = None
-    database_url = settings.database_url
     needs_db = any(s in DATABASE_SERVICES for s in services)
-    if needs_db and not database_url:
-        embedded = start_embedded(settings.data_path)
-        database_url = embedded.url
-    suite = Suite(engram_server, embedded, settings.grace_seconds, database_url)
+    suite = Suite(engram_server, None, settings.grace_seconds, settings.database_url)
     try:
+        port = engram_server.bind(settings.listen)
+        if needs_db and not suite.database_url:
+            suite.embedded = start_embedded(settings.data_path)
+            suite.database_url = suite.embedded.url
+        database_url = suite.database_url
         if needs_db:
             migrate(database_url, [s for s in services if s in DATABASE_SERVICES])
-        port = engram_server.bind(settings.listen)
         self_addr = f"127.0.0.1:{port}"
         context = BuildContext(
             settings=settings,
@@ -269,11 +274,11 @@ def start_suite(settings: Settings, services: Sequence[str] = SERVICES) -> Suite
         if settings.metrics_port >= 0:
             metrics_port = serve_metrics(settings.metrics_port, settings.metrics_host)
             log.info("metrics on %s:%d/metrics", settings.metrics_host, metrics_port)
+        host = settings.listen.rsplit(":", 1)[0]
+        log.info("engram %s serving %s on %s:%d", __version__, ",".join(services), host, port)
     except BaseException:
         suite.stop(grace=0)
         raise
-    host = settings.listen.rsplit(":", 1)[0]
-    log.info("engram %s serving %s on %s:%d", __version__, ",".join(services), host, port)
     return suite
 
 

@@ -1,12 +1,13 @@
 """The parallel fan-out of AssembleContext.
 
 learned_context (LearningService.GetLearnedContext), recovered_memory
-(JournalService.GetRecoveredMemory, this session only) and episodic_recall
-(RetrievalService.Recall, excluding the active session) are fetched in parallel on the
-gateway's thread pool, each under the downstream deadline; an existence question also
-runs RetrievalService.FindExact (gateway.routing). Every answer becomes a SectionInput
-with validated coverage (gateway.sections); a plane that fails or does not answer in
-time becomes UNAVAILABLE/FAILED evidence, never an empty search.
+(JournalService.GetRecoveredMemory, this subject/workspace/session only) and
+episodic_recall (RetrievalService.Recall, excluding the active session) are fetched
+in parallel on the gateway's thread pool, each under the downstream deadline; an
+existence question also runs RetrievalService.FindExact (gateway.routing). Every
+answer becomes a SectionInput with validated coverage (gateway.sections); a plane that
+fails or does not answer in time becomes UNAVAILABLE/FAILED evidence, never an empty
+search.
 """
 
 from __future__ import annotations
@@ -113,7 +114,10 @@ class Fanout:
 
     def _recovered(self, cmd: AssembleCommand, query: dict[str, object]) -> SectionInput:
         request = jpb.GetRecoveredMemoryRequest(
-            session_id=cmd.session_id, pending_input=cmd.input_text[:MAX_QUERY_CHARS]
+            subject=cmd.subject,
+            workspace=cmd.workspace,
+            session_id=cmd.session_id,
+            pending_input=cmd.input_text[:MAX_QUERY_CHARS],
         )
         return self._guarded(
             "recovered_memory",
@@ -125,7 +129,6 @@ class Fanout:
                     "journal", "GetRecoveredMemory", request, jpb.GetRecoveredMemoryResponse
                 ),
                 query,
-                cmd.who,
             ),
         )
 

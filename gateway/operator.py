@@ -19,11 +19,9 @@ from engram.pagination import decode, encode
 from gateway import search
 from gateway.downstream import DownstreamError, Planes
 from gateway.sections import (
-    Who,
     checked,
     failed_coverage,
     learning_withheld,
-    run_record_foreign,
     scope_key,
 )
 
@@ -34,6 +32,8 @@ MAX_BROWSED_LEARNINGS = 200
 
 @dataclass(frozen=True)
 class SearchCommand:
+    subject: str
+    workspace: str
     session_id: str
     persona_id: str
     project_ids: tuple[str, ...]
@@ -44,6 +44,8 @@ class SearchCommand:
 
 @dataclass(frozen=True)
 class MemoryContextCommand:
+    subject: str
+    workspace: str
     session_id: str
     persona_id: str
     project_ids: tuple[str, ...]
@@ -75,6 +77,8 @@ class OperatorViews:
 
     def search_memory(self, cmd: SearchCommand) -> gpb.SearchMemoryResponse:
         query = {
+            "subject": cmd.subject,
+            "workspace": cmd.workspace,
             "session_id": cmd.session_id,
             "persona_id": cmd.persona_id,
             "project_ids": list(cmd.project_ids),
@@ -85,7 +89,7 @@ class OperatorViews:
         visible = set(scope_keys)
         want = min(search.MAX_DEPTH, offset + cmd.page_size + 1)
         learning_job = self._executor.submit(self._learning_hits, scope_keys, cmd.query, want)
-        run_job = self._executor.submit(self._run_hits, cmd.session_id, scope_keys, cmd.query, want)
+        run_job = self._executor.submit(self._run_hits, cmd, scope_keys, want)
         learning_raw = learning_job.result()
         run_raw = run_job.result()
         merged = search.merge(
@@ -131,15 +135,17 @@ class OperatorViews:
         return _collect(page, want, "learning search")
 
     def _run_hits(
-        self, session_id: str, scope_keys: list[str], query: str, want: int
+        self, cmd: SearchCommand, scope_keys: list[str], want: int
     ) -> list[jpb.RankedRunRecord]:
         def page(token: str, size: int) -> tuple[list[jpb.RankedRunRecord], str]:
             response = self._planes.call(
                 "journal",
                 "SearchRunMemory",
                 jpb.SearchRunMemoryRequest(
-                    session_id=session_id,
-                    query=query,
+                    subject=cmd.subject,
+                    workspace=cmd.workspace,
+                    session_id=cmd.session_id,
+                    query=cmd.query,
                     visible_scope_keys=scope_keys,
                     page_size=size,
                     page_token=token,
@@ -180,6 +186,8 @@ class OperatorViews:
             "journal",
             "GetRecoveredMemory",
             jpb.GetRecoveredMemoryRequest(
+                subject=cmd.subject,
+                workspace=cmd.workspace,
                 session_id=cmd.session_id,
                 pending_input=cmd.pending_input,
             ),
@@ -189,7 +197,12 @@ class OperatorViews:
         scope_keys = scopes_job.result()
         visible = set(scope_keys)
         response = gpb.GetMemoryContextResponse(scope_keys=scope_keys)
-        query = {"view": "memory_context", "session_id": cmd.session_id}
+        query = {
+            "view": "memory_context",
+            "subject": cmd.subject,
+            "workspace": cmd.workspace,
+            "session_id": cmd.session_id,
+        }
         if learned_job is None:
             response.learned_context.extend(
                 gpb.EligibleItem(
@@ -228,7 +241,6 @@ class OperatorViews:
                     )
             except DownstreamError as exc:
                 response.learned_coverage.CopyFrom(_failed("learned_context", query, exc))
-        who = Who("", "", cmd.session_id)
         try:
             recovered = recovered_job.result()
             coverage, _, problem = checked(
@@ -240,6 +252,7 @@ class OperatorViews:
             )
             response.recovered_coverage.CopyFrom(coverage)
             if not problem:
+                # The journal returned this subject/workspace/session's records only.
                 response.recovered_memory.extend(
                     gpb.EligibleItem(
                         id=r.record.run_id,
@@ -249,7 +262,6 @@ class OperatorViews:
                         score=r.score,
                     )
                     for r in recovered.records
-                    if not run_record_foreign(r.record, who)
                 )
         except DownstreamError as exc:
             response.recovered_coverage.CopyFrom(_failed("recovered_memory", query, exc))

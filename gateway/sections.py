@@ -7,9 +7,10 @@ reached yields a gateway-sealed UNAVAILABLE coverage (FAILED when it answered wi
 error), never an empty SEARCHED one.
 
 Defence in depth: records that break a visibility rule the downstream is responsible
-for (another session's run records, the active session's own episodes, another
-subject/workspace, a non-injectable or sensitive learning, a scope the session cannot
-see) are withheld and counted in the section detail.
+for (the active session's own episodes, another subject/workspace's episodes, a
+non-injectable or sensitive learning, a scope the session cannot see) are withheld and
+counted in the section detail. Recovered memory needs no such filter: the journal
+selects it by subject, workspace and session in SQL (GetRecoveredMemory).
 """
 
 from __future__ import annotations
@@ -185,15 +186,6 @@ def learning_withheld(learning: lpb.Learning, visible: set[str]) -> str:
     return ""
 
 
-def run_record_foreign(record: jpb.RunRecord, who: Who) -> bool:
-    """Recovered memory is injected into its own session only."""
-    return (
-        record.session_id != who.session_id
-        or bool(record.subject and who.subject and record.subject != who.subject)
-        or bool(record.workspace and who.workspace and record.workspace != who.workspace)
-    )
-
-
 def learned_section(
     response: lpb.GetLearnedContextResponse, query: Mapping[str, object]
 ) -> SectionInput:
@@ -219,8 +211,10 @@ def learned_section(
 
 
 def recovered_section(
-    response: jpb.GetRecoveredMemoryResponse, query: Mapping[str, object], who: Who
+    response: jpb.GetRecoveredMemoryResponse, query: Mapping[str, object]
 ) -> SectionInput:
+    """The journal returns this subject/workspace/session's records only (filtered in
+    SQL), so every record is a candidate."""
     hits = len(response.records)
     coverage, state, problem = checked(
         "recovered_memory", query, response.HasField("coverage"), response.coverage, hits
@@ -230,7 +224,6 @@ def recovered_section(
         section.detail = f"{response.omitted_by_limit} record(s) cut by max_prompt_entries"
     for rank, ranked in enumerate(response.records):
         record = ranked.record
-        withheld = "another session's run record" if run_record_foreign(record, who) else ""
         status = jpb.RunStatus.Name(record.status).removeprefix("RUN_STATUS_").lower()
         recorded_at = (
             record.recorded_at.ToDatetime(tzinfo=UTC) if record.HasField("recorded_at") else None
@@ -238,7 +231,7 @@ def recovered_section(
         line = render.recovered_line(record.run_id, status, recorded_at, record.summary)
         recency = record.recorded_at.seconds + record.recorded_at.nanos / 1e9
         section.candidates.append(
-            Candidate(Entry(record.run_id, line, rank, recency), ranked.score, withheld)
+            Candidate(Entry(record.run_id, line, rank, recency), ranked.score)
         )
     return _finish(section, problem)
 

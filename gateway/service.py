@@ -37,9 +37,20 @@ from gateway.truthfulness import ClaimScope
 
 log = logging.getLogger("engram.gateway")
 
+# The in-process caches: assembled contexts (ContextState, for ReleaseResponse) and the
+# responses kept for AIP-155 replay (an AssembleContext response can reach ~130 KB).
+# Each is bounded by an approximate byte budget (ContextState.approx_bytes; a
+# response's ByteSize()), by age (an entry is dropped CACHE_TTL_SECONDS after it was
+# stored) and by count, least recently used first. A context dropped from the cache is
+# recovered from the journal when the caller names its session; a request_id dropped
+# from a replay cache is computed afresh. These are constants, not Settings fields
+# (engram/config.py), to keep the change local; promote them there if operators need
+# to tune them.
+CONTEXT_CACHE_BYTES = 64 * 1024 * 1024
 CONTEXT_CACHE_SIZE = 10_000
-# Responses kept for AIP-155 replay; an AssembleContext response can reach ~130 KB.
+REQUEST_CACHE_BYTES = 64 * 1024 * 1024  # per replay cache: AssembleContext, ReleaseResponse
 REQUEST_CACHE_SIZE = 1_000
+CACHE_TTL_SECONDS = 3600.0
 # ReleaseResponse recovery reads at most this many journal pages of the session.
 MAX_RECOVERY_PAGES = 50
 RECOVERY_PAGE_SIZE = 1000
@@ -93,12 +104,23 @@ class GatewayService:
         self._seal = PayloadSeal(service_token)
         self._assembler = Assembler(planes, executor, self._seal.seal)
         self._operator = OperatorViews(planes, executor)
-        self._contexts: LruCache[str, ContextState] = LruCache(CONTEXT_CACHE_SIZE)
+        self._contexts: LruCache[str, ContextState] = LruCache(
+            CONTEXT_CACHE_SIZE,
+            max_bytes=CONTEXT_CACHE_BYTES,
+            ttl_seconds=CACHE_TTL_SECONDS,
+            sizer=ContextState.approx_bytes,
+        )
         self._assembled: IdempotencyCache[gpb.AssembleContextResponse] = IdempotencyCache(
-            REQUEST_CACHE_SIZE
+            REQUEST_CACHE_SIZE,
+            max_bytes=REQUEST_CACHE_BYTES,
+            ttl_seconds=CACHE_TTL_SECONDS,
+            sizer=gpb.AssembleContextResponse.ByteSize,
         )
         self._released: IdempotencyCache[gpb.ReleaseResponseResponse] = IdempotencyCache(
-            REQUEST_CACHE_SIZE
+            REQUEST_CACHE_SIZE,
+            max_bytes=REQUEST_CACHE_BYTES,
+            ttl_seconds=CACHE_TTL_SECONDS,
+            sizer=gpb.ReleaseResponseResponse.ByteSize,
         )
 
     # ------------------------------------------------------------ AssembleContext

@@ -153,6 +153,8 @@ class GatewayServicer(gpb_grpc.GatewayServiceServicer):
         self, request: gpb.SearchMemoryRequest, context: grpc.ServicerContext
     ) -> gpb.SearchMemoryResponse:
         command = SearchCommand(
+            subject=require_id("subject", request.subject),
+            workspace=workspace_or_default("workspace", request.workspace),
             session_id=require_id("session_id", request.session_id),
             persona_id=optional_id("persona_id", request.persona_id),
             project_ids=_projects(list(request.project_ids)),
@@ -166,6 +168,8 @@ class GatewayServicer(gpb_grpc.GatewayServiceServicer):
         self, request: gpb.GetMemoryContextRequest, context: grpc.ServicerContext
     ) -> gpb.GetMemoryContextResponse:
         command = MemoryContextCommand(
+            subject=require_id("subject", request.subject),
+            workspace=workspace_or_default("workspace", request.workspace),
             session_id=require_id("session_id", request.session_id),
             persona_id=optional_id("persona_id", request.persona_id),
             project_ids=_projects(list(request.project_ids)),

@@ -110,11 +110,13 @@ class JournalClient:
     def close(self) -> None:
         self._channel.close()
 
-    def get_run_record(self, run_id: str) -> RunEvidence | None:
-        """The daemon-owned run record, or None when the journal has none."""
+    def get_run_record(self, subject: str, workspace: str, run_id: str) -> RunEvidence | None:
+        """The daemon-owned run record of this subject/workspace's run, or None
+        when the journal has none (another subject's run id is NOT_FOUND)."""
         try:
             response = self._stub.GetRunRecord(
-                jpb.GetRunRecordRequest(run_id=run_id), timeout=CALL_TIMEOUT_SECONDS
+                jpb.GetRunRecordRequest(subject=subject, workspace=workspace, run_id=run_id),
+                timeout=CALL_TIMEOUT_SECONDS,
             )
         except grpc.RpcError as exc:
             if exc.code() == grpc.StatusCode.NOT_FOUND:
@@ -126,7 +128,8 @@ class JournalClient:
         self, subject: str, workspace: str, session_id: str, event_id: int
     ) -> RunCompletion | None:
         """The run.completed event `event_id`, read from its session journal;
-        None when it is no longer readable (quarantined or purged)."""
+        None when it is no longer readable (quarantined, withheld because its
+        run record is quarantined, or purged)."""
         token = ""
         while True:
             try:
@@ -145,7 +148,7 @@ class JournalClient:
                 raise Unavailable(f"journal ReadSessionJournal failed: {exc.code().name}") from exc
             for event in page.events:
                 if event.event_id == event_id:
-                    return completion_from_event(event)
+                    return None if event.withheld else completion_from_event(event)
                 if event.event_id > event_id:
                     return None
             if not page.next_page_token:

@@ -141,8 +141,10 @@ def verify(runs: RunRecords, row: Row) -> tuple[Verification, str]:
     run_id = row["source_run_id"]
     if not run_id:
         return Verification.UNVERIFIED, "no source run to verify against"
+    if not row["source_subject"]:
+        return Verification.UNVERIFIED, f"run {run_id} names no subject to look it up under"
     try:
-        record = runs.get_run_record(run_id)
+        record = runs.get_run_record(row["source_subject"], row["source_workspace"], run_id)
     except EngramError as exc:
         return Verification.UNVERIFIED, f"journal unavailable for verification ({exc.message})"
     if record is None:

@@ -17,7 +17,13 @@ from engram.learning.v1 import learning_pb2 as pb
 from engram.learning.v1 import learning_pb2_grpc as pb_grpc
 from engram.pagination import decode, encode
 from engram.timeutil import from_timestamp, to_timestamp
-from engram.validation import optional_id, page_size, require_id, require_request_id
+from engram.validation import (
+    optional_id,
+    page_size,
+    require_id,
+    require_request_id,
+    workspace_or_default,
+)
 from learning_service import convert
 from learning_service.candidates import CandidateBook, NewCandidate, SourceRef
 from learning_service.context import DEFAULT_MAX_ENTRIES, MAX_ENTRIES, ContextReader
@@ -395,6 +401,8 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
             request.expected_marker,
             request.definition_fingerprint,
             require_request_id("request_id", request.request_id, required=False),
+            subject=require_id("subject", request.subject),
+            workspace=workspace_or_default("workspace", request.workspace),
         )
         return pb.RecordRolloutResultResponse(skill=convert.skill(view), success=success)
 

@@ -65,7 +65,10 @@ class RunEvidence:
 
 
 class RunRecords(Protocol):
-    def get_run_record(self, run_id: str) -> RunEvidence | None: ...
+    def get_run_record(self, subject: str, workspace: str, run_id: str) -> RunEvidence | None:
+        """The run's record under this subject and workspace ("" = "default");
+        None when there is none (another subject's run id included)."""
+        ...
 
 
 def definition_fingerprint(
@@ -265,8 +268,18 @@ class SkillBook:
     # -- rollout ladder -------------------------------------------------------
 
     def record_rollout(
-        self, name: str, stage: Stage, run_id: str, marker: str, fingerprint: str, request_id: Any
+        self,
+        name: str,
+        stage: Stage,
+        run_id: str,
+        marker: str,
+        fingerprint: str,
+        request_id: Any,
+        *,
+        subject: str,
+        workspace: str,
     ) -> tuple[SkillView, bool]:
+        """`subject`/`workspace` are the run's: it is looked up under them only."""
         require_skill_name("skill_name", name)
         if not marker or len(marker) > MAX_MARKER:
             raise InvalidArgument("expected_marker", f"must be 1..{MAX_MARKER} characters")
@@ -276,6 +289,8 @@ class SkillBook:
             "name": name,
             "stage": stage.value,
             "run_id": run_id,
+            "subject": subject,
+            "workspace": workspace,
             "marker": marker,
             "fingerprint": fingerprint,
         }
@@ -285,7 +300,7 @@ class SkillBook:
                 return self._view(conn, name), bool(replay["success"])
             skill = get_skill_row(conn, name)
         self._check_rollout(skill, stage, fingerprint)
-        run = self.runs.get_run_record(run_id)
+        run = self.runs.get_run_record(subject, workspace, run_id)
         if run is None:
             raise NotFound(f"run {run_id} has no record in the journal", reason="RUN_NOT_FOUND")
         output = (run.outcome_preview, run.summary)

@@ -71,6 +71,9 @@ def event(row: Mapping[str, Any]) -> pb.Event:
         occurred_at=to_timestamp(row["occurred_at"]),
         recorded_at=to_timestamp(row["recorded_at"]),
         content_sha256=str(row["content_sha256"]),
+        # Set by the session read when the content is quarantined (queries.sql).
+        withheld=bool(row.get("withheld_reason")),
+        withheld_reason=str(row.get("withheld_reason") or ""),
     )
 
 

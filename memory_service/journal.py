@@ -391,19 +391,30 @@ class Journal:
                 conn.execute(
                     Q["unmark_quarantined"], {"record_kind": record_kind, "record_id": record_id}
                 )
-            (cursor,) = append_changes(
-                conn,
-                [
-                    ChangeRow(
-                        "record_quarantined" if quarantine else "record_restored",
-                        owner["subject"],
-                        owner["workspace"],
-                        "",
-                        record_kind,
-                        record_id,
+            kind = "record_quarantined" if quarantine else "record_restored"
+            changes = [
+                ChangeRow(kind, owner["subject"], owner["workspace"], "", record_kind, record_id)
+            ]
+            if record_kind == "event":
+                # A turn event's quarantine hides its episode (FindExact's
+                # content rule): announce the episode too, so an index drops it
+                # or, on restore, reads its current body again (none while the
+                # episode stays hidden for another reason).
+                episode = conn.execute(Q["turn_event_episode"], {"id": record_id}).fetchone()
+                if episode is not None:
+                    changes.append(
+                        ChangeRow(
+                            kind,
+                            owner["subject"],
+                            owner["workspace"],
+                            "",
+                            "episode",
+                            str(episode["episode_id"]),
+                            TURN_EVENT,
+                            int(record_id),
+                        )
                     )
-                ],
-            )
+            cursor = append_changes(conn, changes)[0]
         return {
             "entry_id": int(entry["entry_id"]),
             "record_kind": record_kind,

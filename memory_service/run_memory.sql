@@ -1,6 +1,10 @@
 -- Named queries of the recovered-run-memory plane (see engram.db.queries).
 -- Every read filters expires_at > now() and the quarantine projection: an
 -- expired or quarantined record is never served, whether or not pruning ran.
+-- Every read and every session-scoped prune also filters subject and
+-- workspace: a session id or run id of another subject matches nothing.
+-- A record is a projection of its run.completed event, so quarantining that
+-- event withholds the record too.
 
 -- name: policy_get
 SELECT enabled, retention_seconds, max_tracked_per_session, max_prompt_entries, redact_pii,
@@ -57,26 +61,35 @@ SELECT r.run_id, r.session_id, r.subject, r.workspace, r.status, r.summary, r.re
        r.event_id, r.recorded_at, r.expires_at
 FROM journal.run_records r
 WHERE r.run_id = %(run_id)s
+  AND r.subject = %(subject)s
+  AND r.workspace = %(workspace)s
   AND r.expires_at > now()
   AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
-                  WHERE q.record_kind = 'run_record' AND q.record_id = r.run_id);
+                  WHERE q.record_kind = 'run_record' AND q.record_id = r.run_id)
+  AND NOT EXISTS (SELECT 1 FROM journal.quarantined qe
+                  WHERE qe.record_kind = 'event' AND qe.record_id = r.event_id::text);
 
 -- name: session_records_served
--- Every eligible record of one session; pruning bounds this by
--- max_tracked_per_session, and ranking happens in the domain.
+-- Every eligible record of one subject/workspace/session; pruning bounds
+-- this by max_tracked_per_session, and ranking happens in the domain.
 SELECT r.run_id, r.session_id, r.subject, r.workspace, r.status, r.summary, r.request_preview,
        r.outcome_preview, r.failure_markers, r.artifact_ids, r.scope_keys, r.redaction_count,
        r.event_id, r.recorded_at, r.expires_at
 FROM journal.run_records r
 WHERE r.session_id = %(session_id)s
+  AND r.subject = %(subject)s
+  AND r.workspace = %(workspace)s
   AND r.expires_at > now()
   AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
                   WHERE q.record_kind = 'run_record' AND q.record_id = r.run_id)
+  AND NOT EXISTS (SELECT 1 FROM journal.quarantined qe
+                  WHERE qe.record_kind = 'event' AND qe.record_id = r.event_id::text)
 ORDER BY r.recorded_at DESC, r.event_id DESC;
 
 -- name: search_page
--- Visible records (own session; plus records sharing a scope key when
--- widened), matching any query term when a query is given, best first.
+-- Visible records of one subject/workspace (own session; plus that subject's
+-- records sharing a scope key when widened), matching any query term when a
+-- query is given, best first.
 -- Keyset pagination over (score, recorded_at, run_id), all descending.
 WITH q AS (
     SELECT nullif(array_to_string(ARRAY(
@@ -91,10 +104,14 @@ WITH q AS (
                 ELSE ts_rank_cd(r.search_tsv, q.tsq) END::float8 AS score
     FROM journal.run_records r, q
     WHERE r.expires_at > now()
+      AND r.subject = %(subject)s
+      AND r.workspace = %(workspace)s
       AND (r.session_id = %(session_id)s
            OR (%(widen)s AND r.scope_keys && %(scope_keys)s::text[]))
       AND NOT EXISTS (SELECT 1 FROM journal.quarantined qq
                       WHERE qq.record_kind = 'run_record' AND qq.record_id = r.run_id)
+      AND NOT EXISTS (SELECT 1 FROM journal.quarantined qe
+                      WHERE qe.record_kind = 'event' AND qe.record_id = r.event_id::text)
       AND (NOT %(has_query)s OR r.search_tsv @@ q.tsq)
 )
 SELECT * FROM visible
@@ -120,10 +137,14 @@ WITH q AS (
                 ELSE ts_rank_cd(r.search_tsv, q.tsq) END::float8 AS score
     FROM journal.run_records r, q
     WHERE r.expires_at > now()
+      AND r.subject = %(subject)s
+      AND r.workspace = %(workspace)s
       AND (r.session_id = %(session_id)s
            OR (%(widen)s AND r.scope_keys && %(scope_keys)s::text[]))
       AND NOT EXISTS (SELECT 1 FROM journal.quarantined qq
                       WHERE qq.record_kind = 'run_record' AND qq.record_id = r.run_id)
+      AND NOT EXISTS (SELECT 1 FROM journal.quarantined qe
+                      WHERE qe.record_kind = 'event' AND qe.record_id = r.event_id::text)
       AND (NOT %(has_query)s OR r.search_tsv @@ q.tsq)
 )
 SELECT (SELECT count(*) FROM visible
@@ -138,33 +159,42 @@ SET expires_at = recorded_at + make_interval(secs => %(retention_seconds)s)
 WHERE expires_at <> recorded_at + make_interval(secs => %(retention_seconds)s);
 
 -- name: delete_expired
--- Only this session when session_id is set, else every session.
+-- Only this subject/workspace/session when session_id is set, else every
+-- session.
 DELETE FROM journal.run_records
 WHERE expires_at <= now()
-  AND (%(session_id)s::text IS NULL OR session_id = %(session_id)s)
+  AND (%(session_id)s::text IS NULL
+       OR (session_id = %(session_id)s AND subject = %(subject)s
+           AND workspace = %(workspace)s))
 RETURNING run_id;
 
 -- name: delete_overflow
--- Keep the newest `keep` records of each session (of one session when set).
+-- Keep the newest `keep` records of each subject/workspace/session (of one
+-- when session_id is set): one subject's runs never push out another's.
 DELETE FROM journal.run_records r
 USING (
     SELECT run_id,
-           row_number() OVER (PARTITION BY session_id
+           row_number() OVER (PARTITION BY subject, workspace, session_id
                               ORDER BY recorded_at DESC, event_id DESC) AS position
     FROM journal.run_records
-    WHERE %(session_id)s::text IS NULL OR session_id = %(session_id)s
+    WHERE %(session_id)s::text IS NULL
+       OR (session_id = %(session_id)s AND subject = %(subject)s
+           AND workspace = %(workspace)s)
 ) ranked
 WHERE r.run_id = ranked.run_id AND ranked.position > %(keep)s
 RETURNING r.run_id;
 
 -- name: find_orphans
 -- Records that no longer belong to a terminal run: their run.completed event
--- is gone, is another event, names another run or session, or is not terminal.
+-- is gone, is another event, names another run, session, subject or workspace,
+-- or is not terminal.
 SELECT r.run_id,
        CASE WHEN e.event_id IS NULL THEN 'run.completed event missing'
             WHEN e.event_type <> 'run.completed' THEN 'event is not run.completed'
             WHEN (e.payload ->> 'run_id') IS DISTINCT FROM r.run_id THEN 'event names another run'
             WHEN e.session_id <> r.session_id THEN 'event belongs to another session'
+            WHEN e.subject <> r.subject OR e.workspace <> r.workspace
+                THEN 'event belongs to another subject or workspace'
             ELSE 'run is not terminal'
        END AS problem
 FROM journal.run_records r
@@ -173,6 +203,8 @@ WHERE e.event_id IS NULL
    OR e.event_type <> 'run.completed'
    OR (e.payload ->> 'run_id') IS DISTINCT FROM r.run_id
    OR e.session_id <> r.session_id
+   OR e.subject <> r.subject
+   OR e.workspace <> r.workspace
    OR coalesce(e.payload ->> 'status', '') NOT IN ('completed', 'failed', 'interrupted',
                                                    'cancelled')
 ORDER BY r.run_id

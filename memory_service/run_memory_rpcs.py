@@ -99,9 +99,12 @@ class RunMemoryRpcs(pb_grpc.JournalServiceServicer):
         self, request: pb.GetRunRecordRequest, context: grpc.ServicerContext
     ) -> pb.GetRunRecordResponse:
         run_id = require_id("run_id", request.run_id)
-        row = self.run_memory.get_record(run_id)
+        subject = require_id("subject", request.subject)
+        workspace = workspace_or_default("workspace", request.workspace)
+        row = self.run_memory.get_record(subject, workspace, run_id)
         if row is None:
-            raise NotFound(f"no run record {run_id}")
+            # The same answer for an unknown run and for another subject's.
+            raise NotFound(f"no run record {run_id} for this subject and workspace")
         return pb.GetRunRecordResponse(record=run_record(row))
 
     def GetRunMemoryPolicy(
@@ -136,11 +139,21 @@ class RunMemoryRpcs(pb_grpc.JournalServiceServicer):
         self, request: pb.GetRecoveredMemoryRequest, context: grpc.ServicerContext
     ) -> pb.GetRecoveredMemoryResponse:
         session_id = require_id("session_id", request.session_id)
+        subject = require_id("subject", request.subject)
+        workspace = workspace_or_default("workspace", request.workspace)
         pending = require_text(
             "pending_input", request.pending_input, max_chars=MAX_PENDING_INPUT, min_chars=0
         )
-        result = self.run_memory.recovered(session_id, pending, request.max_entries)
-        query = {"session_id": session_id, "pending_input": pending, "limit": result.limit}
+        result = self.run_memory.recovered(
+            subject, workspace, session_id, pending, request.max_entries
+        )
+        query = {
+            "subject": subject,
+            "workspace": workspace,
+            "session_id": session_id,
+            "pending_input": pending,
+            "limit": result.limit,
+        }
         if not result.enabled:
             # Run memory is switched off: nothing was searched, which says
             # nothing about what this session did.
@@ -174,14 +187,25 @@ class RunMemoryRpcs(pb_grpc.JournalServiceServicer):
         self, request: pb.SearchRunMemoryRequest, context: grpc.ServicerContext
     ) -> pb.SearchRunMemoryResponse:
         session_id = require_id("session_id", request.session_id)
+        subject = require_id("subject", request.subject)
+        workspace = workspace_or_default("workspace", request.workspace)
         text = require_text("query", request.query, max_chars=MAX_QUERY, min_chars=0)
         visible = sorted(
             rm.scope_keys("visible_scope_keys", request.visible_scope_keys, check_secrets=False)
         )
         limit = page_size("page_size", request.page_size, default=20, maximum=100)
-        query = {"session_id": session_id, "query": text, "visible_scope_keys": visible}
+        query = {
+            "subject": subject,
+            "workspace": workspace,
+            "session_id": session_id,
+            "query": text,
+            "visible_scope_keys": visible,
+        }
+        # The token is bound to the subject too: it never pages another's records.
         position = decode(request.page_token, query, RUN_SEARCH_POSITION)
-        page = self.run_memory.search(session_id, text, visible, limit, position)
+        page = self.run_memory.search(
+            subject, workspace, session_id, text, visible, limit, position
+        )
         has_query = bool(text.strip())
         coverage = build_coverage(
             read_path=SEARCH_PATH,

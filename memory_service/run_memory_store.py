@@ -191,14 +191,14 @@ class RunMemoryStore:
     def complete_run(self, run: RunInput, request_id: uuid.UUID | None) -> Completion:
         request_sha = fingerprint(run.fingerprint_fields())
         with self.db.connection() as conn:
-            replay = self._replay(conn, run.run_id, request_sha, request_id)
+            replay = self._replay(conn, run, request_sha, request_id)
         if replay is not None:
             return replay
         with self.db.transaction() as conn, translating(ERRORS):
             # Check, lock, check again: a racing duplicate waits here and then
             # finds the first call's event.
             lock_key(conn, f"complete_run:{run.run_id}")
-            replay = self._replay(conn, run.run_id, request_sha, request_id)
+            replay = self._replay(conn, run, request_sha, request_id)
             if replay is not None:
                 return replay
             policy_row = conn.execute(RQ["policy_get_for_share"]).fetchone()
@@ -207,10 +207,9 @@ class RunMemoryStore:
             body = build_body(run, redact_pii=policy.redact_pii)
             pruned = PruneCounts()
             if policy.enabled:
-                # Room for the new record: it is the session's newest.
-                pruned = self._prune_session(
-                    conn, run.session_id, policy.max_tracked_per_session - 1
-                )
+                # Room for the new record: it is the session's newest. Only
+                # this subject/workspace's session is pruned.
+                pruned = self._prune_session(conn, run, policy.max_tracked_per_session - 1)
             add_counter(conn, COUNTER_REDACTED, body.redaction_count)
             add_counter(conn, COUNTER_PRUNED, pruned.total)
             if request_id is not None:
@@ -241,21 +240,29 @@ class RunMemoryStore:
         return Completion(record, int(event["event_id"]), record is not None, replayed=False)
 
     def _replay(
-        self, conn: Conn, run_id: str, request_sha: str, request_id: uuid.UUID | None
+        self, conn: Conn, run: RunInput, request_sha: str, request_id: uuid.UUID | None
     ) -> Completion | None:
         if request_id is not None:
             # Raises REQUEST_ID_REUSED when the id was used for other content.
             idempotent_lookup(conn, "complete_run", request_id, request_sha)
+        run_id = run.run_id
         event = conn.execute(RQ["run_completed_event"], {"run_id": run_id}).fetchone()
         if event is None:
             return None
+        if (event["subject"], event["workspace"]) != (run.subject, run.workspace):
+            # Run ids are unique across subjects: another subject's run is
+            # refused, never replayed, returned or changed.
+            raise AlreadyExists(f"run {run_id} is already recorded", reason="RUN_ALREADY_RECORDED")
         payload = event["payload"]
         if payload.get("request_fingerprint") != request_sha:
             raise AlreadyExists(
                 f"run {run_id} was already recorded with different content",
                 reason="RUN_ALREADY_RECORDED",
             )
-        record = conn.execute(RQ["run_record_served"], {"run_id": run_id}).fetchone()
+        record = conn.execute(
+            RQ["run_record_served"],
+            {"run_id": run_id, "subject": run.subject, "workspace": run.workspace},
+        ).fetchone()
         return Completion(
             record, int(event["event_id"]), bool(payload.get("recorded")), replayed=True
         )
@@ -341,11 +348,12 @@ class RunMemoryStore:
     # -- pruning --------------------------------------------------------------
 
     @staticmethod
-    def _prune_session(conn: Conn, session_id: str, keep: int) -> PruneCounts:
-        expired = conn.execute(RQ["delete_expired"], {"session_id": session_id}).fetchall()
-        overflow = conn.execute(
-            RQ["delete_overflow"], {"session_id": session_id, "keep": keep}
-        ).fetchall()
+    def _prune_session(conn: Conn, run: RunInput, keep: int) -> PruneCounts:
+        """Expired and overflow records of the run's own subject, workspace and
+        session only."""
+        scope = {"session_id": run.session_id, "subject": run.subject, "workspace": run.workspace}
+        expired = conn.execute(RQ["delete_expired"], scope).fetchall()
+        overflow = conn.execute(RQ["delete_overflow"], {**scope, "keep": keep}).fetchall()
         return PruneCounts(expired=len(expired), overflow=len(overflow))
 
     @staticmethod
@@ -358,13 +366,11 @@ class RunMemoryStore:
                 conn.execute(
                     RQ["recompute_expiry"], {"retention_seconds": policy.retention_seconds}
                 )
-            counts.expired = len(
-                conn.execute(RQ["delete_expired"], {"session_id": None}).fetchall()
-            )
+            every = {"session_id": None, "subject": None, "workspace": None}
+            counts.expired = len(conn.execute(RQ["delete_expired"], every).fetchall())
             counts.overflow = len(
                 conn.execute(
-                    RQ["delete_overflow"],
-                    {"session_id": None, "keep": policy.max_tracked_per_session},
+                    RQ["delete_overflow"], {**every, "keep": policy.max_tracked_per_session}
                 ).fetchall()
             )
             if orphans:
@@ -450,23 +456,29 @@ class RunMemoryStore:
 
     # -- reads ------------------------------------------------------------------
 
-    def get_record(self, run_id: str) -> dict[str, Any] | None:
+    def get_record(self, subject: str, workspace: str, run_id: str) -> dict[str, Any] | None:
+        """The served record of this subject/workspace's run; None for an
+        unknown run id and for another subject's or workspace's."""
         with self.db.connection() as conn:
             row: dict[str, Any] | None = conn.execute(
-                RQ["run_record_served"], {"run_id": run_id}
+                RQ["run_record_served"],
+                {"run_id": run_id, "subject": subject, "workspace": workspace},
             ).fetchone()
         return row
 
-    def recovered(self, session_id: str, pending_input: str, max_entries: int) -> Recovered:
-        """This session's served records ranked against the pending input, cut
-        at the prompt limit; the cut is counted."""
+    def recovered(
+        self, subject: str, workspace: str, session_id: str, pending_input: str, max_entries: int
+    ) -> Recovered:
+        """This subject/workspace/session's served records ranked against the
+        pending input, cut at the prompt limit; the cut is counted."""
         policy = self.policy()
         limit = prompt_limit(max_entries, policy)
         if not policy.enabled:
             return Recovered([], 0, limit, 0, enabled=False)
         with self.db.connection() as conn:
             rows: list[dict[str, Any]] = conn.execute(
-                RQ["session_records_served"], {"session_id": session_id}
+                RQ["session_records_served"],
+                {"session_id": session_id, "subject": subject, "workspace": workspace},
             ).fetchall()
         ranked = rank(rows, pending_input)
         kept = [(dict(r.record), r.score) for r in ranked[:limit]]
@@ -479,6 +491,8 @@ class RunMemoryStore:
 
     def search(
         self,
+        subject: str,
+        workspace: str,
         session_id: str,
         query: str,
         visible_scope_keys: Sequence[str],
@@ -491,6 +505,8 @@ class RunMemoryStore:
         if query.strip() and not words:
             raise InvalidArgument("query", "has no searchable terms")
         params: dict[str, Any] = {
+            "subject": subject,
+            "workspace": workspace,
             "session_id": session_id,
             "widen": widened,
             "scope_keys": list(visible_scope_keys) if widened else [],

@@ -10,7 +10,9 @@ is quarantined or purged. So:
   and gains its vector on the EPISODE_EMBEDDED change; that is also what the
   journal's own search does (its dense side only sees embedded rows).
 * any episode change without a body, RECORD_QUARANTINED of an episode ->
-  remove.
+  remove. (Quarantining or restoring a turn event also announces its
+  episode this way, with the episode's current body, since the event's
+  quarantine hides the episode's content.)
 * SUBJECT_PURGED -> remove every episode of the subject (one workspace or all).
 * everything else (events, run records) -> nothing.
 """

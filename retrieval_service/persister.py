@@ -53,10 +53,12 @@ class Persister:
             self._wake.set()
 
     def save_now(self) -> None:
-        snapshot = self._index.snapshot
-        if snapshot is None or snapshot.generation == self._saved_generation:
-            return
+        # Read the snapshot under the lock: a save that waited for another must
+        # not then write an older snapshot over the newer one just saved.
         with self._saving:
+            snapshot = self._index.snapshot
+            if snapshot is None or snapshot.generation == self._saved_generation:
+                return
             try:
                 persist.save(snapshot, self._root)
             except OSError:

@@ -16,7 +16,8 @@ Visibility: the follower may lag a quarantine or purge by up to a batch, but
 a quarantined or purged episode must never be served once the ledger call
 returned. So the resident path re-reads the episodes it is about to return
 with JournalService.BatchGetEpisodes (one call, <= limit + a small margin
-ids), which reads committed state and drops quarantined and purged ones; the
+ids), which reads committed state and drops quarantined and purged ones (and
+ones whose content a quarantined turn event hides); the
 re-read body also supplies the returned text and is re-checked against the
 request's session and time filters (an episode may have re-occurred since
 the snapshot). If the journal cannot be reached for that check, nothing is

@@ -1,4 +1,4 @@
-"""`engram context show SESSION`: what a session is eligible to receive now."""
+"""`engram context show SUBJECT SESSION`: what a session is eligible to receive now."""
 
 from __future__ import annotations
 
@@ -30,20 +30,30 @@ def context_group() -> None:
 
 
 @context_group.command("show")
+@click.argument("subject")
 @click.argument("session")
+@click.option("--workspace", default="", help='workspace id [default: "default"]')
 @click.option("--persona", default="", help="persona bound to the session")
 @click.option("--project", "projects", multiple=True, help="linked project id (repeatable)")
 @click.option("--input", "pending_input", default="", help="pending input to score against")
 @client_options
 def context_show(
-    client: Client, session: str, persona: str, projects: tuple[str, ...], pending_input: str
+    client: Client,
+    subject: str,
+    session: str,
+    workspace: str,
+    persona: str,
+    projects: tuple[str, ...],
+    pending_input: str,
 ) -> None:
-    """The learnings, recovered runs and skills SESSION is eligible to receive
-    (GatewayService.GetMemoryContext; writes no receipts)."""
+    """The learnings, recovered runs and skills SUBJECT's SESSION is eligible to
+    receive (GatewayService.GetMemoryContext; writes no receipts)."""
     stub = client.stub(gateway_pb2_grpc.GatewayServiceStub)
     response = client.call(
         stub.GetMemoryContext,
         gateway_pb2.GetMemoryContextRequest(
+            subject=subject,
+            workspace=workspace,
             session_id=session,
             persona_id=persona,
             project_ids=list(projects),

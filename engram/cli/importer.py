@@ -114,8 +114,8 @@ def import_locomo(
     client: Client, path: Path, limit_conversations: int, workspace: str, parallel: int
 ) -> None:
     """Import a LoCoMo-format file: one subject per conversation
-    ("locomo-<sample_id>"), one session per session ("session-<N>"), one
-    committed turn per utterance. Re-running replays instead of duplicating."""
+    ("locomo-<sample_id>"), one session per session ("<sample_id>-session-<N>"),
+    one committed turn per utterance. Re-running replays instead of duplicating."""
     try:
         conversations = load_conversations(path)
     except LocomoFormatError as exc:

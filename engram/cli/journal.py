@@ -208,23 +208,36 @@ def _run_rows(records: Any) -> list[tuple[Any, ...]]:
 
 
 @runs_group.command("recall")
+@click.argument("subject")
 @click.argument("session")
+@click.option("--workspace", default="", help='workspace id [default: "default"]')
 @click.option("--input", "pending_input", default="", help="pending input to rank against")
 @click.option("--max-entries", type=int, default=0, help="0 = the policy's max_prompt_entries")
 @client_options
-def runs_recall(client: Client, session: str, pending_input: str, max_entries: int) -> None:
-    """SESSION's recovered run memory as the gateway would rank it."""
+def runs_recall(
+    client: Client,
+    subject: str,
+    session: str,
+    workspace: str,
+    pending_input: str,
+    max_entries: int,
+) -> None:
+    """SUBJECT's SESSION recovered run memory as the gateway would rank it."""
     response = client.call(
         journal_stub(client).GetRecoveredMemory,
         journal_pb2.GetRecoveredMemoryRequest(
-            session_id=session, pending_input=pending_input, max_entries=max_entries
+            subject=subject,
+            workspace=workspace,
+            session_id=session,
+            pending_input=pending_input,
+            max_entries=max_entries,
         ),
     )
     if client.as_json:
         emit_json(response)
         return
     print_table(
-        f"recovered memory of {session}",
+        f"recovered memory of {subject}/{session}",
         ("run", "status", "score", "recorded", "summary"),
         _run_rows(response.records),
     )
@@ -234,12 +247,15 @@ def runs_recall(client: Client, session: str, pending_input: str, max_entries: i
 
 
 @runs_group.command("show")
+@click.argument("subject")
 @click.argument("run_id")
+@click.option("--workspace", default="", help='workspace id [default: "default"]')
 @client_options
-def runs_show(client: Client, run_id: str) -> None:
-    """One run-memory record."""
+def runs_show(client: Client, subject: str, run_id: str, workspace: str) -> None:
+    """One run-memory record of SUBJECT."""
     response = client.call(
-        journal_stub(client).GetRunRecord, journal_pb2.GetRunRecordRequest(run_id=run_id)
+        journal_stub(client).GetRunRecord,
+        journal_pb2.GetRunRecordRequest(subject=subject, workspace=workspace, run_id=run_id),
     )
     if client.as_json:
         emit_json(response)

@@ -520,6 +520,8 @@ def skills_promote(
     required=True,
 )
 @click.option("--run-id", required=True, help="a completed run recorded in the journal")
+@click.option("--subject", required=True, help="the subject the run belongs to")
+@click.option("--workspace", default="", help='the run\'s workspace [default: "default"]')
 @click.option("--marker", "expected_marker", required=True, help="must occur in the run output")
 @click.option("--fingerprint", default="", help="expected definition fingerprint")
 @request_id_option
@@ -529,17 +531,22 @@ def skills_rollout(
     skill_name: str,
     stage: str,
     run_id: str,
+    subject: str,
+    workspace: str,
     expected_marker: str,
     fingerprint: str,
     request_id: str | None,
 ) -> None:
-    """Record a verification or canary result for SKILL_NAME."""
+    """Record a verification or canary result for SKILL_NAME (the run is looked
+    up under --subject and --workspace)."""
     response = client.call(
         learning_stub(client).RecordRolloutResult,
         pb.RecordRolloutResultRequest(
             skill_name=skill_name,
             stage=enum_value(pb.RolloutStage, "ROLLOUT_STAGE_", stage),
             run_id=run_id,
+            subject=subject,
+            workspace=workspace,
             expected_marker=expected_marker,
             definition_fingerprint=fingerprint,
             request_id=new_request_id(request_id),

@@ -17,7 +17,7 @@ from engram import __version__
 from engram.cli.client import EngramGroup
 from engram.cli.commands import register
 from engram.config import SERVICES, Settings
-from engram.errors import EngramError
+from engram.errors import EngramError, FailedPrecondition, Unavailable
 
 # Flags shared by `serve` and `db migrate`; each maps to a Settings field and
 # falls back to its ENGRAM_* environment variable.
@@ -60,20 +60,13 @@ def serve(service: str | None, **flags: Any) -> None:
     """Serve all four services in one process (default), or one SERVICE.
 
     With no database URL the embedded PostgreSQL (with pgvector) is started in
-    --data-dir and stopped on exit.
+    --data-dir and stopped on exit. Bad settings, an address in use and an
+    unreachable database are refused before anything starts (exit codes in
+    docs/operators.md).
     """
-    from engram.logs import configure_logging
-    from engram.server import serve_forever, start_suite
+    from engram.cli.serving import run_serve
 
-    settings = Settings.load(flags)
-    configure_logging(settings.log_level, json_format=settings.log_json)
-    suite = start_suite(settings, [service] if service else SERVICES)
-    click.echo(
-        f"engram {__version__} serving {service or 'all services'} on "
-        f"{settings.listen.rsplit(':', 1)[0]}:{suite.port}",
-        err=True,
-    )
-    serve_forever(suite)
+    run_serve(service, flags)
 
 
 @cli.group()
@@ -93,17 +86,27 @@ def db() -> None:
 )
 def db_migrate(database_url: str | None, data_dir: str | None, services: tuple[str, ...]) -> None:
     """Apply pending migrations."""
+    import psycopg
+
     from engram.db.embedded import start_embedded
+    from engram.db.health import check_reachable, describe
+    from engram.db.migrations import MigrationError
     from engram.server import DATABASE_SERVICES, migrate
 
-    settings = Settings.load({"database_url": database_url, "data_dir": data_dir})
+    settings = Settings.load({"database_url": database_url, "data_dir": data_dir}).validate()
     embedded = None
     url = settings.database_url
-    if not url:
+    if url:
+        check_reachable(url)
+    else:
         embedded = start_embedded(settings.data_path)
         url = embedded.url
     try:
         applied = migrate(url, list(services or DATABASE_SERVICES))
+    except MigrationError as exc:
+        raise FailedPrecondition(str(exc), reason="MIGRATION_CHANGED") from None
+    except psycopg.OperationalError as exc:
+        raise Unavailable(f"database unreachable: {describe(exc)}") from None
     finally:
         if embedded is not None:
             embedded.stop()
@@ -114,17 +117,29 @@ def db_migrate(database_url: str | None, data_dir: str | None, services: tuple[s
 register(cli)
 
 
+def exit_code_for_error(exc: EngramError) -> int:
+    """The exit code of a domain error: its gRPC status's (one table for both)."""
+    from engram.cli.client import exit_code_for
+    from engram.interceptors import status_for
+
+    return exit_code_for(status_for(exc)[0])
+
+
 def main() -> None:
+    from engram.cli.serving import EXIT_TERMINATED, Terminated
+
     try:
         cli(standalone_mode=False)
     except click.exceptions.Abort:
         sys.exit(130)
+    except Terminated:
+        sys.exit(EXIT_TERMINATED)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
     except EngramError as exc:
         click.echo(f"error: {exc.message}", err=True)
-        sys.exit(2)
+        sys.exit(exit_code_for_error(exc))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,21 @@
-"""A psycopg 3 connection pool with pgvector registered and connection-only retries."""
+"""A psycopg 3 connection pool with pgvector registered, connection-only
+retries, and a health monitor (engram.db.health) so that callers fail fast
+while PostgreSQL is down and are served again as soon as it is back.
+
+Acquiring a connection:
+
+* up: wait for a pooled connection in slices of ACQUIRE_SLICE_SECONDS, up to
+  ACQUIRE_TIMEOUT_SECONDS under load; between slices, stop with Unavailable
+  as soon as the monitor has found the server down. Every pooled connection
+  is checked (an empty query) before it is handed out, so one broken by a
+  restart is replaced, not given to a caller.
+* down: Unavailable at once, unless an idle pooled connection passes its
+  check within DOWN_ATTEMPT_SECONDS (which also ends the outage).
+
+psycopg-pool's own reconnect back-off is capped with a short
+reconnect_timeout: its attempts give up after RECONNECT_TIMEOUT_SECONDS and
+the monitor takes over, probing every few hundred milliseconds.
+"""
 
 from __future__ import annotations
 
@@ -10,18 +27,36 @@ from typing import Any, TypeVar
 
 import psycopg
 from pgvector.psycopg import register_vector
+from psycopg import conninfo
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from engram.db.health import HealthMonitor, describe
 from engram.errors import Unavailable
 
 log = logging.getLogger("engram.db")
 
 T = TypeVar("T")
+Conn = psycopg.Connection[dict[str, Any]]
+
+# Longest wait for a pooled connection while the server is up (load).
+ACQUIRE_TIMEOUT_SECONDS = 10.0
+# How often a waiting caller looks at the monitor's verdict.
+ACQUIRE_SLICE_SECONDS = 0.25
+# While down: how long a caller may try an idle pooled connection.
+DOWN_ATTEMPT_SECONDS = 0.05
+# psycopg-pool gives up reconnecting after this; the monitor takes over.
+RECONNECT_TIMEOUT_SECONDS = 0.2
+# libpq connect_timeout for pooled connections unless the URL sets one.
+CONNECT_TIMEOUT_SECONDS = 3
+OPEN_TIMEOUT_SECONDS = 30.0
+
+DOWN_MESSAGE = "database unavailable"
 
 # Retry only failures to reach the server; a failed statement is never
-# replayed blindly, since it may have committed.
-RETRYABLE = (psycopg.OperationalError, PoolTimeout)
+# replayed blindly, since it may have committed. Unavailable from
+# connection() means no statement ran.
+RETRYABLE = (psycopg.OperationalError, PoolTimeout, Unavailable)
 
 
 def _has_vector(conn: psycopg.Connection[object]) -> bool:
@@ -40,34 +75,103 @@ class Database:
 
     def __init__(self, url: str, *, max_size: int = 16, name: str = "engram") -> None:
         self.url = url
-        self._pool: ConnectionPool[psycopg.Connection[dict[str, Any]]] = ConnectionPool(
+        self.name = name
+        kwargs: dict[str, Any] = {"row_factory": dict_row, "autocommit": True}
+        if "connect_timeout" not in conninfo.conninfo_to_dict(url):
+            kwargs["connect_timeout"] = CONNECT_TIMEOUT_SECONDS
+        self._pool: ConnectionPool[Conn] = ConnectionPool(
             url,
             min_size=1,
             max_size=max_size,
-            kwargs={"row_factory": dict_row, "autocommit": True},
+            kwargs=kwargs,
             configure=_configure,
+            check=self._check,
             name=name,
             open=False,
-            timeout=10.0,
+            timeout=ACQUIRE_TIMEOUT_SECONDS,
+            reconnect_timeout=RECONNECT_TIMEOUT_SECONDS,
+            reconnect_failed=self._reconnect_failed,
         )
+        self.health = HealthMonitor(url, name, on_recovered=self._pool.check)
 
     def open(self, wait: bool = True) -> Database:
-        self._pool.open(wait=wait, timeout=30.0)
+        try:
+            self._pool.open(wait=wait, timeout=OPEN_TIMEOUT_SECONDS)
+        except PoolTimeout as exc:
+            self._pool.close()
+            raise Unavailable(
+                f"database unreachable: no connection for pool {self.name!r} "
+                f"after {OPEN_TIMEOUT_SECONDS:.0f}s",
+                reason="DATABASE_UNREACHABLE",
+            ) from exc
+        self.health.start()
         return self
 
     def close(self) -> None:
+        self.health.close()
         self._pool.close()
 
-    @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection[dict[str, Any]]]:
+    # -- pool callbacks (run in the pool's threads or the caller's) ---------
+
+    def _check(self, conn: Conn) -> None:
         try:
-            with self._pool.connection() as conn:
-                yield conn
-        except PoolTimeout as exc:
-            raise Unavailable("database connection pool exhausted or server down") from exc
+            ConnectionPool.check_connection(conn)
+        except Exception:
+            self.health.suspect(broken=True)
+            raise
+
+    def _reconnect_failed(self, _pool: ConnectionPool[Any]) -> None:
+        self.health.suspect()
+
+    # -- acquiring ----------------------------------------------------------
+
+    @staticmethod
+    def _unavailable() -> Unavailable:
+        return Unavailable(DOWN_MESSAGE, reason="DATABASE_UNAVAILABLE")
+
+    def _acquire(self) -> Conn:
+        if self.health.down:
+            # Only an idle connection can prove the server back; asking the
+            # pool for a new one would start its reconnect back-off, which
+            # delays the recovery the monitor is about to see.
+            if not self._pool.get_stats().get("pool_available", 0):
+                raise self._unavailable()
+            try:
+                conn = self._pool.getconn(timeout=DOWN_ATTEMPT_SECONDS)
+            except PoolTimeout as exc:
+                raise self._unavailable() from exc
+            self.health.alive()
+            return conn
+        deadline = time.monotonic() + ACQUIRE_TIMEOUT_SECONDS
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                return self._pool.getconn(timeout=max(0.001, min(ACQUIRE_SLICE_SECONDS, remaining)))
+            except PoolTimeout as exc:
+                if self.health.down:
+                    raise self._unavailable() from exc
+                if time.monotonic() >= deadline:
+                    raise Unavailable(
+                        f"no database connection free after {ACQUIRE_TIMEOUT_SECONDS:.0f}s",
+                        reason="DATABASE_POOL_EXHAUSTED",
+                    ) from exc
+                self.health.suspect()
 
     @contextmanager
-    def transaction(self) -> Iterator[psycopg.Connection[dict[str, Any]]]:
+    def connection(self) -> Iterator[Conn]:
+        conn = self._acquire()
+        try:
+            with conn:
+                yield conn
+        except psycopg.OperationalError:
+            if conn.closed:  # lost, not a failed statement
+                self.health.suspect(broken=True)
+            raise
+        finally:
+            self._pool.putconn(conn)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Conn]:
         with self.connection() as conn, conn.transaction():
             yield conn
 
@@ -76,9 +180,12 @@ class Database:
         for attempt in range(1, attempts + 1):
             try:
                 return fn()
-            except RETRYABLE:
+            except RETRYABLE as exc:
                 if attempt == attempts:
                     raise
-                log.warning("database connection failed; retrying", extra={"attempt": attempt})
+                log.warning(
+                    "database connection failed; retrying",
+                    extra={"attempt": attempt, "error": describe(exc)},
+                )
                 time.sleep(backoff * attempt)
         raise AssertionError("unreachable")

@@ -544,7 +544,7 @@ def test_operator_search_and_memory_context(stubs: Stubs) -> None:
     status_before = stubs.journal.GetStatus(jpb.GetStatusRequest()).run_memory
 
     hits = stubs.gateway.SearchMemory(
-        gpb.SearchMemoryRequest(session_id="s1", query="chart axis units")
+        gpb.SearchMemoryRequest(subject=SUBJECT, session_id="s1", query="chart axis units")
     ).hits
     by_kind = {h.hit_kind: h for h in hits}
     assert by_kind["learning"].id == learning.learning_id
@@ -557,7 +557,7 @@ def test_operator_search_and_memory_context(stubs: Stubs) -> None:
     token = ""
     for _ in range(10):
         page = stubs.gateway.SearchMemory(
-            gpb.SearchMemoryRequest(session_id="s1", page_size=1, page_token=token)
+            gpb.SearchMemoryRequest(subject=SUBJECT, session_id="s1", page_size=1, page_token=token)
         )
         seen += [h.id for h in page.hits]
         token = page.next_page_token
@@ -566,18 +566,81 @@ def test_operator_search_and_memory_context(stubs: Stubs) -> None:
     assert sorted(seen) == sorted({learning.learning_id, "run-c"})
 
     view = stubs.gateway.GetMemoryContext(
-        gpb.GetMemoryContextRequest(session_id="s1", pending_input="chart axis units")
+        gpb.GetMemoryContextRequest(
+            subject=SUBJECT, session_id="s1", pending_input="chart axis units"
+        )
     )
     assert "session:s1" in view.scope_keys and "workspace:default" in view.scope_keys
     assert [i.id for i in view.learned_context] == [learning.learning_id]
     assert [i.id for i in view.recovered_memory] == ["run-c"]
     assert view.learned_coverage.outcome == cpb.SEARCH_OUTCOME_SEARCHED
     assert view.recovered_coverage.outcome == cpb.SEARCH_OUTCOME_SEARCHED
-    browse = stubs.gateway.GetMemoryContext(gpb.GetMemoryContextRequest(session_id="s1"))
+    browse = stubs.gateway.GetMemoryContext(
+        gpb.GetMemoryContextRequest(subject=SUBJECT, session_id="s1")
+    )
     assert [i.id for i in browse.learned_context] == [learning.learning_id]
     assert not browse.HasField("learned_coverage")
     # The view writes no receipts.
     assert stubs.journal.GetStatus(jpb.GetStatusRequest()).run_memory == status_before
+
+
+def test_two_subjects_with_one_session_id_see_only_their_own_runs(stubs: Stubs) -> None:
+    # The same session id, the same run id pattern, the same words.
+    for subject in ("alice", "bob"):
+        for n in (1, 2):
+            complete_run(
+                stubs,
+                f"{subject}-run-{n}",
+                f"where is the vault? {subject} asked, run {n}",
+                f"The vault of {subject} is in room {n}.",
+                session="session-1",
+                subject=subject,
+            )
+    question = "where is the vault?"
+    for subject, other in (("alice", "bob"), ("bob", "alice")):
+        context = assemble(stubs, question, session="session-1", subject=subject)
+        recovered = block(context, "recovered_memory")
+        assert recovered.status == gpb.SECTION_STATUS_INCLUDED
+        assert f"vault of {subject}" in recovered.rendered
+        assert other not in recovered.rendered
+        record_ids = list(trace(context, "recovered_memory").record_ids)
+        assert sorted(record_ids) == [f"{subject}-run-1", f"{subject}-run-2"]
+        # The journal counted only this subject's records: nothing was withheld.
+        section_trace = trace(context, "recovered_memory")
+        assert section_trace.coverage.cardinality.matched_before_limit == 2
+        assert "withheld" not in section_trace.detail
+
+        hits = stubs.gateway.SearchMemory(
+            gpb.SearchMemoryRequest(subject=subject, session_id="session-1", query="vault")
+        ).hits
+        assert {h.id for h in hits if h.hit_kind == "recovered_run"} == {
+            f"{subject}-run-1",
+            f"{subject}-run-2",
+        }
+        view = stubs.gateway.GetMemoryContext(
+            gpb.GetMemoryContextRequest(
+                subject=subject, session_id="session-1", pending_input=question
+            )
+        )
+        assert sorted(i.id for i in view.recovered_memory) == sorted(record_ids)
+    # A subject with no runs in that session gets nothing at all.
+    carol = assemble(stubs, question, session="session-1", subject="carol")
+    assert "vault of" not in block(carol, "recovered_memory").rendered
+    assert not list(trace(carol, "recovered_memory").record_ids)
+
+    for request in (
+        gpb.SearchMemoryRequest(session_id="session-1"),
+        gpb.GetMemoryContextRequest(session_id="session-1"),
+    ):
+        method = (
+            stubs.gateway.SearchMemory
+            if isinstance(request, gpb.SearchMemoryRequest)
+            else stubs.gateway.GetMemoryContext
+        )
+        with pytest.raises(grpc.RpcError) as err:
+            method(request)
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert error_field(err.value) == "subject"
 
 
 def test_invalid_requests_name_their_field(stubs: Stubs) -> None:

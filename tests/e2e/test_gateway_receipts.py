@@ -54,11 +54,14 @@ class FakeJournal(jpb_grpc.JournalServiceServicer):
     audits: list[jpb.RecordRetrievalAuditRequest] = field(default_factory=list)
     injections: list[jpb.RecordContextInjectionRequest] = field(default_factory=list)
     events: list[jpb.Event] = field(default_factory=list)
+    recovered_requests: list[jpb.GetRecoveredMemoryRequest] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def GetRecoveredMemory(
         self, request: jpb.GetRecoveredMemoryRequest, context: grpc.ServicerContext
     ) -> jpb.GetRecoveredMemoryResponse:
+        with self.lock:
+            self.recovered_requests.append(request)
         n = len(self.records)
         coverage = build_coverage(
             read_path="journal.recovered_memory.v1",
@@ -329,20 +332,22 @@ def test_invalid_coverage_seal_withholds_section_as_failed(
     ]
 
 
-def test_another_sessions_record_is_never_rendered(fake: Fake, gateways: StartGateway) -> None:
+def test_recovered_memory_is_asked_for_this_subject_workspace_and_session(
+    fake: Fake, gateways: StartGateway
+) -> None:
+    # The journal selects by subject, workspace and session in SQL, so the
+    # gateway must say all three; it no longer filters afterwards.
     journal, address = fake
-    journal.records = [
-        run_record("r1", "own run: rotated the keys"),
-        run_record("r9", "session B secret plans", session_id="s-b"),
-    ]
+    journal.records = [run_record("r1", "own run: rotated the keys")]
     stub = gateways(address)
     response = assemble(stub)
+    [asked] = journal.recovered_requests
+    assert (asked.subject, asked.workspace, asked.session_id) == (SUBJECT, "default", SESSION)
     block, trace = section(response, "recovered_memory")
     assert block.status == gpb.SECTION_STATUS_INCLUDED
     assert "rotated the keys" in block.rendered
-    assert "session B" not in block.rendered
     assert list(trace.record_ids) == ["r1"]
-    assert "withheld" in trace.detail
+    assert "withheld" not in trace.detail
 
 
 def test_stored_text_cannot_break_out_of_its_frame(fake: Fake, gateways: StartGateway) -> None:
@@ -515,10 +520,14 @@ def test_operator_views_need_the_operator_role(fake: Fake, gateways: StartGatewa
     stub = gateways(address, **settings)
     metadata = (("authorization", f"Bearer {runtime_token}"),)
     with pytest.raises(grpc.RpcError) as err:
-        stub.SearchMemory(gpb.SearchMemoryRequest(session_id=SESSION), metadata=metadata)
+        stub.SearchMemory(
+            gpb.SearchMemoryRequest(subject=SUBJECT, session_id=SESSION), metadata=metadata
+        )
     assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
     with pytest.raises(grpc.RpcError) as err:
-        stub.GetMemoryContext(gpb.GetMemoryContextRequest(session_id=SESSION), metadata=metadata)
+        stub.GetMemoryContext(
+            gpb.GetMemoryContextRequest(subject=SUBJECT, session_id=SESSION), metadata=metadata
+        )
     assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
     response = stub.AssembleContext(
         gpb.AssembleContextRequest(subject=SUBJECT, session_id=SESSION, input_text="hi"),

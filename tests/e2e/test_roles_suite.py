@@ -125,7 +125,7 @@ def test_a_runtime_assembles_and_releases_with_receipts_and_verdicts_journaled(
     assert types[-2:] == ["gateway.context.assembled", "gateway.response.verdict"]
     assert set(types) == {"gateway.context.assembled", "gateway.response.verdict"}
     # The operator view reaches SearchLearnings with the service token.
-    operator.gateway.SearchMemory(gpb.SearchMemoryRequest(session_id="s2"))
+    operator.gateway.SearchMemory(gpb.SearchMemoryRequest(subject="alice", session_id="s2"))
 
 
 def test_a_runtime_may_not_make_internal_or_operator_calls(
@@ -135,7 +135,7 @@ def test_a_runtime_may_not_make_internal_or_operator_calls(
     for call in (
         lambda: list(rt.journal.StreamChanges(jpb.StreamChangesRequest(follow=False))),
         lambda: rt.journal.BatchGetEpisodes(jpb.BatchGetEpisodesRequest()),
-        lambda: rt.journal.GetRunRecord(jpb.GetRunRecordRequest(run_id="run-1")),
+        lambda: rt.journal.GetRunRecord(jpb.GetRunRecordRequest(subject="alice", run_id="run-1")),
         lambda: rt.journal.RecordContextInjection(jpb.RecordContextInjectionRequest()),
         lambda: rt.journal.RecordRetrievalAudit(jpb.RecordRetrievalAuditRequest()),
         lambda: rt.journal.GetStatus(jpb.GetStatusRequest()),
@@ -146,7 +146,7 @@ def test_a_runtime_may_not_make_internal_or_operator_calls(
         lambda: rt.learning.ListLearnings(lpb.ListLearningsRequest()),
         lambda: rt.learning.GetSkill(lpb.GetSkillRequest(skill_name="deploy")),
         lambda: rt.retrieval.GetIndexStatus(rpb.GetIndexStatusRequest()),
-        lambda: rt.gateway.SearchMemory(gpb.SearchMemoryRequest(session_id="s1")),
+        lambda: rt.gateway.SearchMemory(gpb.SearchMemoryRequest(subject="alice", session_id="s1")),
     ):
         denied(call)
 

@@ -130,7 +130,7 @@ def test_skill_rollout_ladder(suite: Suite, channel_to: Any) -> None:
     for stage, run_id in steps:
         step = engram(
             suite, "skills", "rollout", "release-checklist", "--stage", stage,
-            "--run-id", run_id, "--marker", "MARKER-OK",
+            "--run-id", run_id, "--subject", "alice", "--marker", "MARKER-OK",
         )  # fmt: skip
         assert step.exit_code == EXIT_OK, step.output
     skill = engram_json(suite, "skills", "show", "release-checklist")["skill"]
@@ -141,7 +141,7 @@ def test_skill_rollout_ladder(suite: Suite, channel_to: Any) -> None:
     # A verification result for an active skill is an illegal move.
     illegal = engram(
         suite, "skills", "rollout", "release-checklist", "--stage", "verification",
-        "--run-id", "run-0", "--marker", "MARKER-OK",
+        "--run-id", "run-0", "--subject", "alice", "--marker", "MARKER-OK",
     )  # fmt: skip
     assert illegal.exit_code == EXIT_PRECONDITION
     assert "skill release-checklist is" in illegal.output

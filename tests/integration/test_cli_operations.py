@@ -119,16 +119,19 @@ def test_runs_recall_and_show(suite: Suite, journal: jpb_grpc.JournalServiceStub
             request_id=str(uuid.uuid4()),
         )
     )
-    body = engram_json(suite, "runs", "recall", "s-runs", "--input", "quarterly revenue")
+    body = engram_json(suite, "runs", "recall", "alice", "s-runs", "--input", "quarterly revenue")
     assert [r["record"]["run_id"] for r in body["records"]] == [run_id]
-    table = engram(suite, "runs", "recall", "s-runs")
+    table = engram(suite, "runs", "recall", "alice", "s-runs")
     assert table.exit_code == EXIT_OK
     assert run_id in table.output
-    shown = engram(suite, "runs", "show", run_id)
+    shown = engram(suite, "runs", "show", "alice", run_id)
     assert shown.exit_code == EXIT_OK
     assert "quarterly" in shown.output
-    missing = engram(suite, "runs", "show", "run-missing")
+    missing = engram(suite, "runs", "show", "alice", "run-missing")
     assert missing.exit_code == EXIT_NOT_FOUND
+    # Another subject's session and run id: nothing, and NOT_FOUND.
+    assert not engram_json(suite, "runs", "recall", "bob", "s-runs").get("records")
+    assert engram(suite, "runs", "show", "bob", run_id).exit_code == EXIT_NOT_FOUND
 
 
 def test_quarantine_add_list_restore(suite: Suite, journal: jpb_grpc.JournalServiceStub) -> None:
@@ -191,14 +194,14 @@ def test_policies_round_trip_and_report_fields(suite: Suite, tmp_path: Path) -> 
 
 def test_context_show_and_index_rebuild(suite: Suite, journal: jpb_grpc.JournalServiceStub) -> None:
     commit_turn(journal, "I prefer green tea.", session_id="s-ctx")
-    body = engram_json(suite, "context", "show", "s-ctx", "--input", "tea")
+    body = engram_json(suite, "context", "show", "alice", "s-ctx", "--input", "tea")
     assert "session:s-ctx" in body["scope_keys"]
     assert body["learned_coverage"]["digest"]
-    table = engram(suite, "context", "show", "s-ctx", "--input", "tea")
+    table = engram(suite, "context", "show", "alice", "s-ctx", "--input", "tea")
     assert table.exit_code == EXIT_OK
     assert "learned context" in table.output
     assert "seal valid" in table.output
-    listing = engram(suite, "context", "show", "s-ctx")
+    listing = engram(suite, "context", "show", "alice", "s-ctx")
     assert listing.exit_code == EXIT_OK
     assert "SEAL INVALID" not in listing.output
 
@@ -251,7 +254,7 @@ def test_import_locomo_is_idempotent(suite: Suite, tmp_path: Path) -> None:
     assert table.exit_code == EXIT_OK
     assert "replayed" in table.output
 
-    session = engram_json(suite, "journal", "read", "locomo-conv-t", "session-1")
+    session = engram_json(suite, "journal", "read", "locomo-conv-t", "conv-t-session-1")
     events = session["events"]
     assert [e["payload"]["user_text"] for e in events] == ["Ana: I adopted Miso.", "Ben: A cat?"]
     assert [e["occurred_at"] for e in events] == ["2023-05-08T13:56:00Z", "2023-05-08T13:56:01Z"]

@@ -304,7 +304,7 @@ def test_a_workspace_purge_takes_that_workspace_and_records_without_one(
 class NoRuns:
     """No rollout evidence is recorded in these tests."""
 
-    def get_run_record(self, run_id: str) -> RunEvidence | None:
+    def get_run_record(self, subject: str, workspace: str, run_id: str) -> RunEvidence | None:
         return None
 
 

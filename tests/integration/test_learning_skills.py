@@ -95,12 +95,14 @@ def record(
     run_id: str,
     marker: str = MARKER,
     fingerprint: str = "",
+    subject: str = "u1",
 ) -> pb.RecordRolloutResultResponse:
     response: pb.RecordRolloutResultResponse = s.learning.RecordRolloutResult(
         pb.RecordRolloutResultRequest(
             skill_name=skill,
             stage=stage,
             run_id=run_id,
+            subject=subject,
             expected_marker=marker,
             definition_fingerprint=fingerprint,
         )
@@ -227,6 +229,15 @@ def test_the_rollout_ladder(s: Stubs) -> None:
     assert (
         fails(lambda: record(s, skill, VERIFICATION, "run-never-recorded")).code()
         == grpc.StatusCode.NOT_FOUND
+    )
+    # Another subject's run is not found either, and the run needs its subject.
+    theirs = run(s)
+    err = fails(lambda: record(s, skill, VERIFICATION, theirs, subject="someone-else"))
+    assert (err.code(), error_info(err).reason) == (grpc.StatusCode.NOT_FOUND, "RUN_NOT_FOUND")
+    err = fails(lambda: record(s, skill, VERIFICATION, theirs, subject=""))
+    assert (err.code(), error_info(err).metadata["field"]) == (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "subject",
     )
     err = fails(lambda: record(s, skill, VERIFICATION, run(s), fingerprint="0" * 64))
     assert (err.code(), error_info(err).reason) == (

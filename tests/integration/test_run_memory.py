@@ -114,6 +114,7 @@ def complete(
     scope_keys: tuple[str, ...] = (),
     artifacts: tuple[str, ...] = (),
     subject: str = "u1",
+    workspace: str = "",
     request_id: str = "",
 ) -> pb.CompleteRunResponse:
     response: pb.CompleteRunResponse = stub.CompleteRun(
@@ -121,6 +122,7 @@ def complete(
             run_id=run_id,
             session_id=session_id,
             subject=subject,
+            workspace=workspace,
             status=status,
             request_text=request or f"request of {run_id}",
             outcome_text=outcome,
@@ -191,11 +193,21 @@ def run_events(sql: psycopg.Connection[dict[str, Any]], run_id: str) -> list[dic
 
 
 def recovered(
-    stub: Stub, session_id: str, pending: str = "", max_entries: int = 0
+    stub: Stub,
+    session_id: str,
+    pending: str = "",
+    max_entries: int = 0,
+    *,
+    subject: str = "u1",
+    workspace: str = "",
 ) -> pb.GetRecoveredMemoryResponse:
     response: pb.GetRecoveredMemoryResponse = stub.GetRecoveredMemory(
         pb.GetRecoveredMemoryRequest(
-            session_id=session_id, pending_input=pending, max_entries=max_entries
+            subject=subject,
+            workspace=workspace,
+            session_id=session_id,
+            pending_input=pending,
+            max_entries=max_entries,
         )
     )
     return response
@@ -208,9 +220,14 @@ def search(
     scopes: tuple[str, ...] = (),
     page_size: int = 0,
     page_token: str = "",
+    *,
+    subject: str = "u1",
+    workspace: str = "",
 ) -> pb.SearchRunMemoryResponse:
     response: pb.SearchRunMemoryResponse = stub.SearchRunMemory(
         pb.SearchRunMemoryRequest(
+            subject=subject,
+            workspace=workspace,
             session_id=session_id,
             query=query,
             visible_scope_keys=list(scopes),
@@ -251,7 +268,7 @@ def test_every_terminal_status_produces_one_record(stub: Stub, sql: Any) -> None
             assert list(record.failure_markers) == []
         else:
             assert list(record.failure_markers) == [f"status:{label}", "error:TimeoutError"]
-        fetched = stub.GetRunRecord(pb.GetRunRecordRequest(run_id=run_id)).record
+        fetched = stub.GetRunRecord(pb.GetRunRecordRequest(subject="u1", run_id=run_id)).record
         assert fetched == record
         assert len(run_events(sql, run_id)) == 1
     assert count(sql, "SELECT count(*) FROM journal.run_records") == 4
@@ -503,7 +520,7 @@ def test_disabled_policy_appends_the_event_but_stores_nothing(stub: Stub, sql: A
     replay = complete(stub, "run-off", request=f"secret {SECRETS['github']}")
     assert replay.replayed and not replay.recorded
     expect_error(
-        lambda: stub.GetRunRecord(pb.GetRunRecordRequest(run_id="run-off")),
+        lambda: stub.GetRunRecord(pb.GetRunRecordRequest(subject="u1", run_id="run-off")),
         grpc.StatusCode.NOT_FOUND,
     )
     memory = recovered(stub, "s1", "kept")
@@ -666,7 +683,7 @@ def test_expired_record_is_never_served_even_before_pruning(stub: Stub, sql: Any
         " WHERE run_id = 'run-old'"
     )
     expect_error(
-        lambda: stub.GetRunRecord(pb.GetRunRecordRequest(run_id="run-old")),
+        lambda: stub.GetRunRecord(pb.GetRunRecordRequest(subject="u1", run_id="run-old")),
         grpc.StatusCode.NOT_FOUND,
     )
     memory = recovered(stub, "s1", "rotate database credentials")
@@ -708,7 +725,8 @@ def test_quarantined_record_is_never_served(stub: Stub) -> None:
         )
     )
     expect_error(
-        lambda: stub.GetRunRecord(pb.GetRunRecordRequest(run_id="run-q")), grpc.StatusCode.NOT_FOUND
+        lambda: stub.GetRunRecord(pb.GetRunRecordRequest(subject="u1", run_id="run-q")),
+        grpc.StatusCode.NOT_FOUND,
     )
     assert ids(recovered(stub, "s1", "launch codes").records) == ["run-ok"]
     assert ids(search(stub, "s1", "launch").records) == ["run-ok"]
@@ -758,6 +776,170 @@ def test_sessions_never_see_each_other_under_session_only(stub: Stub) -> None:
         grpc.StatusCode.INVALID_ARGUMENT,
         field="visible_scope_keys",
     )
+
+
+# -- subjects sharing a session id (issue 11 item 3) ----------------------------------
+
+
+def _two_subjects_in_one_session(stub: Stub) -> None:
+    """alice and bob, one session id, one run id pattern, the same words."""
+    for subject in ("alice", "bob"):
+        for n in (1, 2, 3):
+            complete(
+                stub,
+                f"{subject}-run-{n}",
+                session_id="session-1",
+                subject=subject,
+                request=f"deploy the billing service, attempt {n} by {subject}",
+                outcome=f"{subject} deployed billing {n}",
+                scope_keys=("project:shared",),
+            )
+    # alice again, in another workspace, with the same session id.
+    complete(
+        stub,
+        "alice-w2-run-1",
+        session_id="session-1",
+        subject="alice",
+        workspace="w2",
+        request="deploy the billing service from w2",
+        scope_keys=("project:shared",),
+    )
+
+
+def test_two_subjects_with_one_session_id_see_only_their_own_runs(stub: Stub) -> None:
+    _two_subjects_in_one_session(stub)
+    own = {s: {f"{s}-run-{n}" for n in (1, 2, 3)} for s in ("alice", "bob")}
+    for subject in ("alice", "bob"):
+        memory = recovered(stub, "session-1", "deploy billing service", subject=subject)
+        assert set(ids(memory.records)) == own[subject]
+        # Counted in SQL: the other subject's records are not even matched.
+        assert memory.coverage.cardinality.matched_before_limit == 3
+        assert memory.omitted_by_limit == 0
+        assert all(r.record.subject == subject for r in memory.records)
+        for query in ("deploy billing", ""):
+            found = search(stub, "session-1", query, subject=subject)
+            assert set(ids(found.records)) == own[subject]
+            assert found.coverage.cardinality.matched_before_limit == 3
+        for n in (1, 2, 3):
+            run_id = f"{subject}-run-{n}"
+            record = stub.GetRunRecord(pb.GetRunRecordRequest(subject=subject, run_id=run_id))
+            assert record.record.subject == subject
+            other = "bob" if subject == "alice" else "alice"
+            expect_error(
+                lambda o=other, r=run_id: stub.GetRunRecord(  # type: ignore[misc]
+                    pb.GetRunRecordRequest(subject=o, run_id=r)
+                ),
+                grpc.StatusCode.NOT_FOUND,
+            )
+    # Workspaces are separate too, with the same subject and session id.
+    w2 = recovered(stub, "session-1", "deploy billing", subject="alice", workspace="w2")
+    assert ids(w2.records) == ["alice-w2-run-1"]
+    assert ids(search(stub, "session-1", subject="alice", workspace="w2").records) == [
+        "alice-w2-run-1"
+    ]
+    expect_error(
+        lambda: stub.GetRunRecord(
+            pb.GetRunRecordRequest(subject="alice", workspace="w2", run_id="alice-run-1")
+        ),
+        grpc.StatusCode.NOT_FOUND,
+    )
+    # A subject without runs in that session: empty, never someone else's.
+    assert recovered(stub, "session-1", "deploy", subject="carol").records == []
+    assert search(stub, "session-1", subject="carol").records == []
+    # Widening by shared scope keys stays inside the subject and workspace.
+    set_policy(stub, search_visibility=pb.SEARCH_VISIBILITY_LEARNING_SCOPES)
+    widened = search(stub, "other-session", "deploy", ("project:shared",), subject="bob")
+    assert set(ids(widened.records)) == own["bob"]
+    assert set(ids(recovered(stub, "session-1", "deploy", subject="bob").records)) == own["bob"]
+    # A page token is bound to its subject.
+    first = search(stub, "session-1", page_size=1, subject="alice")
+    assert first.next_page_token
+    token = first.next_page_token
+    expect_error(
+        lambda: search(stub, "session-1", page_size=1, page_token=token, subject="bob"),
+        grpc.StatusCode.INVALID_ARGUMENT,
+        field="page_token",
+    )
+
+
+def test_session_keyed_reads_require_the_subject(stub: Stub) -> None:
+    complete(stub, "run-1")
+    calls: list[tuple[Callable[[], object], str]] = [
+        (lambda: recovered(stub, "s1", subject=""), "subject"),
+        (lambda: recovered(stub, "s1", subject="bad subject"), "subject"),
+        (lambda: recovered(stub, "s1", workspace="bad ws"), "workspace"),
+        (lambda: search(stub, "s1", subject=""), "subject"),
+        (lambda: search(stub, "s1", workspace="bad ws"), "workspace"),
+        (lambda: stub.GetRunRecord(pb.GetRunRecordRequest(run_id="run-1")), "subject"),
+        (
+            lambda: stub.GetRunRecord(
+                pb.GetRunRecordRequest(subject="u1", workspace="bad ws", run_id="run-1")
+            ),
+            "workspace",
+        ),
+        (lambda: stub.GetRunRecord(pb.GetRunRecordRequest(subject="u1")), "run_id"),
+    ]
+    for call, field in calls:
+        expect_error(call, grpc.StatusCode.INVALID_ARGUMENT, field=field)
+
+
+def test_complete_run_with_another_subjects_run_id_does_not_touch_it(stub: Stub, sql: Any) -> None:
+    alice = {"session_id": "session-1", "request": "rotate the alice vault keys", "outcome": "ok"}
+    first = complete(stub, "run-shared", subject="alice", **alice)
+    before = sql.execute("SELECT * FROM journal.run_records").fetchall()
+    events_before = count(sql, "SELECT count(*) FROM journal.events")
+    attempts: list[dict[str, Any]] = [
+        # alice's exact content under another subject,
+        {**alice, "subject": "bob"},
+        # another subject's own content,
+        {**alice, "subject": "bob", "request": "bob's own request"},
+        # and alice's content in another workspace (another owner as well).
+        {**alice, "subject": "alice", "workspace": "w2"},
+    ]
+    for attempt in attempts:
+        with pytest.raises(grpc.RpcError) as caught:
+            complete(stub, "run-shared", **attempt)
+        assert caught.value.code() == grpc.StatusCode.ALREADY_EXISTS
+        assert error_info(caught.value).reason == "RUN_ALREADY_RECORDED"
+        assert "vault" not in (caught.value.details() or "")
+    # alice's record and the journal are exactly as they were.
+    assert sql.execute("SELECT * FROM journal.run_records").fetchall() == before
+    assert count(sql, "SELECT count(*) FROM journal.events") == events_before
+    assert recovered(stub, "session-1", "vault", subject="bob").records == []
+    assert ids(recovered(stub, "session-1", "vault", subject="alice").records) == ["run-shared"]
+    # alice's own retry still replays her record.
+    again = complete(stub, "run-shared", subject="alice", **alice)
+    assert again.replayed and again.record == first.record
+
+
+def test_one_subjects_runs_never_prune_anothers(stub: Stub, sql: Any) -> None:
+    set_policy(stub, max_tracked_per_session=2, max_prompt_entries=2)
+    for n in (1, 2):
+        complete(stub, f"alice-run-{n}", session_id="session-1", subject="alice")
+    # alice's oldest record has expired but is not pruned yet.
+    sql.execute(
+        "UPDATE journal.run_records SET expires_at = now() - interval '1 second'"
+        " WHERE run_id = 'alice-run-1'"
+    )
+    for n in (1, 2, 3, 4):
+        complete(stub, f"bob-run-{n}", session_id="session-1", subject="bob")
+    rows = sql.execute(
+        "SELECT subject, run_id FROM journal.run_records ORDER BY subject, run_id"
+    ).fetchall()
+    # bob's writes pruned bob's overflow only; alice's records, even the
+    # expired one, were left to alice's own writes and the maintenance passes.
+    assert [(r["subject"], r["run_id"]) for r in rows] == [
+        ("alice", "alice-run-1"),
+        ("alice", "alice-run-2"),
+        ("bob", "bob-run-3"),
+        ("bob", "bob-run-4"),
+    ]
+    assert ids(recovered(stub, "session-1", subject="alice").records) == ["alice-run-2"]
+    complete(stub, "alice-run-3", session_id="session-1", subject="alice")
+    kept = sql.execute(
+        "SELECT run_id FROM journal.run_records WHERE subject = 'alice' ORDER BY run_id"
+    ).fetchall()
+    assert [r["run_id"] for r in kept] == ["alice-run-2", "alice-run-3"]
 
 
 # -- GetRecoveredMemory -----------------------------------------------------------------
@@ -872,20 +1054,24 @@ def test_boot_repair_removes_orphans_and_reports(
     )
     sql.execute(insert, ("run-no-event", 987654))
     sql.execute(insert, ("run-wrong-event", other))
+    # A record whose owner no longer matches its run.completed event.
+    complete(stub, "run-moved", request="moved")
+    sql.execute("UPDATE journal.run_records SET subject = 'u2' WHERE run_id = 'run-moved'")
     first.stop(grace=0)
 
     second = start_services(["journal"])
     stub = Stub(channel_to(second))
     report = stub.GetStatus(pb.GetStatusRequest()).last_maintenance
-    assert (report.trigger, report.ok, report.orphans_removed) == ("boot", True, 2)
+    assert (report.trigger, report.ok, report.orphans_removed) == ("boot", True, 3)
     assert any("run-no-event" in w and "missing" in w for w in report.warnings)
     assert any("run-wrong-event" in w for w in report.warnings)
+    assert any("run-moved" in w and "another subject" in w for w in report.warnings)
     remaining = [
         r["run_id"] for r in sql.execute("SELECT run_id FROM journal.run_records").fetchall()
     ]
     assert remaining == ["run-good"]
-    assert stub.GetRunRecord(pb.GetRunRecordRequest(run_id="run-good")).record.run_id
-    assert stub.GetStatus(pb.GetStatusRequest()).run_memory.records_pruned_total == 2
+    assert stub.GetRunRecord(pb.GetRunRecordRequest(subject="u1", run_id="run-good")).record.run_id
+    assert stub.GetStatus(pb.GetStatusRequest()).run_memory.records_pruned_total == 3
 
 
 def test_failed_boot_scan_is_reported_and_the_service_serves(
@@ -908,7 +1094,7 @@ def test_failed_boot_scan_is_reported_and_the_service_serves(
     assert "store scan broken" in report.error
     # The service keeps serving; another session's write needs no delete.
     assert complete(stub, "run-after", session_id="s2", request="still serving").recorded
-    assert stub.GetRunRecord(pb.GetRunRecordRequest(run_id="run-after")).record.run_id
+    assert stub.GetRunRecord(pb.GetRunRecordRequest(subject="u1", run_id="run-after")).record.run_id
 
 
 def test_status_reads_the_injection_counter(stub: Stub, sql: Any) -> None:

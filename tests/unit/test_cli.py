@@ -198,7 +198,7 @@ def test_unreachable_server_exits_5() -> None:
 
 def test_errors_as_json_for_scripts() -> None:
     address = f"127.0.0.1:{closed_port()}"
-    result = run("runs", "recall", "s1", "--address", address, "--json", "--timeout", "5")
+    result = run("runs", "recall", "alice", "s1", "--address", address, "--json", "--timeout", "5")
     assert result.exit_code == EXIT_UNAVAILABLE
     assert '"code": "UNAVAILABLE"' in result.output
 

@@ -37,6 +37,8 @@ def row(**overrides: Any) -> dict[str, Any]:
         "evidence_refs": ["run:r1"],
         "source_run_id": "r1",
         "source_session_id": "s1",
+        "source_subject": "u1",
+        "source_workspace": "default",
         "content": "always report sizes in gigabytes",
     }
     values.update(overrides)
@@ -64,8 +66,10 @@ class Runs:
     def __init__(self, record: RunEvidence | None = None, down: bool = False) -> None:
         self.record = record
         self.down = down
+        self.asked: tuple[str, str, str] | None = None
 
-    def get_run_record(self, run_id: str) -> RunEvidence | None:
+    def get_run_record(self, subject: str, workspace: str, run_id: str) -> RunEvidence | None:
+        self.asked = (subject, workspace, run_id)
         if self.down:
             raise Unavailable("journal down")
         return self.record
@@ -90,10 +94,21 @@ RECORD = RunEvidence(
         (Runs(None), {}, Verification.UNVERIFIED),
         (Runs(down=True), {}, Verification.UNVERIFIED),
         (Runs(RECORD), {"source_run_id": ""}, Verification.UNVERIFIED),
+        # A run named without its subject cannot be looked up, so not verified.
+        (Runs(RECORD), {"source_subject": ""}, Verification.UNVERIFIED),
     ],
 )
 def test_verify(runs: Runs, overrides: dict[str, Any], expected: Verification) -> None:
     assert verify(runs, row(**overrides))[0] is expected
+
+
+def test_verify_reads_the_run_under_the_source_subject_and_workspace() -> None:
+    runs = Runs(RECORD)
+    verify(runs, row(source_subject="ana", source_workspace="w2"))
+    assert runs.asked == ("ana", "w2", "r1")
+    unnamed = Runs(RECORD)
+    verify(unnamed, row(source_subject=""))
+    assert unnamed.asked is None  # never looked up under no subject
 
 
 def learning(content: str, age_minutes: int, scope_kind: str = "session") -> dict[str, Any]:

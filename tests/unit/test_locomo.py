@@ -20,6 +20,7 @@ from engram.locomo import (
     parse_date_time,
     split_evidence,
 )
+from engram.validation import require_id
 
 
 def tiny_locomo() -> list[dict[str, Any]]:
@@ -95,7 +96,7 @@ def test_load_conversations_shapes(locomo_file: Path) -> None:
     assert first.speakers == ("Ana", "Ben")
     assert first.subject == "locomo-conv-1"
     # session_3 has a date_time but no turn list: it is not a session.
-    assert [s.session_id for s in first.sessions] == ["session-1", "session-2"]
+    assert [s.session_id for s in first.sessions] == ["conv-1-session-1", "conv-1-session-2"]
     assert first.sessions[0].occurred_at == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
     assert first.sessions[1].occurred_at == datetime(2023, 6, 10, 0, 5, tzinfo=UTC)
     turns = first.sessions[0].turns
@@ -139,7 +140,7 @@ def test_commit_mapping_is_deterministic(locomo_file: Path) -> None:
     assert [c.dia_id for c in commits] == ["D1:1", "D1:2", "D2:1"]
     first, image, later = commits
     assert first.subject == "locomo-conv-1"
-    assert first.session_id == "session-1"
+    assert first.session_id == "conv-1-session-1"
     assert first.user_text == "Ana: I adopted a cat named Miso."
     assert first.assistant_text == ASSISTANT_TEXT
     assert (
@@ -148,7 +149,7 @@ def test_commit_mapping_is_deterministic(locomo_file: Path) -> None:
     )
     # Turns of a session keep their order in time.
     assert image.occurred_at == first.occurred_at + timedelta(seconds=1)
-    assert later.session_id == "session-2"
+    assert later.session_id == "conv-1-session-2"
     assert first.request_id == str(uuid.uuid5(LOCOMO_NAMESPACE, "conv-1:D1:1"))
     assert len({c.request_id for c in commits}) == 3
     again = list(commits_for(load_conversations(locomo_file)[0]))
@@ -159,6 +160,23 @@ def test_same_dia_id_in_two_conversations_gets_distinct_request_ids(locomo_file:
     one, two = load_conversations(locomo_file)
     assert next(commits_for(one)).dia_id == next(commits_for(two)).dia_id == "D1:1"
     assert next(commits_for(one)).request_id != next(commits_for(two)).request_id
+
+
+def test_session_ids_are_unique_per_conversation(locomo_file: Path) -> None:
+    # Both conversations number their sessions from 1: the ids must still differ,
+    # so no read keyed by session id can mix two conversations.
+    one, two = load_conversations(locomo_file)
+    assert one.sessions[0].number == two.sessions[0].number == 1
+    assert one.sessions[0].session_id == "conv-1-session-1"
+    assert two.sessions[0].session_id == "conv-2-session-1"
+    every = [c.session_id for conv in (one, two) for c in commits_for(conv)]
+    by_subject = {(c.subject, c.session_id) for conv in (one, two) for c in commits_for(conv)}
+    # One session id belongs to exactly one conversation (one subject).
+    assert len({session for _, session in by_subject}) == len(by_subject)
+    assert set(every) == {"conv-1-session-1", "conv-1-session-2", "conv-2-session-1"}
+    # Every session id is a valid journal id.
+    for session_id in every:
+        assert require_id("session_id", session_id) == session_id
 
 
 @pytest.mark.parametrize(

@@ -674,11 +674,18 @@ class SearchMemoryRequest(_message.Message):
     QUERY_FIELD_NUMBER: _builtins.int
     PAGE_SIZE_FIELD_NUMBER: _builtins.int
     PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    WORKSPACE_FIELD_NUMBER: _builtins.int
     session_id: _builtins.str
+    """Required."""
     persona_id: _builtins.str
     query: _builtins.str
     page_size: _builtins.int
     page_token: _builtins.str
+    subject: _builtins.str
+    """Required: whose session this is."""
+    workspace: _builtins.str
+    """"default" when empty."""
     @_builtins.property
     def project_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -690,10 +697,12 @@ class SearchMemoryRequest(_message.Message):
         query: _builtins.str = ...,
         page_size: _builtins.int = ...,
         page_token: _builtins.str = ...,
+        subject: _builtins.str = ...,
+        workspace: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["page_size", b"page_size", "page_token", b"page_token", "persona_id", b"persona_id", "project_ids", b"project_ids", "query", b"query", "session_id", b"session_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["page_size", b"page_size", "page_token", b"page_token", "persona_id", b"persona_id", "project_ids", b"project_ids", "query", b"query", "session_id", b"session_id", "subject", b"subject", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -734,12 +743,18 @@ class GetMemoryContextRequest(_message.Message):
     PERSONA_ID_FIELD_NUMBER: _builtins.int
     PROJECT_IDS_FIELD_NUMBER: _builtins.int
     PENDING_INPUT_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    WORKSPACE_FIELD_NUMBER: _builtins.int
     session_id: _builtins.str
     persona_id: _builtins.str
     pending_input: _builtins.str
     """Optional pending input to score against. Empty: learned_context lists every
     prompt-eligible learning of the visible scopes (excerpts, no learned_coverage).
     """
+    subject: _builtins.str
+    """Required: whose session this is."""
+    workspace: _builtins.str
+    """"default" when empty."""
     @_builtins.property
     def project_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -749,10 +764,12 @@ class GetMemoryContextRequest(_message.Message):
         persona_id: _builtins.str = ...,
         project_ids: _abc.Iterable[_builtins.str] | None = ...,
         pending_input: _builtins.str = ...,
+        subject: _builtins.str = ...,
+        workspace: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["pending_input", b"pending_input", "persona_id", b"persona_id", "project_ids", b"project_ids", "session_id", b"session_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["pending_input", b"pending_input", "persona_id", b"persona_id", "project_ids", b"project_ids", "session_id", b"session_id", "subject", b"subject", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -101,17 +101,22 @@ class GatewayServiceServicer:
 
     def SearchMemory(self, request, context):
         """Operator search across learnings, recovered runs and skills, respecting
-        every visibility rule. An empty query browses recent items.
-        Errors: INVALID_ARGUMENT.
+        every visibility rule. Recovered runs are the given subject/workspace's
+        only. An empty query browses recent items.
+        Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+        malformed workspace, bad page_size or page_token), UNAVAILABLE (a plane
+        could not be searched).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetMemoryContext(self, request, context):
-        """Operator view of what a session is eligible to receive now across the
-        planes; writes no receipts.
-        Errors: INVALID_ARGUMENT.
+        """Operator view of what a session of one subject/workspace is eligible to
+        receive now across the planes; writes no receipts.
+        Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+        malformed workspace, oversize pending_input), UNAVAILABLE (scopes or
+        skills could not be read).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

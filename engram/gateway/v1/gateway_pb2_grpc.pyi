@@ -62,13 +62,18 @@ class GatewayServiceStub:
     """
     SearchMemory: _grpc.UnaryUnaryMultiCallable[_gateway_pb2.SearchMemoryRequest, _gateway_pb2.SearchMemoryResponse]
     """Operator search across learnings, recovered runs and skills, respecting
-    every visibility rule. An empty query browses recent items.
-    Errors: INVALID_ARGUMENT.
+    every visibility rule. Recovered runs are the given subject/workspace's
+    only. An empty query browses recent items.
+    Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+    malformed workspace, bad page_size or page_token), UNAVAILABLE (a plane
+    could not be searched).
     """
     GetMemoryContext: _grpc.UnaryUnaryMultiCallable[_gateway_pb2.GetMemoryContextRequest, _gateway_pb2.GetMemoryContextResponse]
-    """Operator view of what a session is eligible to receive now across the
-    planes; writes no receipts.
-    Errors: INVALID_ARGUMENT.
+    """Operator view of what a session of one subject/workspace is eligible to
+    receive now across the planes; writes no receipts.
+    Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+    malformed workspace, oversize pending_input), UNAVAILABLE (scopes or
+    skills could not be read).
     """
 
 @_typing.type_check_only
@@ -105,13 +110,18 @@ class GatewayServiceAsyncStub(GatewayServiceStub):
     """
     SearchMemory: _aio.UnaryUnaryMultiCallable[_gateway_pb2.SearchMemoryRequest, _gateway_pb2.SearchMemoryResponse]  # type: ignore[assignment]
     """Operator search across learnings, recovered runs and skills, respecting
-    every visibility rule. An empty query browses recent items.
-    Errors: INVALID_ARGUMENT.
+    every visibility rule. Recovered runs are the given subject/workspace's
+    only. An empty query browses recent items.
+    Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+    malformed workspace, bad page_size or page_token), UNAVAILABLE (a plane
+    could not be searched).
     """
     GetMemoryContext: _aio.UnaryUnaryMultiCallable[_gateway_pb2.GetMemoryContextRequest, _gateway_pb2.GetMemoryContextResponse]  # type: ignore[assignment]
-    """Operator view of what a session is eligible to receive now across the
-    planes; writes no receipts.
-    Errors: INVALID_ARGUMENT.
+    """Operator view of what a session of one subject/workspace is eligible to
+    receive now across the planes; writes no receipts.
+    Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+    malformed workspace, oversize pending_input), UNAVAILABLE (scopes or
+    skills could not be read).
     """
 
 class GatewayServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -163,8 +173,11 @@ class GatewayServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_gateway_pb2.SearchMemoryResponse, _abc.Awaitable[_gateway_pb2.SearchMemoryResponse]]:
         """Operator search across learnings, recovered runs and skills, respecting
-        every visibility rule. An empty query browses recent items.
-        Errors: INVALID_ARGUMENT.
+        every visibility rule. Recovered runs are the given subject/workspace's
+        only. An empty query browses recent items.
+        Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+        malformed workspace, bad page_size or page_token), UNAVAILABLE (a plane
+        could not be searched).
         """
 
     @_abc_1.abstractmethod
@@ -173,9 +186,11 @@ class GatewayServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _gateway_pb2.GetMemoryContextRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_gateway_pb2.GetMemoryContextResponse, _abc.Awaitable[_gateway_pb2.GetMemoryContextResponse]]:
-        """Operator view of what a session is eligible to receive now across the
-        planes; writes no receipts.
-        Errors: INVALID_ARGUMENT.
+        """Operator view of what a session of one subject/workspace is eligible to
+        receive now across the planes; writes no receipts.
+        Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+        malformed workspace, oversize pending_input), UNAVAILABLE (scopes or
+        skills could not be read).
         """
 
 def add_GatewayServiceServicer_to_server(servicer: GatewayServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

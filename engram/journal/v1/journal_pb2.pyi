@@ -213,6 +213,8 @@ class Event(_message.Message):
     OCCURRED_AT_FIELD_NUMBER: _builtins.int
     RECORDED_AT_FIELD_NUMBER: _builtins.int
     CONTENT_SHA256_FIELD_NUMBER: _builtins.int
+    WITHHELD_FIELD_NUMBER: _builtins.int
+    WITHHELD_REASON_FIELD_NUMBER: _builtins.int
     event_id: _builtins.int
     """Globally ordered event id."""
     event_type: _builtins.str
@@ -224,6 +226,21 @@ class Event(_message.Message):
     request_id: _builtins.str
     content_sha256: _builtins.str
     """SHA-256 of the canonical payload."""
+    withheld: _builtins.bool
+    """True when ReadSessionJournal withholds this event's content because a
+    quarantine hides it: a `conversation.turn.completed` event whose content
+    is quarantined through its episode or another turn event with the same
+    content (the rule FindExact applies), or a `run.completed` event whose run
+    record is quarantined. Its envelope (ids, type, session, times,
+    provenance, request id) is kept; payload and content_sha256 are empty. A
+    quarantined event itself is omitted, not withheld.
+    """
+    withheld_reason: _builtins.str
+    """Why, when withheld: "EPISODE_QUARANTINED" (the episode of this content is
+    quarantined), "TURN_QUARANTINED" (another turn event with this content is
+    quarantined) or "RUN_RECORD_QUARANTINED" (the run record of this
+    run.completed event is quarantined).
+    """
     @_builtins.property
     def payload(self) -> _struct_pb2.Struct: ...
     @_builtins.property
@@ -244,10 +261,12 @@ class Event(_message.Message):
         occurred_at: _timestamp_pb2.Timestamp | None = ...,
         recorded_at: _timestamp_pb2.Timestamp | None = ...,
         content_sha256: _builtins.str = ...,
+        withheld: _builtins.bool = ...,
+        withheld_reason: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["occurred_at", b"occurred_at", "payload", b"payload", "recorded_at", b"recorded_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["content_sha256", b"content_sha256", "event_id", b"event_id", "event_type", b"event_type", "occurred_at", b"occurred_at", "payload", b"payload", "provenance", b"provenance", "recorded_at", b"recorded_at", "request_id", b"request_id", "session_id", b"session_id", "subject", b"subject", "workspace", b"workspace"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["content_sha256", b"content_sha256", "event_id", b"event_id", "event_type", b"event_type", "occurred_at", b"occurred_at", "payload", b"payload", "provenance", b"provenance", "recorded_at", b"recorded_at", "request_id", b"request_id", "session_id", b"session_id", "subject", b"subject", "withheld", b"withheld", "withheld_reason", b"withheld_reason", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -802,7 +821,10 @@ class QuarantineResponse(_message.Message):
     ENTRY_FIELD_NUMBER: _builtins.int
     CHANGE_CURSOR_FIELD_NUMBER: _builtins.int
     change_cursor: _builtins.int
-    """Cursor of the change announcing it."""
+    """Cursor of the change announcing it. For a turn event with an episode, the
+    episode's change (RECORD_QUARANTINED / RECORD_RESTORED of the episode,
+    event_id = the event) is committed with it at change_cursor + 1.
+    """
     @_builtins.property
     def entry(self) -> Global___QuarantineEntry: ...
     def __init__(
@@ -1262,9 +1284,13 @@ class CompleteRunRequest(_message.Message):
     SCOPE_KEYS_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
     run_id: _builtins.str
+    """Required; unique across subjects and workspaces."""
     session_id: _builtins.str
+    """Required."""
     subject: _builtins.str
+    """Required: whose run this is."""
     workspace: _builtins.str
+    """Workspace id; "default" when empty."""
     status: Global___RunStatus.ValueType
     request_text: _builtins.str
     """The run's request, 0..32768 chars."""
@@ -1343,15 +1369,24 @@ class GetRunRecordRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     RUN_ID_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    WORKSPACE_FIELD_NUMBER: _builtins.int
     run_id: _builtins.str
+    """Required."""
+    subject: _builtins.str
+    """Required: the subject the run belongs to."""
+    workspace: _builtins.str
+    """Workspace id; "default" when empty."""
     def __init__(
         self,
         *,
         run_id: _builtins.str = ...,
+        subject: _builtins.str = ...,
+        workspace: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["run_id", b"run_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["run_id", b"run_id", "subject", b"subject", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1554,20 +1589,29 @@ class GetRecoveredMemoryRequest(_message.Message):
     SESSION_ID_FIELD_NUMBER: _builtins.int
     PENDING_INPUT_FIELD_NUMBER: _builtins.int
     MAX_ENTRIES_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    WORKSPACE_FIELD_NUMBER: _builtins.int
     session_id: _builtins.str
+    """Required."""
     pending_input: _builtins.str
     max_entries: _builtins.int
     """Capped by the policy's max_prompt_entries; 0 means the policy value."""
+    subject: _builtins.str
+    """Required: whose session this is."""
+    workspace: _builtins.str
+    """Workspace id; "default" when empty."""
     def __init__(
         self,
         *,
         session_id: _builtins.str = ...,
         pending_input: _builtins.str = ...,
         max_entries: _builtins.int = ...,
+        subject: _builtins.str = ...,
+        workspace: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["max_entries", b"max_entries", "pending_input", b"pending_input", "session_id", b"session_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["max_entries", b"max_entries", "pending_input", b"pending_input", "session_id", b"session_id", "subject", b"subject", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1614,11 +1658,18 @@ class SearchRunMemoryRequest(_message.Message):
     VISIBLE_SCOPE_KEYS_FIELD_NUMBER: _builtins.int
     PAGE_SIZE_FIELD_NUMBER: _builtins.int
     PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    WORKSPACE_FIELD_NUMBER: _builtins.int
     session_id: _builtins.str
+    """Required."""
     query: _builtins.str
     """Empty browses recent records."""
     page_size: _builtins.int
     page_token: _builtins.str
+    subject: _builtins.str
+    """Required: whose records are searched."""
+    workspace: _builtins.str
+    """Workspace id; "default" when empty."""
     @_builtins.property
     def visible_scope_keys(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Scope keys the session can see (used under SEARCH_VISIBILITY_LEARNING_SCOPES)."""
@@ -1631,10 +1682,12 @@ class SearchRunMemoryRequest(_message.Message):
         visible_scope_keys: _abc.Iterable[_builtins.str] | None = ...,
         page_size: _builtins.int = ...,
         page_token: _builtins.str = ...,
+        subject: _builtins.str = ...,
+        workspace: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["page_size", b"page_size", "page_token", b"page_token", "query", b"query", "session_id", b"session_id", "visible_scope_keys", b"visible_scope_keys"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["page_size", b"page_size", "page_token", b"page_token", "query", b"query", "session_id", b"session_id", "subject", b"subject", "visible_scope_keys", b"visible_scope_keys", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -186,6 +186,10 @@ class JournalServiceServicer:
     def ReadSessionJournal(self, request, context):
         """Reads one exact subject/workspace/session journal in commit order, with a
         sealed Coverage whose matched_before_limit comes from a separate count.
+        Quarantined events are omitted; an event whose content a quarantine hides
+        (a turn through its episode or another turn event, a run.completed event
+        through its run record) is returned withheld: no payload, Event.withheld
+        and withheld_reason set.
         Errors: INVALID_ARGUMENT (empty ids, bad page_size or page_token).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -205,7 +209,11 @@ class JournalServiceServicer:
 
     def Quarantine(self, request, context):
         """Quarantines a record (append-only ledger). The record disappears from
-        every read path and the change feed announces it.
+        every read path and the change feed announces it. Quarantining an event
+        withdraws its projections too: for a `conversation.turn.completed` event
+        the episode of its content is hidden everywhere (as FindExact hides it)
+        and a second change, for that episode, follows the event's; for a
+        `run.completed` event its run record is no longer served.
         Errors: INVALID_ARGUMENT, NOT_FOUND (no such record),
         FAILED_PRECONDITION (already quarantined, detail IllegalTransition).
         """
@@ -249,17 +257,26 @@ class JournalServiceServicer:
     def CompleteRun(self, request, context):
         """Records a run that reached a terminal status as one scrubbed, capped
         run-memory record and appends a `run.completed` event in the same
-        transaction. Idempotent per run_id.
-        Errors: INVALID_ARGUMENT (non-terminal status, empty ids, oversize text),
-        ALREADY_EXISTS (run_id recorded with different content).
+        transaction. Idempotent per run_id. Pruning on write (expired records and
+        the per-session cap) only touches this subject/workspace/session's
+        records; a run_id already recorded for another subject or workspace is
+        refused and that record is neither returned nor changed.
+        Errors: INVALID_ARGUMENT naming the field (non-terminal status, reason
+        RUN_NOT_TERMINAL; empty run_id, session_id or subject; oversize text),
+        ALREADY_EXISTS (run_id recorded with different content, or by another
+        subject or workspace, reason RUN_ALREADY_RECORDED; request_id reused for
+        another run, reason REQUEST_ID_REUSED).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetRunRecord(self, request, context):
-        """Reads one run-memory record by run id (unexpired, not quarantined).
-        Errors: INVALID_ARGUMENT, NOT_FOUND.
+        """Reads one run-memory record by subject, workspace and run id
+        (unexpired, not quarantined). Another subject's or workspace's run id is
+        NOT_FOUND, exactly like an unknown one.
+        Errors: INVALID_ARGUMENT naming the field (empty run_id or subject,
+        malformed workspace), NOT_FOUND.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -284,20 +301,26 @@ class JournalServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetRecoveredMemory(self, request, context):
-        """This session's run-memory records ranked against the pending input
-        (lexical relevance, recency as fallback and tie-break), at most
-        max_prompt_entries, with a sealed Coverage.
-        Errors: INVALID_ARGUMENT.
+        """This subject/workspace/session's run-memory records ranked against the
+        pending input (lexical relevance, recency as fallback and tie-break), at
+        most max_prompt_entries, with a sealed Coverage. Records of another
+        subject or workspace under the same session id are never returned nor
+        counted.
+        Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+        malformed workspace, negative max_entries, oversize pending_input).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def SearchRunMemory(self, request, context):
-        """Searches run-memory records visible to a session (session_only by
-        default; learning_scopes widens to records whose scope_keys the session
-        can see). An empty query browses recent records. AIP-158.
-        Errors: INVALID_ARGUMENT.
+        """Searches the run-memory records of one subject and workspace visible to a
+        session (session_only by default; learning_scopes widens to that
+        subject/workspace's records whose scope_keys the session can see, never
+        to another subject's). An empty query browses recent records. AIP-158.
+        Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+        malformed workspace, a query of only stop words, bad page_size or
+        page_token).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -315,7 +338,8 @@ class JournalServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def BatchGetEpisodes(self, request, context):
-        """Reads episodes by id (not quarantined), e.g. for rebuilding an index.
+        """Reads episodes by id, e.g. for rebuilding an index. Omits quarantined
+        episodes and episodes whose content a quarantined turn event hides.
         Errors: INVALID_ARGUMENT.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)

@@ -59,6 +59,10 @@ class JournalServiceStub:
     ReadSessionJournal: _grpc.UnaryUnaryMultiCallable[_journal_pb2.ReadSessionJournalRequest, _journal_pb2.ReadSessionJournalResponse]
     """Reads one exact subject/workspace/session journal in commit order, with a
     sealed Coverage whose matched_before_limit comes from a separate count.
+    Quarantined events are omitted; an event whose content a quarantine hides
+    (a turn through its episode or another turn event, a run.completed event
+    through its run record) is returned withheld: no payload, Event.withheld
+    and withheld_reason set.
     Errors: INVALID_ARGUMENT (empty ids, bad page_size or page_token).
     """
     StreamChanges: _grpc.UnaryStreamMultiCallable[_journal_pb2.StreamChangesRequest, _journal_pb2.StreamChangesResponse]
@@ -70,7 +74,11 @@ class JournalServiceStub:
     """
     Quarantine: _grpc.UnaryUnaryMultiCallable[_journal_pb2.QuarantineRequest, _journal_pb2.QuarantineResponse]
     """Quarantines a record (append-only ledger). The record disappears from
-    every read path and the change feed announces it.
+    every read path and the change feed announces it. Quarantining an event
+    withdraws its projections too: for a `conversation.turn.completed` event
+    the episode of its content is hidden everywhere (as FindExact hides it)
+    and a second change, for that episode, follows the event's; for a
+    `run.completed` event its run record is no longer served.
     Errors: INVALID_ARGUMENT, NOT_FOUND (no such record),
     FAILED_PRECONDITION (already quarantined, detail IllegalTransition).
     """
@@ -94,13 +102,22 @@ class JournalServiceStub:
     CompleteRun: _grpc.UnaryUnaryMultiCallable[_journal_pb2.CompleteRunRequest, _journal_pb2.CompleteRunResponse]
     """Records a run that reached a terminal status as one scrubbed, capped
     run-memory record and appends a `run.completed` event in the same
-    transaction. Idempotent per run_id.
-    Errors: INVALID_ARGUMENT (non-terminal status, empty ids, oversize text),
-    ALREADY_EXISTS (run_id recorded with different content).
+    transaction. Idempotent per run_id. Pruning on write (expired records and
+    the per-session cap) only touches this subject/workspace/session's
+    records; a run_id already recorded for another subject or workspace is
+    refused and that record is neither returned nor changed.
+    Errors: INVALID_ARGUMENT naming the field (non-terminal status, reason
+    RUN_NOT_TERMINAL; empty run_id, session_id or subject; oversize text),
+    ALREADY_EXISTS (run_id recorded with different content, or by another
+    subject or workspace, reason RUN_ALREADY_RECORDED; request_id reused for
+    another run, reason REQUEST_ID_REUSED).
     """
     GetRunRecord: _grpc.UnaryUnaryMultiCallable[_journal_pb2.GetRunRecordRequest, _journal_pb2.GetRunRecordResponse]
-    """Reads one run-memory record by run id (unexpired, not quarantined).
-    Errors: INVALID_ARGUMENT, NOT_FOUND.
+    """Reads one run-memory record by subject, workspace and run id
+    (unexpired, not quarantined). Another subject's or workspace's run id is
+    NOT_FOUND, exactly like an unknown one.
+    Errors: INVALID_ARGUMENT naming the field (empty run_id or subject,
+    malformed workspace), NOT_FOUND.
     """
     GetRunMemoryPolicy: _grpc.UnaryUnaryMultiCallable[_journal_pb2.GetRunMemoryPolicyRequest, _journal_pb2.GetRunMemoryPolicyResponse]
     """Returns the run-memory policy. Operator role.
@@ -113,16 +130,22 @@ class JournalServiceStub:
     INTERNAL (pruning failed; the policy change is rolled back).
     """
     GetRecoveredMemory: _grpc.UnaryUnaryMultiCallable[_journal_pb2.GetRecoveredMemoryRequest, _journal_pb2.GetRecoveredMemoryResponse]
-    """This session's run-memory records ranked against the pending input
-    (lexical relevance, recency as fallback and tie-break), at most
-    max_prompt_entries, with a sealed Coverage.
-    Errors: INVALID_ARGUMENT.
+    """This subject/workspace/session's run-memory records ranked against the
+    pending input (lexical relevance, recency as fallback and tie-break), at
+    most max_prompt_entries, with a sealed Coverage. Records of another
+    subject or workspace under the same session id are never returned nor
+    counted.
+    Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+    malformed workspace, negative max_entries, oversize pending_input).
     """
     SearchRunMemory: _grpc.UnaryUnaryMultiCallable[_journal_pb2.SearchRunMemoryRequest, _journal_pb2.SearchRunMemoryResponse]
-    """Searches run-memory records visible to a session (session_only by
-    default; learning_scopes widens to records whose scope_keys the session
-    can see). An empty query browses recent records. AIP-158.
-    Errors: INVALID_ARGUMENT.
+    """Searches the run-memory records of one subject and workspace visible to a
+    session (session_only by default; learning_scopes widens to that
+    subject/workspace's records whose scope_keys the session can see, never
+    to another subject's). An empty query browses recent records. AIP-158.
+    Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+    malformed workspace, a query of only stop words, bad page_size or
+    page_token).
     """
     SearchEpisodes: _grpc.UnaryUnaryMultiCallable[_journal_pb2.SearchEpisodesRequest, _journal_pb2.SearchEpisodesResponse]
     """The PostgreSQL read path over the episode projection: pgvector cosine and
@@ -132,7 +155,8 @@ class JournalServiceStub:
     embedding dimension, neither query_text nor query_embedding, bad window).
     """
     BatchGetEpisodes: _grpc.UnaryUnaryMultiCallable[_journal_pb2.BatchGetEpisodesRequest, _journal_pb2.BatchGetEpisodesResponse]
-    """Reads episodes by id (not quarantined), e.g. for rebuilding an index.
+    """Reads episodes by id, e.g. for rebuilding an index. Omits quarantined
+    episodes and episodes whose content a quarantined turn event hides.
     Errors: INVALID_ARGUMENT.
     """
     FindExact: _grpc.UnaryUnaryMultiCallable[_journal_pb2.FindExactRequest, _journal_pb2.FindExactResponse]
@@ -187,6 +211,10 @@ class JournalServiceAsyncStub(JournalServiceStub):
     ReadSessionJournal: _aio.UnaryUnaryMultiCallable[_journal_pb2.ReadSessionJournalRequest, _journal_pb2.ReadSessionJournalResponse]  # type: ignore[assignment]
     """Reads one exact subject/workspace/session journal in commit order, with a
     sealed Coverage whose matched_before_limit comes from a separate count.
+    Quarantined events are omitted; an event whose content a quarantine hides
+    (a turn through its episode or another turn event, a run.completed event
+    through its run record) is returned withheld: no payload, Event.withheld
+    and withheld_reason set.
     Errors: INVALID_ARGUMENT (empty ids, bad page_size or page_token).
     """
     StreamChanges: _aio.UnaryStreamMultiCallable[_journal_pb2.StreamChangesRequest, _journal_pb2.StreamChangesResponse]  # type: ignore[assignment]
@@ -198,7 +226,11 @@ class JournalServiceAsyncStub(JournalServiceStub):
     """
     Quarantine: _aio.UnaryUnaryMultiCallable[_journal_pb2.QuarantineRequest, _journal_pb2.QuarantineResponse]  # type: ignore[assignment]
     """Quarantines a record (append-only ledger). The record disappears from
-    every read path and the change feed announces it.
+    every read path and the change feed announces it. Quarantining an event
+    withdraws its projections too: for a `conversation.turn.completed` event
+    the episode of its content is hidden everywhere (as FindExact hides it)
+    and a second change, for that episode, follows the event's; for a
+    `run.completed` event its run record is no longer served.
     Errors: INVALID_ARGUMENT, NOT_FOUND (no such record),
     FAILED_PRECONDITION (already quarantined, detail IllegalTransition).
     """
@@ -222,13 +254,22 @@ class JournalServiceAsyncStub(JournalServiceStub):
     CompleteRun: _aio.UnaryUnaryMultiCallable[_journal_pb2.CompleteRunRequest, _journal_pb2.CompleteRunResponse]  # type: ignore[assignment]
     """Records a run that reached a terminal status as one scrubbed, capped
     run-memory record and appends a `run.completed` event in the same
-    transaction. Idempotent per run_id.
-    Errors: INVALID_ARGUMENT (non-terminal status, empty ids, oversize text),
-    ALREADY_EXISTS (run_id recorded with different content).
+    transaction. Idempotent per run_id. Pruning on write (expired records and
+    the per-session cap) only touches this subject/workspace/session's
+    records; a run_id already recorded for another subject or workspace is
+    refused and that record is neither returned nor changed.
+    Errors: INVALID_ARGUMENT naming the field (non-terminal status, reason
+    RUN_NOT_TERMINAL; empty run_id, session_id or subject; oversize text),
+    ALREADY_EXISTS (run_id recorded with different content, or by another
+    subject or workspace, reason RUN_ALREADY_RECORDED; request_id reused for
+    another run, reason REQUEST_ID_REUSED).
     """
     GetRunRecord: _aio.UnaryUnaryMultiCallable[_journal_pb2.GetRunRecordRequest, _journal_pb2.GetRunRecordResponse]  # type: ignore[assignment]
-    """Reads one run-memory record by run id (unexpired, not quarantined).
-    Errors: INVALID_ARGUMENT, NOT_FOUND.
+    """Reads one run-memory record by subject, workspace and run id
+    (unexpired, not quarantined). Another subject's or workspace's run id is
+    NOT_FOUND, exactly like an unknown one.
+    Errors: INVALID_ARGUMENT naming the field (empty run_id or subject,
+    malformed workspace), NOT_FOUND.
     """
     GetRunMemoryPolicy: _aio.UnaryUnaryMultiCallable[_journal_pb2.GetRunMemoryPolicyRequest, _journal_pb2.GetRunMemoryPolicyResponse]  # type: ignore[assignment]
     """Returns the run-memory policy. Operator role.
@@ -241,16 +282,22 @@ class JournalServiceAsyncStub(JournalServiceStub):
     INTERNAL (pruning failed; the policy change is rolled back).
     """
     GetRecoveredMemory: _aio.UnaryUnaryMultiCallable[_journal_pb2.GetRecoveredMemoryRequest, _journal_pb2.GetRecoveredMemoryResponse]  # type: ignore[assignment]
-    """This session's run-memory records ranked against the pending input
-    (lexical relevance, recency as fallback and tie-break), at most
-    max_prompt_entries, with a sealed Coverage.
-    Errors: INVALID_ARGUMENT.
+    """This subject/workspace/session's run-memory records ranked against the
+    pending input (lexical relevance, recency as fallback and tie-break), at
+    most max_prompt_entries, with a sealed Coverage. Records of another
+    subject or workspace under the same session id are never returned nor
+    counted.
+    Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+    malformed workspace, negative max_entries, oversize pending_input).
     """
     SearchRunMemory: _aio.UnaryUnaryMultiCallable[_journal_pb2.SearchRunMemoryRequest, _journal_pb2.SearchRunMemoryResponse]  # type: ignore[assignment]
-    """Searches run-memory records visible to a session (session_only by
-    default; learning_scopes widens to records whose scope_keys the session
-    can see). An empty query browses recent records. AIP-158.
-    Errors: INVALID_ARGUMENT.
+    """Searches the run-memory records of one subject and workspace visible to a
+    session (session_only by default; learning_scopes widens to that
+    subject/workspace's records whose scope_keys the session can see, never
+    to another subject's). An empty query browses recent records. AIP-158.
+    Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+    malformed workspace, a query of only stop words, bad page_size or
+    page_token).
     """
     SearchEpisodes: _aio.UnaryUnaryMultiCallable[_journal_pb2.SearchEpisodesRequest, _journal_pb2.SearchEpisodesResponse]  # type: ignore[assignment]
     """The PostgreSQL read path over the episode projection: pgvector cosine and
@@ -260,7 +307,8 @@ class JournalServiceAsyncStub(JournalServiceStub):
     embedding dimension, neither query_text nor query_embedding, bad window).
     """
     BatchGetEpisodes: _aio.UnaryUnaryMultiCallable[_journal_pb2.BatchGetEpisodesRequest, _journal_pb2.BatchGetEpisodesResponse]  # type: ignore[assignment]
-    """Reads episodes by id (not quarantined), e.g. for rebuilding an index.
+    """Reads episodes by id, e.g. for rebuilding an index. Omits quarantined
+    episodes and episodes whose content a quarantined turn event hides.
     Errors: INVALID_ARGUMENT.
     """
     FindExact: _aio.UnaryUnaryMultiCallable[_journal_pb2.FindExactRequest, _journal_pb2.FindExactResponse]  # type: ignore[assignment]
@@ -330,6 +378,10 @@ class JournalServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_journal_pb2.ReadSessionJournalResponse, _abc.Awaitable[_journal_pb2.ReadSessionJournalResponse]]:
         """Reads one exact subject/workspace/session journal in commit order, with a
         sealed Coverage whose matched_before_limit comes from a separate count.
+        Quarantined events are omitted; an event whose content a quarantine hides
+        (a turn through its episode or another turn event, a run.completed event
+        through its run record) is returned withheld: no payload, Event.withheld
+        and withheld_reason set.
         Errors: INVALID_ARGUMENT (empty ids, bad page_size or page_token).
         """
 
@@ -353,7 +405,11 @@ class JournalServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_journal_pb2.QuarantineResponse, _abc.Awaitable[_journal_pb2.QuarantineResponse]]:
         """Quarantines a record (append-only ledger). The record disappears from
-        every read path and the change feed announces it.
+        every read path and the change feed announces it. Quarantining an event
+        withdraws its projections too: for a `conversation.turn.completed` event
+        the episode of its content is hidden everywhere (as FindExact hides it)
+        and a second change, for that episode, follows the event's; for a
+        `run.completed` event its run record is no longer served.
         Errors: INVALID_ARGUMENT, NOT_FOUND (no such record),
         FAILED_PRECONDITION (already quarantined, detail IllegalTransition).
         """
@@ -407,9 +463,15 @@ class JournalServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_journal_pb2.CompleteRunResponse, _abc.Awaitable[_journal_pb2.CompleteRunResponse]]:
         """Records a run that reached a terminal status as one scrubbed, capped
         run-memory record and appends a `run.completed` event in the same
-        transaction. Idempotent per run_id.
-        Errors: INVALID_ARGUMENT (non-terminal status, empty ids, oversize text),
-        ALREADY_EXISTS (run_id recorded with different content).
+        transaction. Idempotent per run_id. Pruning on write (expired records and
+        the per-session cap) only touches this subject/workspace/session's
+        records; a run_id already recorded for another subject or workspace is
+        refused and that record is neither returned nor changed.
+        Errors: INVALID_ARGUMENT naming the field (non-terminal status, reason
+        RUN_NOT_TERMINAL; empty run_id, session_id or subject; oversize text),
+        ALREADY_EXISTS (run_id recorded with different content, or by another
+        subject or workspace, reason RUN_ALREADY_RECORDED; request_id reused for
+        another run, reason REQUEST_ID_REUSED).
         """
 
     @_abc_1.abstractmethod
@@ -418,8 +480,11 @@ class JournalServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _journal_pb2.GetRunRecordRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_journal_pb2.GetRunRecordResponse, _abc.Awaitable[_journal_pb2.GetRunRecordResponse]]:
-        """Reads one run-memory record by run id (unexpired, not quarantined).
-        Errors: INVALID_ARGUMENT, NOT_FOUND.
+        """Reads one run-memory record by subject, workspace and run id
+        (unexpired, not quarantined). Another subject's or workspace's run id is
+        NOT_FOUND, exactly like an unknown one.
+        Errors: INVALID_ARGUMENT naming the field (empty run_id or subject,
+        malformed workspace), NOT_FOUND.
         """
 
     @_abc_1.abstractmethod
@@ -450,10 +515,13 @@ class JournalServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _journal_pb2.GetRecoveredMemoryRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_journal_pb2.GetRecoveredMemoryResponse, _abc.Awaitable[_journal_pb2.GetRecoveredMemoryResponse]]:
-        """This session's run-memory records ranked against the pending input
-        (lexical relevance, recency as fallback and tie-break), at most
-        max_prompt_entries, with a sealed Coverage.
-        Errors: INVALID_ARGUMENT.
+        """This subject/workspace/session's run-memory records ranked against the
+        pending input (lexical relevance, recency as fallback and tie-break), at
+        most max_prompt_entries, with a sealed Coverage. Records of another
+        subject or workspace under the same session id are never returned nor
+        counted.
+        Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+        malformed workspace, negative max_entries, oversize pending_input).
         """
 
     @_abc_1.abstractmethod
@@ -462,10 +530,13 @@ class JournalServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _journal_pb2.SearchRunMemoryRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_journal_pb2.SearchRunMemoryResponse, _abc.Awaitable[_journal_pb2.SearchRunMemoryResponse]]:
-        """Searches run-memory records visible to a session (session_only by
-        default; learning_scopes widens to records whose scope_keys the session
-        can see). An empty query browses recent records. AIP-158.
-        Errors: INVALID_ARGUMENT.
+        """Searches the run-memory records of one subject and workspace visible to a
+        session (session_only by default; learning_scopes widens to that
+        subject/workspace's records whose scope_keys the session can see, never
+        to another subject's). An empty query browses recent records. AIP-158.
+        Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+        malformed workspace, a query of only stop words, bad page_size or
+        page_token).
         """
 
     @_abc_1.abstractmethod
@@ -487,7 +558,8 @@ class JournalServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _journal_pb2.BatchGetEpisodesRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_journal_pb2.BatchGetEpisodesResponse, _abc.Awaitable[_journal_pb2.BatchGetEpisodesResponse]]:
-        """Reads episodes by id (not quarantined), e.g. for rebuilding an index.
+        """Reads episodes by id, e.g. for rebuilding an index. Omits quarantined
+        episodes and episodes whose content a quarantined turn event hides.
         Errors: INVALID_ARGUMENT.
         """
 

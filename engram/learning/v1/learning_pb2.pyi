@@ -397,6 +397,10 @@ class Source(_message.Message):
     run_id: _builtins.str
     session_id: _builtins.str
     subject: _builtins.str
+    """Whose run it is: verification reads the run's record under subject and
+    workspace ("default" when empty), so a run_id without a subject cannot
+    be verified (UNVERIFIED).
+    """
     workspace: _builtins.str
     event_id: _builtins.int
     """Journal event id of the source run.completed event, when known."""
@@ -1925,6 +1929,8 @@ class RecordRolloutResultRequest(_message.Message):
     EXPECTED_MARKER_FIELD_NUMBER: _builtins.int
     DEFINITION_FINGERPRINT_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    WORKSPACE_FIELD_NUMBER: _builtins.int
     skill_name: _builtins.str
     stage: Global___RolloutStage.ValueType
     run_id: _builtins.str
@@ -1934,6 +1940,10 @@ class RecordRolloutResultRequest(_message.Message):
     definition_fingerprint: _builtins.str
     """When set, must equal the skill's current fingerprint."""
     request_id: _builtins.str
+    subject: _builtins.str
+    """Required: the subject the run belongs to."""
+    workspace: _builtins.str
+    """The run's workspace; "default" when empty."""
     def __init__(
         self,
         *,
@@ -1943,10 +1953,12 @@ class RecordRolloutResultRequest(_message.Message):
         expected_marker: _builtins.str = ...,
         definition_fingerprint: _builtins.str = ...,
         request_id: _builtins.str = ...,
+        subject: _builtins.str = ...,
+        workspace: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["definition_fingerprint", b"definition_fingerprint", "expected_marker", b"expected_marker", "request_id", b"request_id", "run_id", b"run_id", "skill_name", b"skill_name", "stage", b"stage"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["definition_fingerprint", b"definition_fingerprint", "expected_marker", b"expected_marker", "request_id", b"request_id", "run_id", b"run_id", "skill_name", b"skill_name", "stage", b"stage", "subject", b"subject", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

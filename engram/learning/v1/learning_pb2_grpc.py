@@ -300,9 +300,13 @@ class LearningServiceServicer:
         """Records a verification or canary rollout result, checked against the
         run's recorded output in the journal. A canary run without the marker is
         recorded as a canary failure (success = false), which blocks activation.
-        Errors: FAILED_PRECONDITION (illegal move, detail IllegalTransition;
-        fingerprint mismatch; a verification run without the marker in its
-        completed output), NOT_FOUND (skill or run).
+        The run is looked up under the given subject and workspace: another
+        subject's run id is NOT_FOUND.
+        Errors: INVALID_ARGUMENT naming the field (empty run_id or subject,
+        malformed workspace), FAILED_PRECONDITION (illegal move, detail
+        IllegalTransition; fingerprint mismatch; a verification run without the
+        marker in its completed output), NOT_FOUND (skill, or run, reason
+        RUN_NOT_FOUND).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -114,9 +114,13 @@ class LearningServiceStub:
     """Records a verification or canary rollout result, checked against the
     run's recorded output in the journal. A canary run without the marker is
     recorded as a canary failure (success = false), which blocks activation.
-    Errors: FAILED_PRECONDITION (illegal move, detail IllegalTransition;
-    fingerprint mismatch; a verification run without the marker in its
-    completed output), NOT_FOUND (skill or run).
+    The run is looked up under the given subject and workspace: another
+    subject's run id is NOT_FOUND.
+    Errors: INVALID_ARGUMENT naming the field (empty run_id or subject,
+    malformed workspace), FAILED_PRECONDITION (illegal move, detail
+    IllegalTransition; fingerprint mismatch; a verification run without the
+    marker in its completed output), NOT_FOUND (skill, or run, reason
+    RUN_NOT_FOUND).
     """
     RevokeSkill: _grpc.UnaryUnaryMultiCallable[_learning_pb2.RevokeSkillRequest, _learning_pb2.RevokeSkillResponse]
     """Revokes a skill.
@@ -219,9 +223,13 @@ class LearningServiceAsyncStub(LearningServiceStub):
     """Records a verification or canary rollout result, checked against the
     run's recorded output in the journal. A canary run without the marker is
     recorded as a canary failure (success = false), which blocks activation.
-    Errors: FAILED_PRECONDITION (illegal move, detail IllegalTransition;
-    fingerprint mismatch; a verification run without the marker in its
-    completed output), NOT_FOUND (skill or run).
+    The run is looked up under the given subject and workspace: another
+    subject's run id is NOT_FOUND.
+    Errors: INVALID_ARGUMENT naming the field (empty run_id or subject,
+    malformed workspace), FAILED_PRECONDITION (illegal move, detail
+    IllegalTransition; fingerprint mismatch; a verification run without the
+    marker in its completed output), NOT_FOUND (skill, or run, reason
+    RUN_NOT_FOUND).
     """
     RevokeSkill: _aio.UnaryUnaryMultiCallable[_learning_pb2.RevokeSkillRequest, _learning_pb2.RevokeSkillResponse]  # type: ignore[assignment]
     """Revokes a skill.
@@ -423,9 +431,13 @@ class LearningServiceServicer(metaclass=_abc_1.ABCMeta):
         """Records a verification or canary rollout result, checked against the
         run's recorded output in the journal. A canary run without the marker is
         recorded as a canary failure (success = false), which blocks activation.
-        Errors: FAILED_PRECONDITION (illegal move, detail IllegalTransition;
-        fingerprint mismatch; a verification run without the marker in its
-        completed output), NOT_FOUND (skill or run).
+        The run is looked up under the given subject and workspace: another
+        subject's run id is NOT_FOUND.
+        Errors: INVALID_ARGUMENT naming the field (empty run_id or subject,
+        malformed workspace), FAILED_PRECONDITION (illegal move, detail
+        IllegalTransition; fingerprint mismatch; a verification run without the
+        marker in its completed output), NOT_FOUND (skill, or run, reason
+        RUN_NOT_FOUND).
         """
 
     @_abc_1.abstractmethod
