@@ -161,7 +161,7 @@ test('commit, recall, assemble context and verify coverage seals in JavaScript',
   assert.equal(openAiTool.function.name, 'declare_memory_claim');
   const verdict = await api.call('gateway', 'ReleaseResponse', {
     context_id: context.context_id,
-    candidate_text: 'Your cat is called Miso.',
+    candidate_text: 'Here is what I can tell you.',
     attempt: 1,
     request_id: crypto.randomUUID(),
     declared_claims: [
@@ -169,7 +169,10 @@ test('commit, recall, assemble context and verify coverage seals in JavaScript',
     ],
   });
   assert.equal(verdict.verdict, 'VERDICT_REGENERATE');
-  assert.equal(verdict.violations[0].reason, 'VIOLATION_REASON_DECLARED_CLAIM_REFUSED');
+  assert.ok(
+    verdict.violations.some((v) => v.reason === 'VIOLATION_REASON_DECLARED_CLAIM_REFUSED'),
+    'the forged recollection is refused',
+  );
 
   // Tampering: "N of M" rewritten breaks the seal.
   const forged = structuredClone(page.coverage);
