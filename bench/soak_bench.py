@@ -20,7 +20,10 @@ evictions, expiries) that the server writes on SIGUSR1. Per minute and per RPC:
 calls, errors, latency p50/p99. Prints the tables and writes --json. With
 --tracemalloc the server traces Python allocations and the top growth between the
 snapshot after --warmup-minutes and the last one is reported (slower; RSS includes
-the tracer's own memory). Stops by itself after --minutes (each call has a deadline).
+the tracer's own memory); --cache-mib N sets the gateway's context and replay byte
+budgets to N MiB in the server (smaller budgets fill sooner, to see what grows once
+they are full). Stops by itself after --minutes (each call has a deadline); the
+number of calls is bounded by --rate x --minutes.
 """
 
 from __future__ import annotations
