@@ -40,6 +40,7 @@ from gateway.evidence import ContextEvidence, Judged, judge_claim, judge_context
 from gateway.recollection import supported_by_records
 from gateway.topics import Topic
 from gateway.truthfulness import (
+    KEEP_THE_REST,
     ClaimScope,
     Clause,
     fallback_text,
@@ -235,7 +236,8 @@ def _directive(violations: Sequence[Judgement], basis: Judged) -> str:
     parts: list[str] = []
     absences = [v.claim.as_absence() for v in violations if v.reason is Reason.UNLICENSED_ABSENCE]
     if absences:
-        parts.append(repair_directive(absences, basis.state, basis.summary))
+        directive = repair_directive(absences, basis.state, basis.summary)
+        parts.append(directive.removesuffix(" " + KEEP_THE_REST))
     recalled = [v for v in violations if v.reason is Reason.UNSUPPORTED_RECOLLECTION]
     if recalled:
         quoted = "; ".join(f'"{v.claim.clause.text}"' for v in recalled[:3])
@@ -257,8 +259,7 @@ def _directive(violations: Sequence[Judgement], basis: Judged) -> str:
     if declared:
         why = "; ".join(f"{v.claim.clause.text}: {v.judged.summary}" for v in declared[:3])
         parts.append(f"Declared claims were refused ({why}); do not make them.")
-    parts.append("Keep the rest of the answer unchanged.")
-    return " ".join(p.replace(" Keep the rest of the answer unchanged.", "") for p in parts)
+    return " ".join([*parts, KEEP_THE_REST])
 
 
 def decide(

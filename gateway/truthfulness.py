@@ -1273,6 +1273,10 @@ _DEFAULT_REASON = (
 )
 
 
+# The last sentence of every repair directive.
+KEEP_THE_REST = "Keep the rest of the answer unchanged."
+
+
 def repair_directive(violations: Sequence[AbsenceClaim], state: int, evidence_summary: str) -> str:
     """Evidence-specific instruction for one regeneration of a draft that failed the gate.
 
@@ -1289,10 +1293,7 @@ def repair_directive(violations: Sequence[AbsenceClaim], state: int, evidence_su
     ev = _one_line(evidence_summary)
     reason, instruction = _REASONS.get(state, _DEFAULT_REASON)
     reason = reason.format(ev=f" ({ev})" if ev else "")
-    return (
-        f"Your draft claims {what} ({quoted}), {reason}. {instruction} "
-        "Keep the rest of the answer unchanged."
-    )
+    return f"Your draft claims {what} ({quoted}), {reason}. {instruction} {KEEP_THE_REST}"
 
 
 def fallback_text(state: int, evidence_summary: str, topic: str | None) -> str:
