@@ -12,6 +12,8 @@ from grpc_status import rpc_status
 
 from engram.journal.v1 import journal_pb2 as pb
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
+from engram.learning.v1 import learning_pb2 as lpb
+from engram.learning.v1 import learning_pb2_grpc as lpb_grpc
 from engram.timeutil import to_timestamp
 
 
@@ -75,3 +77,29 @@ def error_info(err: grpc.RpcError) -> error_details_pb2.ErrorInfo:
 def error_field(err: grpc.RpcError) -> str:
     """The field an INVALID_ARGUMENT names."""
     return str(error_info(err).metadata["field"])
+
+
+def enable_preference_publication(learning: lpb_grpc.LearningServiceStub) -> None:
+    """Automation on, run-summary capture on, and a rule that publishes preferences
+    captured from runs (require_source_run matches daemon-origin candidates only: an
+    operator's own candidates stay for manual review)."""
+    learning.SetLearningPolicy(
+        lpb.SetLearningPolicyRequest(
+            policy=lpb.LearningPolicy(
+                mode=lpb.AUTOMATION_MODE_ENABLED,
+                capture=lpb.CaptureSettings(semantic_enabled=True, max_candidates_per_run=2),
+                publication=lpb.PublicationSettings(
+                    rules=[
+                        lpb.PublicationRule(
+                            name="preferences",
+                            kind=lpb.LEARNING_KIND_PREFERENCE,
+                            require_source_run=True,
+                            action=lpb.PUBLICATION_ACTION_PUBLISH_ACTIVE,
+                        )
+                    ],
+                    default_action=lpb.PUBLICATION_ACTION_MANUAL_REVIEW,
+                ),
+            ),
+            request_id=str(uuid.uuid4()),
+        )
+    )

@@ -21,7 +21,7 @@ from engram.learning.v1 import learning_pb2 as lpb
 from engram.learning.v1 import learning_pb2_grpc as lpb_grpc
 from engram.server import Suite
 from gateway.truthfulness import find_absence_claims
-from tests.helpers import error_field
+from tests.helpers import enable_preference_publication, error_field
 
 pytestmark = pytest.mark.e2e
 
@@ -154,31 +154,6 @@ def everything_rendered(response: gpb.AssembleContextResponse) -> str:
     return "\n".join(s.rendered for s in response.sections)
 
 
-def enable_preference_publication(stubs: Stubs) -> None:
-    stubs.learning.SetLearningPolicy(
-        lpb.SetLearningPolicyRequest(
-            policy=lpb.LearningPolicy(
-                mode=lpb.AUTOMATION_MODE_ENABLED,
-                capture=lpb.CaptureSettings(semantic_enabled=True, max_candidates_per_run=2),
-                publication=lpb.PublicationSettings(
-                    rules=[
-                        # require_source_run matches daemon-origin candidates
-                        # only: an operator's own candidates stay for manual review.
-                        lpb.PublicationRule(
-                            name="preferences",
-                            kind=lpb.LEARNING_KIND_PREFERENCE,
-                            require_source_run=True,
-                            action=lpb.PUBLICATION_ACTION_PUBLISH_ACTIVE,
-                        )
-                    ],
-                    default_action=lpb.PUBLICATION_ACTION_MANUAL_REVIEW,
-                ),
-            ),
-            request_id=str(uuid.uuid4()),
-        )
-    )
-
-
 def active_preferences(stubs: Stubs) -> list[lpb.Learning]:
     return list(
         stubs.learning.ListLearnings(
@@ -194,7 +169,7 @@ def active_preferences(stubs: Stubs) -> list[lpb.Learning]:
 
 
 def test_preference_from_statement_to_injection_to_supersession(stubs: Stubs) -> None:
-    enable_preference_publication(stubs)
+    enable_preference_publication(stubs.learning)
     statement = "Preference: always report sizes in gigabytes, not gibibytes."
     commit(stubs, statement, "Understood, gigabytes it is.", run_id="run-1")
     complete_run(stubs, "run-1", statement, "Understood, gigabytes it is.")
@@ -535,7 +510,7 @@ def test_sessions_workspaces_and_subjects_stay_isolated(stubs: Stubs) -> None:
 
 
 def test_operator_search_and_memory_context(stubs: Stubs) -> None:
-    enable_preference_publication(stubs)
+    enable_preference_publication(stubs.learning)
     statement = "Preference: label every chart axis with units."
     commit(stubs, statement, run_id="run-c")
     complete_run(stubs, "run-c", statement, "Will do.")

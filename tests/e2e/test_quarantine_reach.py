@@ -49,7 +49,7 @@ from engram.retrieval.v1 import retrieval_pb2_grpc as rpb_grpc
 from engram.server import Suite
 from retrieval_service import persist
 from retrieval_service.records import split_key
-from tests.helpers import wait_for_embeddings
+from tests.helpers import enable_preference_publication, wait_for_embeddings
 
 pytestmark = pytest.mark.e2e
 
@@ -167,35 +167,12 @@ def seed_turn(world: World, kind: str) -> Target:
     )
 
 
-def enable_preference_publication(world: World) -> None:
-    world.learning.SetLearningPolicy(
-        lpb.SetLearningPolicyRequest(
-            policy=lpb.LearningPolicy(
-                mode=lpb.AUTOMATION_MODE_ENABLED,
-                capture=lpb.CaptureSettings(semantic_enabled=True, max_candidates_per_run=2),
-                publication=lpb.PublicationSettings(
-                    rules=[
-                        lpb.PublicationRule(
-                            name="preferences",
-                            kind=lpb.LEARNING_KIND_PREFERENCE,
-                            require_source_run=True,
-                            action=lpb.PUBLICATION_ACTION_PUBLISH_ACTIVE,
-                        )
-                    ],
-                    default_action=lpb.PUBLICATION_ACTION_MANUAL_REVIEW,
-                ),
-            ),
-            request_id=str(uuid.uuid4()),
-        )
-    )
-
-
 def seed_run(world: World, kind: str, *, learned: bool) -> Target:
     run_id = "run-reach"
     if learned:
         # A labelled request: capture turns it into a preference that the
         # publication rule publishes, so it reaches learned context.
-        enable_preference_publication(world)
+        enable_preference_publication(world.learning)
         request = f"Preference: always title the weekly report {WORD}."
         commit(world, request, "Understood.", RUN_SESSION, run_id=run_id)
     else:
