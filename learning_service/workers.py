@@ -6,6 +6,8 @@ import logging
 import threading
 from collections.abc import Callable
 
+from engram.logs import log_retry
+
 log = logging.getLogger("engram.learning.workers")
 
 MAX_BACKOFF_SECONDS = 5.0
@@ -56,12 +58,10 @@ class BackgroundLoop:
             try:
                 busy = self._step()
                 failures = 0
-            except Exception:
+            except Exception as exc:
                 failures += 1
                 if not self._stop.is_set():
-                    log.exception(
-                        "%s step failed; retrying", self.name, extra={"failures": failures}
-                    )
+                    log_retry(log, "%s step failed; retrying", exc, failures, self.name)
                 self._stop.wait(min(MAX_BACKOFF_SECONDS, 0.2 * 2 ** min(failures, 5)))
                 continue
             if not busy:

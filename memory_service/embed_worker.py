@@ -40,6 +40,7 @@ import numpy as np
 from engram.db import Database
 from engram.embedder_cache import shared_embedder
 from engram.embedding import Embedder
+from engram.logs import log_retry
 from engram.metrics import count_plane_event
 from memory_service.feed import FeedNotifier
 from memory_service.journal import canonical_content
@@ -165,12 +166,11 @@ class EmbeddingWorker:
             generation = self._notifier.generation
             try:
                 stored = self.run_once()
-            except Exception:  # a database or model failure: back off and retry
+            except Exception as exc:  # a database or model failure: back off and retry
                 failures += 1
                 delay = self._backoff.delay(failures)
-                log.exception(
-                    "embedding batch failed; retrying",
-                    extra={"failures": failures, "retry_in_seconds": delay},
+                log_retry(
+                    log, "embedding batch failed; retrying", exc, failures, retry_in_seconds=delay
                 )
                 count_plane_event("journal", "embedding_batch_failed")
                 self._stop.wait(delay)

@@ -12,6 +12,7 @@ from typing import Any
 import psycopg
 
 from engram.db import Database
+from engram.logs import log_retry
 from memory_service.store import Q
 
 log = logging.getLogger("engram.journal.feed")
@@ -61,20 +62,24 @@ class FeedNotifier:
             return self._generation
 
     def _run(self) -> None:
+        failures = 0
         while not self._stop.is_set():
             try:
                 with psycopg.connect(self._url, autocommit=True) as conn:
                     conn.execute("LISTEN engram_changes")
+                    failures = 0
                     # Short waits keep stop() prompt; the connection is kept.
                     while not self._stop.is_set():
                         for _ in conn.notifies(timeout=0.2):
                             self.wake()
-            except psycopg.OperationalError:
+            except psycopg.OperationalError as exc:
                 if self._stop.wait(1.0):
                     return
-                log.warning("feed listener reconnecting")
-            except Exception:
-                log.exception("feed listener failed")
+                failures += 1
+                log_retry(log, "feed listener reconnecting", exc, failures, level=logging.WARNING)
+            except Exception as exc:
+                failures += 1
+                log_retry(log, "feed listener failed; retrying", exc, failures)
                 if self._stop.wait(1.0):
                     return
 

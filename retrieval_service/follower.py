@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from engram.errors import OutOfRange, Unavailable
+from engram.logs import log_retry
 from retrieval_service import persist
 from retrieval_service.changes import ops_from_changes
 from retrieval_service.index import ResidentIndex
@@ -114,6 +115,7 @@ class Follower:
     def _run(self) -> None:
         self._load_persisted()
         backoff = BACKOFF_MIN
+        failures = 0
         while not self._stop.is_set():
             if self._paused.is_set():
                 self._freshness.disconnected()
@@ -125,6 +127,7 @@ class Follower:
                 else:
                     self._follow()
                 backoff = BACKOFF_MIN
+                failures = 0
             except OutOfRange as error:
                 log.warning("journal does not know the index cursor (%s); rebuilding", error)
                 self._index.reset()
@@ -135,13 +138,24 @@ class Follower:
                 self._freshness.disconnected()
                 if self._stop.is_set() or self._paused.is_set():
                     continue
-                log.info("change feed unavailable (%s); retrying in %.1fs", error, backoff)
+                failures += 1
+                log_retry(
+                    log,
+                    "change feed unavailable; retrying in %.1fs",
+                    error,
+                    failures,
+                    backoff,
+                    level=logging.INFO,
+                )
                 self.reconnects += 1
                 self._stop.wait(backoff)
                 backoff = min(backoff * 2, BACKOFF_MAX)
-            except Exception:
+            except Exception as exc:
                 self._freshness.disconnected()
-                log.exception("change feed follower failed; retrying in %.1fs", backoff)
+                failures += 1
+                log_retry(
+                    log, "change feed follower failed; retrying in %.1fs", exc, failures, backoff
+                )
                 self._stop.wait(backoff)
                 backoff = min(backoff * 2, BACKOFF_MAX)
         self._freshness.disconnected()

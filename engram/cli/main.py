@@ -89,8 +89,9 @@ def db_migrate(database_url: str | None, data_dir: str | None, services: tuple[s
     import psycopg
 
     from engram.db.embedded import start_embedded
-    from engram.db.health import check_reachable, describe
+    from engram.db.health import check_reachable
     from engram.db.migrations import MigrationError
+    from engram.logs import describe
     from engram.server import DATABASE_SERVICES, migrate
 
     settings = Settings.load({"database_url": database_url, "data_dir": data_dir}).validate()

@@ -29,13 +29,11 @@ from types import FrameType
 from typing import Any
 
 import click
-import grpc
 import psycopg
 import yaml
 
 from engram import __version__
 from engram.config import SERVICES, Settings, split_address
-from engram.db.health import describe, one_line
 from engram.errors import (
     EngramError,
     FailedPrecondition,
@@ -43,6 +41,7 @@ from engram.errors import (
     InvalidArgument,
     Unavailable,
 )
+from engram.logs import describe, one_line
 
 log = logging.getLogger("engram.cli.serve")
 
@@ -119,53 +118,7 @@ def preflight(settings: Settings, services: Sequence[str]) -> None:
         check_reachable(settings.database_url, DATABASE_CHECK_TIMEOUT_SECONDS)
 
 
-# -- one line per retry ------------------------------------------------------
-
-_RETRY_WORDS = ("retrying", "reconnecting")
-
-
-def describe_error(exc: BaseException) -> str:
-    """One line: `Class: message`, or `RpcError CODE: details` for a gRPC
-    error (whose str() is a multi-line repr)."""
-    code, details = getattr(exc, "code", None), getattr(exc, "details", None)
-    if isinstance(exc, grpc.RpcError) and callable(code) and callable(details):
-        try:
-            return f"RpcError {code().name}: {one_line(str(details() or ''))}".rstrip(": ")
-        except Exception:  # not a completed call
-            pass
-    return describe(exc)
-
-
-_COUNT_FIELDS = ("failures", "attempt", "attempts")
-
-
-class RetryLogFilter(logging.Filter):
-    """Background loops (embedding, capture, review, feed listener, index
-    follower) log each failed attempt of a retry. Such a record becomes one
-    line: the error as `Class: message` in `error`, a count in `attempt`
-    (unless the loop gives one), and the traceback only at DEBUG, once per
-    message. A record is a retry record if it carries a count field or its
-    message says it retries."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._seen: dict[tuple[str, str], int] = {}
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        template = str(record.msg)
-        counted = any(hasattr(record, f) for f in _COUNT_FIELDS)
-        if not (counted or any(word in template for word in _RETRY_WORDS)):
-            return True
-        key = (record.name, template)
-        seen = self._seen[key] = self._seen.get(key, 0) + 1
-        if not counted:
-            record.attempt = seen
-        if record.exc_info and record.exc_info[1] is not None:
-            record.error = describe_error(record.exc_info[1])
-            if not (seen == 1 and logging.getLogger(record.name).isEnabledFor(logging.DEBUG)):
-                record.exc_info = None
-                record.exc_text = None
-        return True
+# -- logs ----------------------------------------------------------------------
 
 
 class _PoolNoise(logging.Filter):
@@ -185,10 +138,8 @@ class _PoolNoise(logging.Filter):
 
 
 def install_log_policy() -> None:
-    """Attach the retry filter to the root handlers configure_logging set up."""
-    retry = RetryLogFilter()
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(retry)
+    """Mute psycopg-pool's per-attempt reconnect warnings (the health monitor reports
+    an outage in one line with a count)."""
     logging.getLogger("psycopg.pool").addFilter(_PoolNoise())
 
 

@@ -30,8 +30,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from engram.db.health import describe
 from engram.errors import Unavailable
+from engram.logs import describe
 
 log = logging.getLogger("engram.db.embedded")
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 import psycopg
 
 from engram.errors import Unavailable
+from engram.logs import describe, one_line
 
 log = logging.getLogger("engram.db.health")
 
@@ -33,17 +34,6 @@ PROBE_GAP_UP_SECONDS = 0.5
 PROBE_CONNECT_TIMEOUT_SECONDS = 2
 # While down, repeat the "still unreachable" line this often.
 STILL_DOWN_LOG_SECONDS = 10.0
-
-
-def one_line(text: str) -> str:
-    """libpq messages span several lines (a hint on the second)."""
-    return " ".join(line.strip() for line in text.splitlines() if line.strip())
-
-
-def describe(exc: BaseException) -> str:
-    """`Class: message` on one line."""
-    text = one_line(str(exc))
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def probe(url: str, timeout: int = PROBE_CONNECT_TIMEOUT_SECONDS) -> Exception | None:

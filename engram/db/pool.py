@@ -31,8 +31,9 @@ from psycopg import conninfo
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from engram.db.health import HealthMonitor, describe
+from engram.db.health import HealthMonitor
 from engram.errors import Unavailable
+from engram.logs import describe
 
 log = logging.getLogger("engram.db")
 

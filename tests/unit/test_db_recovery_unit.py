@@ -21,7 +21,8 @@ from engram.db.embedded import (
     clear_stale_pidfile,
     forget_dead_handles,
 )
-from engram.db.health import HealthMonitor, describe
+from engram.db.health import HealthMonitor
+from engram.logs import describe
 
 
 def wait_for(condition: object, timeout: float = 3.0) -> None:

@@ -16,7 +16,7 @@ import grpc
 import pytest
 
 from engram.cli.main import exit_code_for_error
-from engram.cli.serving import RetryLogFilter, check_bindable, describe_error
+from engram.cli.serving import check_bindable
 from engram.config import Settings
 from engram.errors import (
     FailedPrecondition,
@@ -25,6 +25,7 @@ from engram.errors import (
     NotFound,
     Unavailable,
 )
+from engram.logs import describe_error, log_retry
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "operators.md"
@@ -156,12 +157,25 @@ def test_check_bindable(busy_port: int) -> None:
         check_bindable("listen", "nonexistent.invalid:5000")
 
 
-def _record(msg: str, exc: BaseException | None = None, **extra: object) -> logging.LogRecord:
-    exc_info = (type(exc), exc, exc.__traceback__) if exc is not None else None
-    record = logging.LogRecord("engram.test.loop", logging.ERROR, __file__, 1, msg, (), exc_info)
-    for key, value in extra.items():
-        setattr(record, key, value)
-    return record
+class _Capture(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture
+def loop_log() -> Iterator[tuple[logging.Logger, _Capture]]:
+    logger = logging.getLogger("engram.test.loop")
+    capture = _Capture()
+    logger.addHandler(capture)
+    try:
+        yield logger, capture
+    finally:
+        logger.removeHandler(capture)
+        logger.setLevel(logging.NOTSET)
 
 
 def _raised(exc: Exception) -> Exception:
@@ -171,36 +185,31 @@ def _raised(exc: Exception) -> Exception:
         return caught
 
 
-def test_retry_records_are_one_line_with_a_count() -> None:
-    retry = RetryLogFilter()
-    logging.getLogger("engram.test.loop").setLevel(logging.INFO)
-    first = _record("step failed; retrying", _raised(Unavailable("database\nunavailable")))
-    assert retry.filter(first)
+def test_retry_records_are_one_line_with_a_count(
+    loop_log: tuple[logging.Logger, _Capture],
+) -> None:
+    logger, capture = loop_log
+    logger.setLevel(logging.INFO)
+    log_retry(logger, "step failed; retrying", _raised(Unavailable("database\nunavailable")), 1)
+    log_retry(logger, "step failed; retrying", _raised(Unavailable("again")), 2)
+    first, second = capture.records
     assert first.exc_info is None, "no traceback at INFO"
     assert first.error == "Unavailable: database unavailable"  # type: ignore[attr-defined]
     assert first.attempt == 1  # type: ignore[attr-defined]
-    second = _record("step failed; retrying")
-    retry.filter(second)
     assert second.attempt == 2  # type: ignore[attr-defined]
-    counted = _record("batch failed", _raised(ValueError("x")), failures=7)
-    retry.filter(counted)
-    assert counted.exc_info is None
-    assert not hasattr(counted, "attempt"), "the loop's own count is kept"
-    other = _record("rpc failed", _raised(ValueError("bug")))
-    retry.filter(other)
-    assert other.exc_info is not None, "not a retry: the traceback stays"
+    assert first.levelno == logging.ERROR
+    log_retry(logger, "%s step failed", ValueError("x"), 7, "review", level=logging.INFO)
+    counted = capture.records[-1]
+    assert counted.getMessage() == "review step failed" and counted.levelno == logging.INFO
+    assert counted.attempt == 7  # type: ignore[attr-defined]
 
 
-def test_retry_traceback_once_at_debug() -> None:
-    retry = RetryLogFilter()
-    logging.getLogger("engram.test.loop").setLevel(logging.DEBUG)
-    try:
-        records = [_record("x; retrying", _raised(ValueError("v"))) for _ in range(3)]
-        for record in records:
-            retry.filter(record)
-        assert [r.exc_info is not None for r in records] == [True, False, False]
-    finally:
-        logging.getLogger("engram.test.loop").setLevel(logging.NOTSET)
+def test_retry_traceback_once_at_debug(loop_log: tuple[logging.Logger, _Capture]) -> None:
+    logger, capture = loop_log
+    logger.setLevel(logging.DEBUG)
+    for attempt in (1, 2, 3):
+        log_retry(logger, "x; retrying", _raised(ValueError("v")), attempt)
+    assert [r.exc_info is not None for r in capture.records] == [True, False, False]
 
 
 def test_describe_error_of_a_grpc_error() -> None:
