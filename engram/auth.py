@@ -1,8 +1,13 @@
 """Bearer-token authentication with four ordered roles.
 
-Tokens come from a file (JSON or YAML list of {name, role, token}) and/or the
-ENGRAM_TOKENS environment variable ("name:role:token,..."). Tokens are kept
-only as SHA-256 digests in memory and compared in constant time.
+Tokens come from a file (JSON or YAML list of {name, role, token} with optional
+``subjects`` and ``workspaces`` lists) and/or the ENGRAM_TOKENS environment
+variable ("name:role:token,...", unscoped). Tokens are kept only as SHA-256
+digests in memory and compared in constant time.
+
+A scoped token (runtime or operator) reaches only the subjects and workspaces
+it lists; which RPCs honour a scope, and how, is declared beside the roles in
+`engram.roles`.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from pathlib import Path
 import yaml
 
 from engram.errors import InvalidArgument, PermissionDenied, Unauthenticated
+from engram.validation import DEFAULT_WORKSPACE, require_id
 
 
 class Role(enum.IntEnum):
@@ -44,9 +50,58 @@ class Role(enum.IntEnum):
 
 
 @dataclass(frozen=True)
+class TokenScope:
+    """The subjects and workspaces a token may reach; an empty set means any."""
+
+    subjects: frozenset[str] = frozenset()
+    workspaces: frozenset[str] = frozenset()
+
+    @property
+    def restricted(self) -> bool:
+        return bool(self.subjects or self.workspaces)
+
+    def permits_subject(self, subject: str) -> bool:
+        return not self.subjects or subject in self.subjects
+
+    def permits_workspace(self, workspace: str) -> bool:
+        """Whether `workspace` ("" is the default workspace) is in scope."""
+        return not self.workspaces or (workspace or DEFAULT_WORKSPACE) in self.workspaces
+
+    def permits(self, subject: str, workspace: str) -> bool:
+        """Whether a record of `subject` in `workspace` is in scope."""
+        return self.permits_subject(subject) and self.permits_workspace(workspace)
+
+    def sql_params(self) -> dict[str, list[str] | None]:
+        """Parameters of the named queries' scope filter: NULL means unrestricted.
+
+        Queries filter with ``(%(scope_subjects)s::text[] IS NULL OR subject =
+        ANY (%(scope_subjects)s::text[]))`` and the same for workspace.
+        """
+        return {
+            "scope_subjects": sorted(self.subjects) or None,
+            "scope_workspaces": sorted(self.workspaces) or None,
+        }
+
+    def describe(self) -> str:
+        parts = [
+            f"{label} {', '.join(sorted(values))}"
+            for label, values in (("subjects", self.subjects), ("workspaces", self.workspaces))
+            if values
+        ]
+        return "; ".join(parts) or "everything"
+
+
+UNRESTRICTED = TokenScope()
+
+# Roles a token may be scoped for: service and admin tokens act for everyone.
+SCOPABLE_ROLES = frozenset({Role.RUNTIME, Role.OPERATOR})
+
+
+@dataclass(frozen=True)
 class Principal:
     name: str
     role: Role
+    scope: TokenScope = UNRESTRICTED
 
 
 ANONYMOUS_LOCAL = Principal("local", Role.ADMIN)
@@ -54,6 +109,12 @@ ANONYMOUS_LOCAL = Principal("local", Role.ADMIN)
 principal_var: contextvars.ContextVar[Principal | None] = contextvars.ContextVar(
     "principal", default=None
 )
+
+
+def current_scope() -> TokenScope:
+    """The calling token's scope (unrestricted when auth is off or outside a call)."""
+    principal = principal_var.get()
+    return principal.scope if principal else UNRESTRICTED
 
 
 def current_actor() -> str:
@@ -67,6 +128,7 @@ class TokenEntry:
     name: str
     role: Role
     token: str
+    scope: TokenScope = UNRESTRICTED
 
 
 def _digest(token: str) -> bytes:
@@ -82,7 +144,13 @@ class TokenAuthenticator:
     def add(self, entry: TokenEntry) -> None:
         if len(entry.token) < 16:
             raise InvalidArgument("tokens", f"token for {entry.name!r} is shorter than 16 chars")
-        self._by_digest[_digest(entry.token)] = Principal(entry.name, entry.role)
+        if entry.scope.restricted and entry.role not in SCOPABLE_ROLES:
+            raise InvalidArgument(
+                "tokens",
+                f"token {entry.name!r}: a {entry.role.name.lower()} token acts for every "
+                "subject and cannot be scoped (scope runtime or operator tokens)",
+            )
+        self._by_digest[_digest(entry.token)] = Principal(entry.name, entry.role, entry.scope)
 
     @property
     def enabled(self) -> bool:
@@ -125,6 +193,14 @@ def parse_token_spec(spec: str) -> list[TokenEntry]:
     return entries
 
 
+def _scope_list(entry: int, key: str, value: object) -> frozenset[str]:
+    if value is None:
+        return frozenset()
+    if not isinstance(value, list) or not value:
+        raise InvalidArgument("tokens_file", f"entry {entry}: {key} must be a non-empty list")
+    return frozenset(require_id(f"tokens_file entry {entry} {key}", str(v)) for v in value)
+
+
 def load_token_file(path: Path) -> list[TokenEntry]:
     text = path.read_text()
     data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
@@ -136,7 +212,14 @@ def load_token_file(path: Path) -> list[TokenEntry]:
     for i, item in enumerate(data):
         if not isinstance(item, dict) or not {"name", "role", "token"} <= item.keys():
             raise InvalidArgument("tokens_file", f"entry {i} needs name, role and token")
+        unknown = set(item) - {"name", "role", "token", "subjects", "workspaces"}
+        if unknown:
+            raise InvalidArgument("tokens_file", f"entry {i} has unknown keys {sorted(unknown)}")
+        scope = TokenScope(
+            subjects=_scope_list(i, "subjects", item.get("subjects")),
+            workspaces=_scope_list(i, "workspaces", item.get("workspaces")),
+        )
         entries.append(
-            TokenEntry(str(item["name"]), Role.parse(str(item["role"])), str(item["token"]))
+            TokenEntry(str(item["name"]), Role.parse(str(item["role"])), str(item["token"]), scope)
         )
     return entries

@@ -21,12 +21,19 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from engram import edge, errors, pagination
-from engram.auth import Principal, Role, TokenAuthenticator, authorize, principal_var
+from engram.auth import (
+    ANONYMOUS_LOCAL,
+    Principal,
+    Role,
+    TokenAuthenticator,
+    authorize,
+    principal_var,
+)
 from engram.common.v1 import common_pb2
 from engram.coverage import CoverageContractError
 from engram.logs import method_var, request_id_var
 from engram.metrics import RPC_LATENCY, RPC_REQUESTS
-from engram.roles import METHODS, ROLE_TABLE, required_role
+from engram.roles import METHODS, ROLE_TABLE, check_scope, required_role
 
 log = logging.getLogger("engram.rpc")
 
@@ -146,12 +153,14 @@ def _safe_deserializer(
     return wrapper
 
 
-def _admit(request: Any) -> Any:
-    """The request if it passes the edge rules; raises InvalidArgument otherwise."""
+def _admit(request: Any, method: str) -> Any:
+    """The request if it passes the edge rules and the token's scope; raises
+    InvalidArgument or PermissionDenied otherwise."""
     if isinstance(request, _Malformed):
         raise request.error
     if isinstance(request, Message):
         edge.check(request)
+    check_scope(principal_var.get() or ANONYMOUS_LOCAL, method, request)
     return request
 
 
@@ -260,7 +269,7 @@ class EngramServerInterceptor(grpc.ServerInterceptor):  # type: ignore[type-arg]
             tokens: list[Any] = []
             try:
                 self._begin(method, metadata, context, request_id, tokens)
-                response = behavior(_admit(request), context)
+                response = behavior(_admit(request, method), context)
                 RPC_REQUESTS.labels(method=method, code="OK").inc()
                 return response
             except Exception as exc:
@@ -286,7 +295,7 @@ class EngramServerInterceptor(grpc.ServerInterceptor):  # type: ignore[type-arg]
             tokens: list[Any] = []
             try:
                 self._begin(method, metadata, context, request_id, tokens)
-                yield from behavior(_admit(request), context)
+                yield from behavior(_admit(request, method), context)
                 RPC_REQUESTS.labels(method=method, code="OK").inc()
             except Exception as exc:
                 self._fail(exc, method, request_id, context)

@@ -20,6 +20,22 @@ lower one may.
   quarantine, receipts, status and index rebuilds.
 * ``admin``: ``Purge``.
 
+Scoped tokens (``subjects``/``workspaces`` in the tokens file) reach only
+the methods of :data:`SCOPE_RULES`, each declaring how its reads stay inside
+the scope:
+
+* ``REQUEST``: the request names its subject and workspace; every such field
+  is checked at the edge (:func:`check_request_scope`) and the service reads
+  by them in SQL and in the resident index.
+* ``RECORDS``: the request names records by id; the service's queries filter
+  by the token's scope (``TokenScope.sql_params``) and an out-of-scope id is
+  NOT_FOUND.
+* ``SHARED``: the method reads no subject's records (published skills).
+
+Any other method refuses a scoped token (PERMISSION_DENIED, reason
+``TOKEN_SCOPED``): deny by default again, so a new RPC cannot leak through a
+scope nobody thought about.
+
 Besides the method table, journal events in the gateway's namespace
 (``gateway.*``: assembled contexts and verdicts) and events with
 ``PROVENANCE_SYSTEM`` are written by services only: ``AppendEvent`` checks
@@ -28,12 +44,19 @@ them with :func:`authorize_event`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import enum
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
-from google.protobuf.descriptor import MethodDescriptor, ServiceDescriptor
+from google.protobuf.descriptor import (
+    Descriptor,
+    FieldDescriptor,
+    MethodDescriptor,
+    ServiceDescriptor,
+)
+from google.protobuf.message import Message
 
-from engram.auth import ANONYMOUS_LOCAL, Role, authorize, principal_var
+from engram.auth import ANONYMOUS_LOCAL, Principal, Role, TokenScope, authorize, principal_var
 from engram.errors import PermissionDenied
 from engram.gateway.v1 import gateway_pb2
 from engram.journal.v1 import journal_pb2
@@ -112,6 +135,49 @@ DECLARED: Mapping[str, Mapping[str, Role]] = {
     },
 }
 
+
+class ScopeRule(enum.Enum):
+    """How a method keeps a scoped token inside its subjects and workspaces."""
+
+    REQUEST = "request"
+    RECORDS = "records"
+    SHARED = "shared"
+
+
+Q_, REC, SH = ScopeRule.REQUEST, ScopeRule.RECORDS, ScopeRule.SHARED
+
+# The methods a scoped token may call, and how each honours the scope.
+SCOPE_DECLARED: Mapping[str, Mapping[str, ScopeRule]] = {
+    "engram.journal.v1.JournalService": {
+        "CommitTurn": Q_,
+        "AppendEvent": Q_,
+        "ReadSessionJournal": Q_,
+        "CompleteRun": Q_,
+        "GetRecoveredMemory": Q_,
+        "SearchRunMemory": Q_,
+        "SearchEpisodes": Q_,
+        "FindExact": Q_,
+        "Quarantine": REC,
+        "Restore": REC,
+        "ListQuarantine": REC,
+        "ListReceipts": REC,
+    },
+    "engram.learning.v1.LearningService": {
+        "ListActiveSkills": SH,
+    },
+    "engram.retrieval.v1.RetrievalService": {
+        "Recall": Q_,
+        "FindExact": Q_,
+    },
+    "engram.gateway.v1.GatewayService": {
+        "AssembleContext": Q_,
+        # subject is optional: the gateway also checks the context's own scope.
+        "ReleaseResponse": Q_,
+        "SearchMemory": Q_,
+        "GetMemoryContext": Q_,
+    },
+}
+
 # Event types and provenance only services (or operators) may append.
 SERVICE_EVENT_PREFIXES = ("gateway.",)
 SERVICE_PROVENANCES = frozenset({journal_pb2.PROVENANCE_SYSTEM})
@@ -145,6 +211,92 @@ def _build() -> dict[str, Role]:
 
 # Full method name -> the role it needs. A method missing here is refused.
 ROLE_TABLE: Mapping[str, Role] = MappingProxyType(_build())
+
+
+def _build_scope_rules() -> dict[str, ScopeRule]:
+    rules: dict[str, ScopeRule] = {}
+    for service in SERVICES:
+        declared = SCOPE_DECLARED.get(service.full_name, {})
+        stale = set(declared) - {m.name for m in service.methods}
+        if stale:
+            raise RuntimeError(f"scopes declared for unknown RPCs of {service.full_name}: {stale}")
+        for name, rule in declared.items():
+            rules[method_name(service, service.methods_by_name[name])] = rule
+    return rules
+
+
+# Full method name -> how it honours a token's scope. Missing: unscoped tokens only.
+SCOPE_RULES: Mapping[str, ScopeRule] = MappingProxyType(_build_scope_rules())
+
+SCOPE_FIELDS = ("subject", "workspace")
+
+
+def scope_field_paths(message: Descriptor, prefix: str = "") -> list[str]:
+    """Dotted paths of the string ``subject``/``workspace`` fields in a request type."""
+    paths: list[str] = []
+    for f in message.fields:
+        if f.type == FieldDescriptor.TYPE_STRING and f.name in SCOPE_FIELDS:
+            paths.append(prefix + f.name)
+        elif f.message_type is not None and not f.message_type.full_name.startswith("google."):
+            paths += scope_field_paths(f.message_type, f"{prefix}{f.name}.")
+    return paths
+
+
+def _scoped_messages(message: Message, path: str = "") -> Iterator[tuple[str, Message]]:
+    """Every (sub)message of a request that carries a subject or workspace field."""
+    names = {f.name for f in message.DESCRIPTOR.fields}
+    if names & set(SCOPE_FIELDS):
+        yield path, message
+    for f, value in message.ListFields():
+        if f.message_type is None or f.message_type.full_name.startswith("google."):
+            continue
+        items = value if f.is_repeated else [value]
+        for i, item in enumerate(items):
+            suffix = f"[{i}]" if f.is_repeated else ""
+            yield from _scoped_messages(item, f"{path}{f.name}{suffix}.")
+
+
+def _out_of_scope(method: str, scope: TokenScope, field: str, principal: Principal) -> None:
+    raise PermissionDenied(
+        f"{field} is outside the scope of token {principal.name} ({scope.describe()})",
+        reason="OUT_OF_SCOPE",
+        metadata={"field": field, "method": method},
+    )
+
+
+def check_scope(principal: Principal, method: str, request: object) -> None:
+    """Refuse a scoped token a method that does not honour scopes, or a request
+    naming a subject or workspace outside the scope.
+
+    A (sub)message with an empty subject names no scope and is not checked
+    here: a method whose subject is optional (ReleaseResponse) checks the
+    scope of the record it reads, and the others refuse an empty subject as
+    INVALID_ARGUMENT. An empty workspace is the default workspace, as
+    everywhere in the suite.
+    """
+    scope = principal.scope
+    if not scope.restricted:
+        return
+    rule = SCOPE_RULES.get(method)
+    if rule is None:
+        raise PermissionDenied(
+            f"{method} reads records of every subject and needs an unscoped token; "
+            f"{principal.name} is scoped to {scope.describe()}",
+            reason="TOKEN_SCOPED",
+            metadata={"method": method},
+        )
+    if rule is not ScopeRule.REQUEST or not isinstance(request, Message):
+        return
+    for path, message in _scoped_messages(request):
+        fields = message.DESCRIPTOR.fields_by_name
+        subject = str(getattr(message, "subject", ""))
+        workspace = str(getattr(message, "workspace", ""))
+        if "subject" in fields and not subject:
+            continue  # no locator: the service refuses it or checks the record it reads
+        if subject and not scope.permits_subject(subject):
+            _out_of_scope(method, scope, path + "subject", principal)
+        if "workspace" in fields and not scope.permits_workspace(workspace):
+            _out_of_scope(method, scope, path + "workspace", principal)
 
 
 def undeclared() -> list[str]:
@@ -194,5 +346,28 @@ def markdown_table() -> str:
     return "\n".join(lines)
 
 
+def scope_markdown_table() -> str:
+    """The scoped-token table of docs/operators.md, rendered from SCOPE_RULES."""
+    lines = ["| a scoped token may call | how the scope holds |", "|---|---|"]
+    how = {
+        ScopeRule.REQUEST: "the request's `subject`/`workspace` must be in scope "
+        "(else `PERMISSION_DENIED`, reason `OUT_OF_SCOPE`); reads filter by them",
+        ScopeRule.RECORDS: "queries filter by the token's scope; an out-of-scope id is "
+        "`NOT_FOUND`, lists hold only in-scope entries",
+        ScopeRule.SHARED: "reads no subject's records (published skills)",
+    }
+    for rule in ScopeRule:
+        names = [
+            f"`{name.strip('/').split('/')[0].rsplit('.', 1)[-1]}/{name.rsplit('/', 1)[-1]}`"
+            for name, declared in SCOPE_RULES.items()
+            if declared is rule
+        ]
+        if names:
+            lines.append(f"| {', '.join(names)} | {how[rule]} |")
+    return "\n".join(lines)
+
+
 if __name__ == "__main__":
     print(markdown_table())
+    print()
+    print(scope_markdown_table())

@@ -15,6 +15,7 @@ from typing import Any
 from google.protobuf import struct_pb2
 from google.protobuf.json_format import MessageToDict
 
+from engram.auth import current_scope
 from engram.common.v1 import common_pb2
 from engram.errors import AlreadyExists, NotFound, Unavailable
 from engram.gateway.v1 import gateway_pb2 as gpb
@@ -249,11 +250,17 @@ class GatewayService:
     def context(
         self, context_id: str, subject: str, workspace: str, session_id: str
     ) -> ContextState:
-        """The cached context, or the one recovered from the journal via the locator."""
+        """The cached context, or the one recovered from the journal via the locator.
+
+        A context outside the calling token's scope is unknown (NOT_FOUND), the
+        same as one that does not exist.
+        """
         state = self._contexts.get(context_id)
         if state is not None:
             locator = (subject, workspace, session_id)
             if subject and locator != (state.subject, state.workspace, state.session_id):
+                raise self._unknown(context_id)
+            if not current_scope().permits(state.subject, state.workspace):
                 raise self._unknown(context_id)
             return state
         if not (subject and session_id):

@@ -13,7 +13,7 @@ from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
-from engram.auth import current_actor
+from engram.auth import UNRESTRICTED, TokenScope, current_actor
 from engram.db import Database, migrations
 from engram.db.errors import translating
 from engram.errors import (
@@ -342,10 +342,11 @@ class Journal:
         request_id: UUID | None,
         *,
         quarantine: bool,
+        scope: TokenScope = UNRESTRICTED,
     ) -> tuple[dict[str, Any], int]:
         action = "quarantine" if quarantine else "restore"
         with self.db.transaction() as conn, translating(CONSTRAINT_ERRORS):
-            owner = self._record_owner(conn, record_kind, record_id)
+            owner = self._record_owner(conn, record_kind, record_id, scope)
             lock_key(conn, f"quarantine:{record_kind}:{record_id}")
             current = conn.execute(
                 Q["quarantine_state"], {"record_kind": record_kind, "record_id": record_id}
@@ -427,7 +428,10 @@ class Journal:
             "workspace": owner["workspace"],
         }, cursor
 
-    def _record_owner(self, conn: Conn, record_kind: str, record_id: str) -> dict[str, Any]:
+    def _record_owner(
+        self, conn: Conn, record_kind: str, record_id: str, scope: TokenScope
+    ) -> dict[str, Any]:
+        """Subject and workspace of a record in `scope`; NotFound outside it."""
         query = {
             "episode": "record_owner_episode",
             "event": "record_owner_event",
@@ -437,19 +441,21 @@ class Journal:
             _require_uuid("record_id", record_id)
         if record_kind == "event" and not record_id.isdigit():
             raise InvalidArgument("record_id", "an event id is a positive integer")
-        row = conn.execute(Q[query], {"id": record_id}).fetchone()
+        row = conn.execute(Q[query], {"id": record_id, **scope.sql_params()}).fetchone()
         if row is None:
             raise NotFound(f"no {record_kind} {record_id}")
         return row
 
     def list_quarantine(
-        self, active_only: bool, before_entry_id: int, limit: int
+        self,
+        active_only: bool,
+        before_entry_id: int,
+        limit: int,
+        scope: TokenScope = UNRESTRICTED,
     ) -> list[dict[str, Any]]:
+        params = {"active_only": active_only, "before": before_entry_id, "limit": limit}
         with self.db.connection() as conn:
-            return conn.execute(
-                Q["quarantine_page"],
-                {"active_only": active_only, "before": before_entry_id, "limit": limit},
-            ).fetchall()
+            return conn.execute(Q["quarantine_page"], {**params, **scope.sql_params()}).fetchall()
 
     # -- Purge ----------------------------------------------------------------
 

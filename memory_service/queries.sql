@@ -166,10 +166,16 @@ WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
                   WHERE q.record_kind = 'event' AND q.record_id = ev.event_id::text);
 
 -- name: record_owner_episode
-SELECT subject, workspace FROM journal.episodes WHERE episode_id = %(id)s::uuid;
+-- The token's scope filters here: an out-of-scope record is not found.
+SELECT subject, workspace FROM journal.episodes WHERE episode_id = %(id)s::uuid
+  AND (%(scope_subjects)s::text[] IS NULL OR subject = ANY (%(scope_subjects)s::text[]))
+  AND (%(scope_workspaces)s::text[] IS NULL OR workspace = ANY (%(scope_workspaces)s::text[]));
 
 -- name: record_owner_event
-SELECT subject, workspace FROM journal.events WHERE event_id = %(id)s::bigint;
+-- The token's scope filters here: an out-of-scope record is not found.
+SELECT subject, workspace FROM journal.events WHERE event_id = %(id)s::bigint
+  AND (%(scope_subjects)s::text[] IS NULL OR subject = ANY (%(scope_subjects)s::text[]))
+  AND (%(scope_workspaces)s::text[] IS NULL OR workspace = ANY (%(scope_workspaces)s::text[]));
 
 -- name: quarantine_state
 SELECT entry_id FROM journal.quarantined
@@ -195,6 +201,8 @@ SELECT l.entry_id, l.record_kind, l.record_id, l.action, l.reason, l.actor, l.re
        l.subject, l.workspace
 FROM journal.quarantine_ledger l
 WHERE l.entry_id < %(before)s
+  AND (%(scope_subjects)s::text[] IS NULL OR l.subject = ANY (%(scope_subjects)s::text[]))
+  AND (%(scope_workspaces)s::text[] IS NULL OR l.workspace = ANY (%(scope_workspaces)s::text[]))
   AND (NOT %(active_only)s OR EXISTS (SELECT 1 FROM journal.quarantined q
                                       WHERE q.entry_id = l.entry_id))
 ORDER BY l.entry_id DESC
@@ -253,7 +261,10 @@ INSERT INTO journal.counters (name, value) VALUES (%(name)s, %(amount)s)
 ON CONFLICT (name) DO UPDATE SET value = journal.counters.value + excluded.value;
 
 -- name: record_owner_run
-SELECT subject, workspace FROM journal.run_records WHERE run_id = %(id)s;
+-- The token's scope filters here: an out-of-scope record is not found.
+SELECT subject, workspace FROM journal.run_records WHERE run_id = %(id)s
+  AND (%(scope_subjects)s::text[] IS NULL OR subject = ANY (%(scope_subjects)s::text[]))
+  AND (%(scope_workspaces)s::text[] IS NULL OR workspace = ANY (%(scope_workspaces)s::text[]));
 
 -- name: purge_run_record_count
 SELECT count(*) AS n FROM journal.run_records WHERE subject = %(subject)s

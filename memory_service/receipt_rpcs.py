@@ -11,6 +11,7 @@ from uuid import UUID
 import grpc
 from psycopg.types.json import Jsonb
 
+from engram.auth import current_scope
 from engram.db.errors import translating
 from engram.db.queries import Queries
 from engram.errors import InvalidArgument
@@ -232,7 +233,13 @@ class ReceiptRpcs(pb_grpc.JournalServiceServicer):
         after = decode(request.page_token, query, {"after": int}).get("after", 0)
         with self.plane.db.connection() as conn:
             rows = conn.execute(
-                RQ["receipts_page"], {"context_id": context_id, "after": after, "limit": limit + 1}
+                RQ["receipts_page"],
+                {
+                    "context_id": context_id,
+                    "after": after,
+                    "limit": limit + 1,
+                    **current_scope().sql_params(),
+                },
             ).fetchall()
         token = (
             encode(query, {"after": int(rows[limit - 1]["receipt_id"])})

@@ -13,5 +13,7 @@ SELECT receipt_id, receipt_type, context_id, section, record_ids, block_sha256, 
        recorded_at
 FROM journal.receipts
 WHERE context_id = %(context_id)s AND receipt_id > %(after)s
+  AND (%(scope_subjects)s::text[] IS NULL OR subject = ANY (%(scope_subjects)s::text[]))
+  AND (%(scope_workspaces)s::text[] IS NULL OR workspace = ANY (%(scope_workspaces)s::text[]))
 ORDER BY receipt_id
 LIMIT %(limit)s;

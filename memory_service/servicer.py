@@ -13,6 +13,7 @@ import grpc
 from google.protobuf.json_format import MessageToDict
 
 from engram import __version__
+from engram.auth import current_scope
 from engram.common.v1 import common_pb2 as cpb
 from engram.coverage import build_coverage
 from engram.db import Database
@@ -227,6 +228,7 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
             require_text("reason", request.reason, max_chars=MAX_REASON),
             require_request_id("request_id", request.request_id, required=False),
             quarantine=quarantine,
+            scope=current_scope(),
         )
 
     def ListQuarantine(
@@ -235,7 +237,7 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
         limit = page_size("page_size", request.page_size, default=50, maximum=500)
         query = {"active_only": request.active_only}
         before = decode(request.page_token, query, {"before": int}).get("before", 2**62)
-        rows = self.journal.list_quarantine(request.active_only, before, limit + 1)
+        rows = self.journal.list_quarantine(request.active_only, before, limit + 1, current_scope())
         token = (
             encode(query, {"before": int(rows[limit - 1]["entry_id"])}) if len(rows) > limit else ""
         )
