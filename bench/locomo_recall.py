@@ -307,6 +307,7 @@ def collect(args: argparse.Namespace) -> tuple[list[Question], dict[str, Any], d
     """Import, embed and take each question's lists; also the RPC cross-check."""
     from bench._common import scratch_database
     from engram.channels import open_channel
+    from engram.cli.importer import commit_request
     from engram.config import Settings
     from engram.db import Database
     from engram.embedder_cache import shared_embedder
@@ -316,7 +317,6 @@ def collect(args: argparse.Namespace) -> tuple[list[Question], dict[str, Any], d
     from engram.retrieval.v1 import retrieval_pb2 as rpb
     from engram.retrieval.v1 import retrieval_pb2_grpc as rgrpc
     from engram.server import start_suite
-    from engram.timeutil import to_timestamp
     from memory_service.search import EpisodeSearch, lexical_query
     from memory_service.search_queries import SQ
     from retrieval_service.snapshot import SearchRequest
@@ -355,15 +355,7 @@ def collect(args: argparse.Namespace) -> tuple[list[Question], dict[str, Any], d
             mapping: dict[str, dict[str, list[str]]] = defaultdict(dict)
             for conversation in conversations:
                 for turn in commits_for(conversation):
-                    request = jpb.CommitTurnRequest(
-                        subject=turn.subject,
-                        session_id=turn.session_id,
-                        user_text=turn.user_text,
-                        assistant_text=turn.assistant_text,
-                        request_id=turn.request_id,
-                        learning_eligible=True,
-                    )
-                    request.occurred_at.CopyFrom(to_timestamp(turn.occurred_at))
+                    request = commit_request(turn, "")
                     episode = journal.CommitTurn(request).receipt.episode_id
                     mapping[turn.subject].setdefault(episode, []).append(turn.dia_id)
             timings["import_seconds"] = round(time.monotonic() - started, 1)

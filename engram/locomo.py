@@ -12,11 +12,13 @@ need to know which episode holds which dia_id):
   conversation, so two conversations never share a session id even where a
   read is keyed by session (the LoCoMo files number every conversation's
   sessions from 1);
-- each utterance is one committed turn: user_text "<speaker>: <text>" (plus
-  " [shared a photo: <caption>]" for image turns), assistant_text
-  "(acknowledged)". One turn per utterance keeps one episode per dia_id, so
-  recall can be scored against the evidence ids; a fixed assistant text keeps
-  the second speaker's words out of the first speaker's episodes;
+- each utterance is one committed turn: user_text "<text>" (plus
+  " [shared a photo: <caption>]" for image turns) with the speaker in
+  user_name, assistant_text "(acknowledged)". One turn per utterance keeps
+  one episode per dia_id, so recall can be scored against the evidence ids;
+  a fixed assistant text keeps the second speaker's words out of the first
+  speaker's episodes; the speaker is a field, not a prefix of the indexed
+  text, so a question naming them does not match every turn they spoke;
 - occurred_at is the session's time plus one second per turn index, so the
   turns of a session keep their order in time;
 - request_id is uuid5(LOCOMO_NAMESPACE, "<sample_id>:<dia_id>"), so a re-run
@@ -126,6 +128,7 @@ class TurnCommit:
     assistant_text: str
     occurred_at: datetime
     request_id: str
+    user_name: str = ""
 
 
 def subject_for(sample_id: str) -> str:
@@ -168,7 +171,7 @@ def split_evidence(raw: Sequence[str]) -> list[str]:
 
 
 def user_text_for(turn: Turn) -> str:
-    text = f"{turn.speaker}: {turn.text}"
+    text = turn.text
     if turn.image_caption:
         text += f" [shared a photo: {turn.image_caption}]"
     return text
@@ -184,6 +187,7 @@ def commits_for(conversation: Conversation) -> Iterator[TurnCommit]:
                 session_id=session.session_id,
                 dia_id=turn.dia_id,
                 user_text=user_text_for(turn),
+                user_name=turn.speaker,
                 assistant_text=ASSISTANT_TEXT,
                 occurred_at=session.occurred_at + timedelta(seconds=index),
                 request_id=request_id_for(conversation.sample_id, turn.dia_id),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 import uuid
 
 from engram.errors import InvalidArgument
@@ -26,6 +27,26 @@ def require_id(field: str, value: str) -> str:
 
 def optional_id(field: str, value: str) -> str:
     return require_id(field, value) if value else ""
+
+
+MAX_NAME_LENGTH = 128
+
+
+def optional_display_name(field: str, value: str) -> str:
+    """A person's display name in any script ("Zoë", "São", "李雷"), or "".
+
+    At most 128 characters, no control characters or line breaks, no
+    surrounding whitespace.
+    """
+    if not value:
+        return ""
+    if len(value) > MAX_NAME_LENGTH:
+        raise InvalidArgument(field, f"is {len(value)} chars; the limit is {MAX_NAME_LENGTH}")
+    if value != value.strip():
+        raise InvalidArgument(field, "must not start or end with whitespace")
+    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in value):
+        raise InvalidArgument(field, "must not contain control characters or line breaks")
+    return value
 
 
 def workspace_or_default(field: str, value: str) -> str:

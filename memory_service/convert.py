@@ -93,6 +93,8 @@ def episode(row: Mapping[str, Any]) -> pb.Episode:
         embedding=[] if embedding is None else _vector_values(embedding),
         embedding_model=str(row.get("embedding_model") or ""),
         session_ids=list(row.get("session_ids") or []),
+        user_name=str(row.get("user_name") or ""),
+        assistant_name=str(row.get("assistant_name") or ""),
     )
 
 

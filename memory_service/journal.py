@@ -49,8 +49,24 @@ LOOP_MIN_REPEATS = 8
 LOOP_MIN_SHARE = 0.5
 
 
-def canonical_content(user_text: str, assistant_text: str) -> str:
-    return f"User: {user_text}\nAssistant: {assistant_text}"
+def canonical_content(
+    user_text: str, assistant_text: str, user_name: str = "", assistant_name: str = ""
+) -> str:
+    """The turn's canonical content, whose SHA-256 identifies its episode.
+
+    Speakers' names, when the commit gives them, are part of it ("User (Zoë):
+    ...") so the same words from two people are two episodes; the text
+    embedded and indexed is always the nameless form.
+    """
+    user = f"User ({user_name})" if user_name else "User"
+    assistant = f"Assistant ({assistant_name})" if assistant_name else "Assistant"
+    return f"{user}: {user_text}\n{assistant}: {assistant_text}"
+
+
+def speaker_fields(user_name: str, assistant_name: str) -> dict[str, str]:
+    """The speakers' names an event payload records (only those given)."""
+    names = {"user_name": user_name, "assistant_name": assistant_name}
+    return {key: name for key, name in names.items() if name}
 
 
 def is_repetition_loop(text: str) -> bool:
@@ -80,6 +96,8 @@ class TurnCommand:
     learning_eligible: bool
     run_id: str
     occurred_at: datetime | None
+    user_name: str = ""
+    assistant_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -109,7 +127,9 @@ class Journal:
                     "looks like a repetition loop (one line repeated)",
                     reason="REPETITION_LOOP",
                 )
-        content = canonical_content(cmd.user_text, cmd.assistant_text)
+        content = canonical_content(
+            cmd.user_text, cmd.assistant_text, cmd.user_name, cmd.assistant_name
+        )
         content_sha = sha256_hex(content)
         if cmd.expected_content_sha256 and cmd.expected_content_sha256.lower() != content_sha:
             raise FailedPrecondition(
@@ -122,6 +142,8 @@ class Journal:
                 k: v
                 for k, v in cmd.__dict__.items()
                 if k not in ("request_id", "expected_content_sha256")
+                # Unnamed speakers fingerprint as before the names existed.
+                and not (k in ("user_name", "assistant_name") and not v)
             }
         )
         operation = "commit_turn"
@@ -151,6 +173,11 @@ class Journal:
             "user_text": cmd.user_text,
             "assistant_text": cmd.assistant_text,
             "canonical_content": content,
+            **{
+                k: v
+                for k, v in (("user_name", cmd.user_name), ("assistant_name", cmd.assistant_name))
+                if v
+            },
             "user_sha256": user_sha,
             "assistant_sha256": assistant_sha,
             "learning_eligible": cmd.learning_eligible,
@@ -200,6 +227,8 @@ class Journal:
                     "session_id": cmd.session_id,
                     "user_text": cmd.user_text,
                     "assistant_text": cmd.assistant_text,
+                    "user_name": cmd.user_name,
+                    "assistant_name": cmd.assistant_name,
                     "occurred_at": event["occurred_at"],
                     "event_id": event["event_id"],
                 },

@@ -23,10 +23,10 @@ RETURNING event_id, recorded_at, occurred_at;
 -- name: upsert_episode
 INSERT INTO journal.episodes AS e
     (subject, workspace, content_sha256, session_id, session_ids, user_text, assistant_text,
-     first_seen_at, last_seen_at, first_event_id, last_event_id)
+     user_name, assistant_name, first_seen_at, last_seen_at, first_event_id, last_event_id)
 VALUES (%(subject)s, %(workspace)s, %(content_sha256)s, %(session_id)s, ARRAY[%(session_id)s],
-        %(user_text)s, %(assistant_text)s, %(occurred_at)s, %(occurred_at)s, %(event_id)s,
-        %(event_id)s)
+        %(user_text)s, %(assistant_text)s, %(user_name)s, %(assistant_name)s, %(occurred_at)s,
+        %(occurred_at)s, %(event_id)s, %(event_id)s)
 ON CONFLICT ON CONSTRAINT episodes_content_key DO UPDATE SET
     occurrence_count = e.occurrence_count + 1,
     last_seen_at = greatest(e.last_seen_at, excluded.last_seen_at),
@@ -88,7 +88,8 @@ WITH hidden AS MATERIALIZED (
     WHERE q.record_kind = 'event' AND ev.event_type = 'conversation.turn.completed'
 )
 SELECT e.episode_id, e.subject, e.workspace, e.session_id, e.session_ids, e.user_text,
-       e.assistant_text, e.content_sha256, e.occurrence_count, e.first_seen_at, e.last_seen_at,
+       e.assistant_text, e.user_name, e.assistant_name, e.content_sha256, e.occurrence_count,
+       e.first_seen_at, e.last_seen_at,
        CASE WHEN %(include_embeddings)s THEN e.embedding END AS embedding, e.embedding_model
 FROM journal.episodes e
 WHERE e.episode_id = ANY (%(ids)s::uuid[])

@@ -24,6 +24,7 @@ from engram.pagination import decode, encode
 from engram.roles import authorize_event
 from engram.timeutil import from_timestamp
 from engram.validation import (
+    optional_display_name,
     optional_id,
     page_size,
     require_id,
@@ -80,6 +81,8 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
             learning_eligible=request.learning_eligible,
             run_id=optional_id("run_id", request.run_id),
             occurred_at=from_timestamp(request.occurred_at, "occurred_at"),
+            user_name=optional_display_name("user_name", request.user_name),
+            assistant_name=optional_display_name("assistant_name", request.assistant_name),
         )
         return pb.CommitTurnResponse(receipt=convert.receipt(self.journal.commit_turn(command)))
 

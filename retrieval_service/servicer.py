@@ -124,6 +124,8 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
                     dense_rank=h.dense_rank,
                     lexical_rank=h.lexical_rank,
                     last_seen_at=h.episode.last_seen_at,
+                    user_name=h.episode.user_name,
+                    assistant_name=h.episode.assistant_name,
                 )
                 for h in result.hits
             ],

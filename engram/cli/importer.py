@@ -63,6 +63,7 @@ def commit_request(commit: TurnCommit, workspace: str) -> journal_pb2.CommitTurn
         session_id=commit.session_id,
         user_text=commit.user_text,
         assistant_text=commit.assistant_text,
+        user_name=commit.user_name,
         request_id=commit.request_id,
         learning_eligible=True,
         occurred_at=to_timestamp(commit.occurred_at),

@@ -256,7 +256,8 @@ def test_import_locomo_is_idempotent(suite: Suite, tmp_path: Path) -> None:
 
     session = engram_json(suite, "journal", "read", "locomo-conv-t", "conv-t-session-1")
     events = session["events"]
-    assert [e["payload"]["user_text"] for e in events] == ["Ana: I adopted Miso.", "Ben: A cat?"]
+    assert [e["payload"]["user_text"] for e in events] == ["I adopted Miso.", "A cat?"]
+    assert [e["payload"]["user_name"] for e in events] == ["Ana", "Ben"]
     assert [e["occurred_at"] for e in events] == ["2023-05-08T13:56:00Z", "2023-05-08T13:56:01Z"]
 
 

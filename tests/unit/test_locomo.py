@@ -141,12 +141,12 @@ def test_commit_mapping_is_deterministic(locomo_file: Path) -> None:
     first, image, later = commits
     assert first.subject == "locomo-conv-1"
     assert first.session_id == "conv-1-session-1"
-    assert first.user_text == "Ana: I adopted a cat named Miso."
+    assert (first.user_text, first.user_name) == ("I adopted a cat named Miso.", "Ana")
     assert first.assistant_text == ASSISTANT_TEXT
     assert (
-        image.user_text
-        == "Ben: Lovely! Here is my dog. [shared a photo: a photo of a dog on a beach]"
+        image.user_text == "Lovely! Here is my dog. [shared a photo: a photo of a dog on a beach]"
     )
+    assert image.user_name == "Ben"
     # Turns of a session keep their order in time.
     assert image.occurred_at == first.occurred_at + timedelta(seconds=1)
     assert later.session_id == "conv-1-session-2"

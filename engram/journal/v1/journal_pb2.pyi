@@ -338,6 +338,8 @@ class CommitTurnRequest(_message.Message):
     LEARNING_ELIGIBLE_FIELD_NUMBER: _builtins.int
     RUN_ID_FIELD_NUMBER: _builtins.int
     OCCURRED_AT_FIELD_NUMBER: _builtins.int
+    USER_NAME_FIELD_NUMBER: _builtins.int
+    ASSISTANT_NAME_FIELD_NUMBER: _builtins.int
     subject: _builtins.str
     """Whose memory this is, 1..128 chars of [A-Za-z0-9._:@-]."""
     workspace: _builtins.str
@@ -355,6 +357,15 @@ class CommitTurnRequest(_message.Message):
     """False: append the event but create no episode."""
     run_id: _builtins.str
     """The run this turn belongs to, if any."""
+    user_name: _builtins.str
+    """Display name of who spoke the user text (any script, at most 128 chars,
+    no line breaks), e.g. "Zoë"; optional. Stored with the episode and part
+    of its identity (the same words from two speakers are two episodes), but
+    not of its indexed text: a question naming a speaker is matched against
+    this field as one ranking signal, never as a filter.
+    """
+    assistant_name: _builtins.str
+    """Display name of who spoke the assistant text; optional, as user_name."""
     @_builtins.property
     def occurred_at(self) -> _timestamp_pb2.Timestamp:
         """When the exchange happened; defaults to commit time."""
@@ -372,10 +383,12 @@ class CommitTurnRequest(_message.Message):
         learning_eligible: _builtins.bool = ...,
         run_id: _builtins.str = ...,
         occurred_at: _timestamp_pb2.Timestamp | None = ...,
+        user_name: _builtins.str = ...,
+        assistant_name: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["occurred_at", b"occurred_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["assistant_text", b"assistant_text", "expected_content_sha256", b"expected_content_sha256", "learning_eligible", b"learning_eligible", "occurred_at", b"occurred_at", "request_id", b"request_id", "run_id", b"run_id", "session_id", b"session_id", "subject", b"subject", "user_text", b"user_text", "workspace", b"workspace"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["assistant_name", b"assistant_name", "assistant_text", b"assistant_text", "expected_content_sha256", b"expected_content_sha256", "learning_eligible", b"learning_eligible", "occurred_at", b"occurred_at", "request_id", b"request_id", "run_id", b"run_id", "session_id", b"session_id", "subject", b"subject", "user_name", b"user_name", "user_text", b"user_text", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -566,6 +579,8 @@ class Episode(_message.Message):
     EMBEDDING_FIELD_NUMBER: _builtins.int
     EMBEDDING_MODEL_FIELD_NUMBER: _builtins.int
     SESSION_IDS_FIELD_NUMBER: _builtins.int
+    USER_NAME_FIELD_NUMBER: _builtins.int
+    ASSISTANT_NAME_FIELD_NUMBER: _builtins.int
     episode_id: _builtins.str
     subject: _builtins.str
     workspace: _builtins.str
@@ -577,6 +592,9 @@ class Episode(_message.Message):
     occurrence_count: _builtins.int
     embedding_model: _builtins.str
     """Embedder name and version that produced `embedding`."""
+    user_name: _builtins.str
+    """Who spoke each side (CommitTurnRequest.user_name / assistant_name)."""
+    assistant_name: _builtins.str
     @_builtins.property
     def first_seen_at(self) -> _timestamp_pb2.Timestamp: ...
     @_builtins.property
@@ -605,10 +623,12 @@ class Episode(_message.Message):
         embedding: _abc.Iterable[_builtins.float] | None = ...,
         embedding_model: _builtins.str = ...,
         session_ids: _abc.Iterable[_builtins.str] | None = ...,
+        user_name: _builtins.str = ...,
+        assistant_name: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["first_seen_at", b"first_seen_at", "last_seen_at", b"last_seen_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["assistant_text", b"assistant_text", "content_sha256", b"content_sha256", "embedding", b"embedding", "embedding_model", b"embedding_model", "episode_id", b"episode_id", "first_seen_at", b"first_seen_at", "last_seen_at", b"last_seen_at", "occurrence_count", b"occurrence_count", "session_id", b"session_id", "session_ids", b"session_ids", "subject", b"subject", "user_text", b"user_text", "workspace", b"workspace"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["assistant_name", b"assistant_name", "assistant_text", b"assistant_text", "content_sha256", b"content_sha256", "embedding", b"embedding", "embedding_model", b"embedding_model", "episode_id", b"episode_id", "first_seen_at", b"first_seen_at", "last_seen_at", b"last_seen_at", "occurrence_count", b"occurrence_count", "session_id", b"session_id", "session_ids", b"session_ids", "subject", b"subject", "user_name", b"user_name", "user_text", b"user_text", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

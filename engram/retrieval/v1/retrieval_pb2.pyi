@@ -101,6 +101,8 @@ class RecallHit(_message.Message):
     DENSE_RANK_FIELD_NUMBER: _builtins.int
     LEXICAL_RANK_FIELD_NUMBER: _builtins.int
     LAST_SEEN_AT_FIELD_NUMBER: _builtins.int
+    USER_NAME_FIELD_NUMBER: _builtins.int
+    ASSISTANT_NAME_FIELD_NUMBER: _builtins.int
     episode_id: _builtins.str
     subject: _builtins.str
     workspace: _builtins.str
@@ -111,6 +113,9 @@ class RecallHit(_message.Message):
     """Fused score (higher is better)."""
     dense_rank: _builtins.int
     lexical_rank: _builtins.int
+    user_name: _builtins.str
+    """Who spoke each side, when the commit named them."""
+    assistant_name: _builtins.str
     @_builtins.property
     def last_seen_at(self) -> _timestamp_pb2.Timestamp: ...
     def __init__(
@@ -126,10 +131,12 @@ class RecallHit(_message.Message):
         dense_rank: _builtins.int = ...,
         lexical_rank: _builtins.int = ...,
         last_seen_at: _timestamp_pb2.Timestamp | None = ...,
+        user_name: _builtins.str = ...,
+        assistant_name: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["last_seen_at", b"last_seen_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["assistant_text", b"assistant_text", "dense_rank", b"dense_rank", "episode_id", b"episode_id", "last_seen_at", b"last_seen_at", "lexical_rank", b"lexical_rank", "score", b"score", "session_id", b"session_id", "subject", b"subject", "user_text", b"user_text", "workspace", b"workspace"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["assistant_name", b"assistant_name", "assistant_text", b"assistant_text", "dense_rank", b"dense_rank", "episode_id", b"episode_id", "last_seen_at", b"last_seen_at", "lexical_rank", b"lexical_rank", "score", b"score", "session_id", b"session_id", "subject", b"subject", "user_name", b"user_name", "user_text", b"user_text", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
