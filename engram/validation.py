@@ -49,6 +49,16 @@ def optional_display_name(field: str, value: str) -> str:
     return value
 
 
+MAX_CONTEXT_TURNS = 5
+
+
+def context_turns(field: str, value: int) -> int:
+    """How many neighbouring turns a read returns per hit: 0..5."""
+    if not 0 <= value <= MAX_CONTEXT_TURNS:
+        raise InvalidArgument(field, f"must be 0..{MAX_CONTEXT_TURNS}, got {value}")
+    return value
+
+
 def workspace_or_default(field: str, value: str) -> str:
     return require_id(field, value) if value else DEFAULT_WORKSPACE
 

@@ -8,6 +8,7 @@ from typing import Any
 from google.protobuf import struct_pb2
 from google.protobuf.json_format import ParseDict
 
+from engram.common.v1 import common_pb2 as cpb
 from engram.journal.v1 import journal_pb2 as pb
 from engram.timeutil import to_timestamp
 
@@ -95,6 +96,20 @@ def episode(row: Mapping[str, Any]) -> pb.Episode:
         session_ids=list(row.get("session_ids") or []),
         user_name=str(row.get("user_name") or ""),
         assistant_name=str(row.get("assistant_name") or ""),
+    )
+
+
+def context_turn(row: Mapping[str, Any]) -> cpb.ContextTurn:
+    payload = row["payload"] or {}
+    return cpb.ContextTurn(
+        event_id=int(row["event_id"]),
+        session_id=str(row["session_id"]),
+        offset=int(row["turn_offset"]),
+        user_text=str(payload.get("user_text", "")),
+        assistant_text=str(payload.get("assistant_text", "")),
+        user_name=str(payload.get("user_name", "")),
+        assistant_name=str(payload.get("assistant_name", "")),
+        occurred_at=to_timestamp(row["occurred_at"]),
     )
 
 

@@ -274,3 +274,33 @@ SELECT count(*) AS n FROM journal.run_records WHERE subject = %(subject)s
 -- name: purge_run_records
 DELETE FROM journal.run_records WHERE subject = %(subject)s
     AND (%(workspace)s = '' OR workspace = %(workspace)s);
+
+-- name: turn_neighbours
+-- Up to %(turns)s turns before and after each episode's latest occurrence in
+-- its session, skipping turns journal.turn_withheld hides; offset < 0 before.
+SELECT ep.episode_id, n.event_id, n.session_id, n.occurred_at, n.payload, n.turn_offset
+FROM journal.episodes ep
+JOIN journal.events anchor ON anchor.event_id = ep.last_event_id
+CROSS JOIN LATERAL (
+    (SELECT ev.event_id, ev.session_id, ev.occurred_at, ev.payload,
+            -row_number() OVER (ORDER BY ev.event_id DESC) AS turn_offset
+     FROM journal.events ev
+     WHERE ev.subject = anchor.subject AND ev.workspace = anchor.workspace
+       AND ev.session_id = anchor.session_id
+       AND ev.event_type = 'conversation.turn.completed'
+       AND ev.event_id < anchor.event_id AND NOT journal.turn_withheld(ev)
+     ORDER BY ev.event_id DESC
+     LIMIT %(turns)s)
+    UNION ALL
+    (SELECT ev.event_id, ev.session_id, ev.occurred_at, ev.payload,
+            row_number() OVER (ORDER BY ev.event_id) AS turn_offset
+     FROM journal.events ev
+     WHERE ev.subject = anchor.subject AND ev.workspace = anchor.workspace
+       AND ev.session_id = anchor.session_id
+       AND ev.event_type = 'conversation.turn.completed'
+       AND ev.event_id > anchor.event_id AND NOT journal.turn_withheld(ev)
+     ORDER BY ev.event_id
+     LIMIT %(turns)s)
+) n
+WHERE ep.episode_id = ANY (%(ids)s::uuid[])
+ORDER BY ep.episode_id, n.turn_offset;

@@ -145,6 +145,19 @@ class EpisodeSearch:
         by_id = {str(r["episode_id"]): r for r in rows}
         return [by_id[i] for i in episode_ids if i in by_id]
 
+    def neighbours(self, episode_ids: list[str], turns: int) -> dict[str, list[dict[str, Any]]]:
+        """Episode id -> the visible turns around its latest occurrence, oldest first."""
+        if not episode_ids or turns <= 0:
+            return {}
+        with self.db.connection() as conn:
+            rows = conn.execute(
+                Q["turn_neighbours"], {"ids": episode_ids, "turns": turns}
+            ).fetchall()
+        grouped: dict[str, list[dict[str, Any]]] = {}
+        for row in rows:
+            grouped.setdefault(str(row["episode_id"]), []).append(row)
+        return grouped
+
     def _episodes(self, conn: Conn, ids: list[str]) -> dict[str, dict[str, Any]]:
         if not ids:
             return {}

@@ -18,7 +18,13 @@ from engram.errors import InvalidArgument
 from engram.journal.v1 import journal_pb2 as pb
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
 from engram.timeutil import from_timestamp, to_timestamp
-from engram.validation import optional_id, page_size, require_id, workspace_or_default
+from engram.validation import (
+    context_turns,
+    optional_id,
+    page_size,
+    require_id,
+    workspace_or_default,
+)
 from memory_service import convert
 from memory_service.embed_worker import EmbeddingWorker
 from memory_service.exact_terms import normalize_terms, terms_are_exact
@@ -56,6 +62,7 @@ class SearchRpcs(pb_grpc.JournalServiceServicer):
         if vector is None and not request.query_text.strip():
             raise InvalidArgument("query_text", "set query_text or query_embedding")
         start, end = _window(request)
+        turns = context_turns("context_turns", request.context_turns)
         result = self.episode_search.search(
             SearchQuery(
                 subject=subject,
@@ -68,7 +75,7 @@ class SearchRpcs(pb_grpc.JournalServiceServicer):
                 limit=page_size("limit", request.limit, default=10, maximum=100),
             )
         )
-        return pb.SearchEpisodesResponse(
+        response = pb.SearchEpisodesResponse(
             hits=[
                 pb.EpisodeHit(
                     episode=convert.episode(h.episode),
@@ -80,6 +87,15 @@ class SearchRpcs(pb_grpc.JournalServiceServicer):
             ],
             coverage=result.coverage,
         )
+        self._add_context_turns([h.episode for h in response.hits], turns)
+        return response
+
+    def _add_context_turns(self, episodes: list[pb.Episode], turns: int) -> None:
+        around = self.episode_search.neighbours([e.episode_id for e in episodes], turns)
+        for episode in episodes:
+            episode.context_turns.extend(
+                convert.context_turn(row) for row in around.get(episode.episode_id, [])
+            )
 
     def BatchGetEpisodes(
         self, request: pb.BatchGetEpisodesRequest, context: grpc.ServicerContext
@@ -94,8 +110,11 @@ class SearchRpcs(pb_grpc.JournalServiceServicer):
                 raise InvalidArgument("episode_ids", f"{value[:40]!r} is not a UUID") from None
             if episode_id not in ids:
                 ids.append(episode_id)
+        turns = context_turns("context_turns", request.context_turns)
         rows = self.episode_search.batch_get(ids, request.include_embeddings) if ids else []
-        return pb.BatchGetEpisodesResponse(episodes=[convert.episode(r) for r in rows])
+        response = pb.BatchGetEpisodesResponse(episodes=[convert.episode(r) for r in rows])
+        self._add_context_turns(list(response.episodes), turns)
+        return response
 
     def FindExact(
         self, request: pb.FindExactRequest, context: grpc.ServicerContext

@@ -90,13 +90,17 @@ class JournalClient:
             raise translate(error, "SearchEpisodes") from None
         return response
 
-    def batch_get(self, episode_ids: Sequence[str]) -> list[jpb.Episode]:
-        """Visible (not quarantined, not purged) episodes among `episode_ids`."""
+    def batch_get(self, episode_ids: Sequence[str], context_turns: int = 0) -> list[jpb.Episode]:
+        """Visible (not quarantined, not purged) episodes among `episode_ids`,
+        with up to `context_turns` neighbouring turns each."""
         if not episode_ids:
             return []
+        request = jpb.BatchGetEpisodesRequest(
+            episode_ids=list(episode_ids), context_turns=context_turns
+        )
         try:
             response: jpb.BatchGetEpisodesResponse = self._stub.BatchGetEpisodes(
-                jpb.BatchGetEpisodesRequest(episode_ids=list(episode_ids)), timeout=self._timeout
+                request, timeout=self._timeout
             )
         except grpc.RpcError as error:
             raise translate(error, "BatchGetEpisodes") from None

@@ -91,6 +91,8 @@ class RecallQuery:
     end: datetime | None
     # Given by the caller (unit norm), else embedded here.
     vector: npt.NDArray[np.float32] | None
+    # Neighbouring turns returned with each hit (0..5).
+    context_turns: int = 0
 
     def digest_fields(self) -> dict[str, object]:
         return {
@@ -102,6 +104,7 @@ class RecallQuery:
             "start": self.start.isoformat() if self.start else None,
             "end": self.end.isoformat() if self.end else None,
             "query_embedding": self.vector is not None,
+            "context_turns": self.context_turns,
         }
 
     @property
@@ -315,7 +318,10 @@ class Recaller:
         while len(hits) < query.limit and position < len(fused):
             chunk = fused[position : position + query.limit - len(hits) + CONFIRM_MARGIN]
             position += len(chunk)
-            bodies = {e.episode_id: e for e in self._client.batch_get([f.id for f in chunk])}
+            bodies = {
+                e.episode_id: e
+                for e in self._client.batch_get([f.id for f in chunk], query.context_turns)
+            }
             for item in chunk:
                 episode = bodies.get(item.id)
                 if (
@@ -353,6 +359,7 @@ class Recaller:
             workspace=query.workspace,
             exclude_session_id=query.exclude_session_id,
             limit=query.limit,
+            context_turns=query.context_turns,
         )
         vector = query.vector if query.vector is not None else vector
         if vector is not None:

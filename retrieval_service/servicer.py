@@ -22,6 +22,7 @@ from engram.retrieval.v1 import retrieval_pb2 as rpb
 from engram.retrieval.v1 import retrieval_pb2_grpc as rgrpc
 from engram.timeutil import from_timestamp
 from engram.validation import (
+    context_turns,
     optional_id,
     page_size,
     require_id,
@@ -109,6 +110,7 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
             start=start,
             end=end,
             vector=_query_vector(list(request.query_embedding), self.runtime.embedder.dimension),
+            context_turns=context_turns("context_turns", request.context_turns),
         )
         result = self.runtime.recaller.recall(query)
         return rpb.RecallResponse(
@@ -126,6 +128,7 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
                     last_seen_at=h.episode.last_seen_at,
                     user_name=h.episode.user_name,
                     assistant_name=h.episode.assistant_name,
+                    context_turns=h.episode.context_turns,
                 )
                 for h in result.hits
             ],

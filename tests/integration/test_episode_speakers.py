@@ -132,3 +132,66 @@ def test_a_bad_name_is_invalid_and_writes_nothing(
         pb.ReadSessionJournalRequest(subject="alice", session_id="s1")
     ).events
     assert list(events) == []
+
+
+def test_context_turns_come_with_hits_on_both_read_paths(channel: grpc.Channel) -> None:
+    journal = pb_grpc.JournalServiceStub(channel)
+    retrieval = rpb_grpc.RetrievalServiceStub(channel)
+    texts = [
+        "We drove up to the lake on Saturday.",
+        "It felt crazy, honestly.",
+        "The water was freezing but we swam anyway.",
+        "Then we had dinner at the cabin.",
+        "Next weekend is the marathon.",
+    ]
+    receipts = [commit(journal, t, "Zoë" if i % 2 else "João") for i, t in enumerate(texts)]
+    wait_for_embeddings(journal)
+    middle = receipts[2]
+    # Quarantining one neighbour hides it from every context list.
+    journal.Quarantine(
+        pb.QuarantineRequest(
+            record_kind=pb.RECORD_KIND_EVENT, record_id=str(receipts[3].event_id), reason="t"
+        )
+    )
+    episode = journal.BatchGetEpisodes(
+        pb.BatchGetEpisodesRequest(episode_ids=[middle.episode_id], context_turns=2)
+    ).episodes[0]
+    around = [(c.offset, c.user_text, c.user_name) for c in episode.context_turns]
+    assert around == [
+        (-2, texts[0], "João"),
+        (-1, texts[1], "Zoë"),
+        (1, texts[4], "João"),
+    ]
+    hits = journal.SearchEpisodes(
+        pb.SearchEpisodesRequest(
+            query_text="freezing water swam", subject="alice", limit=1, context_turns=1
+        )
+    ).hits
+    assert hits[0].episode.episode_id == middle.episode_id
+    assert [c.user_text for c in hits[0].episode.context_turns] == [texts[1], texts[4]]
+    deadline = time.monotonic() + 20
+    while True:
+        recalled = retrieval.Recall(
+            rpb.RecallRequest(
+                query_text="freezing water swam", subject="alice", limit=1, context_turns=1
+            )
+        ).hits
+        if recalled:
+            break
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert [c.offset for c in recalled[0].context_turns] == [-1, 1]
+    # Without asking, no neighbours travel.
+    plain = journal.BatchGetEpisodes(pb.BatchGetEpisodesRequest(episode_ids=[middle.episode_id]))
+    assert not plain.episodes[0].context_turns
+
+
+@pytest.mark.parametrize("turns", [-1, 6])
+def test_context_turns_out_of_range_is_invalid(channel: grpc.Channel, turns: int) -> None:
+    retrieval = rpb_grpc.RetrievalServiceStub(channel)
+    with pytest.raises(grpc.RpcError) as err:
+        retrieval.Recall(
+            rpb.RecallRequest(query_text="lake", subject="alice", context_turns=turns)
+        )
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error_field(err.value) == "context_turns"

@@ -94,7 +94,7 @@ class FakeJournal:
         if self.down:
             raise Unavailable(f"journal {what}: UNAVAILABLE")
 
-    def batch_get(self, ids: list[str]) -> list[jpb.Episode]:
+    def batch_get(self, ids: list[str], context_turns: int = 0) -> list[jpb.Episode]:
         self._check("BatchGetEpisodes")
         return [self.episodes[i] for i in ids if i in self.episodes]
 

@@ -25,23 +25,23 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x65ngram/common/v1/common.proto\x12\x10\x65ngram.common.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xad\x01\n\x0b\x43\x61rdinality\x12\x10\n\x08returned\x18\x01 \x01(\r\x12\r\n\x05limit\x18\x02 \x01(\r\x12!\n\x14matched_before_limit\x18\x03 \x01(\x04H\x00\x88\x01\x01\x12\x11\n\ttruncated\x18\x04 \x01(\x08\x12.\n\texactness\x18\x05 \x01(\x0e\x32\x1b.engram.common.v1.ExactnessB\x17\n\x15_matched_before_limit\"\x9c\x02\n\x12\x43overageDimensions\x12\x32\n\x08semantic\x18\x01 \x01(\x0e\x32 .engram.common.v1.DimensionState\x12/\n\x05\x66ield\x18\x02 \x01(\x0e\x32 .engram.common.v1.DimensionState\x12\x32\n\x08temporal\x18\x03 \x01(\x0e\x32 .engram.common.v1.DimensionState\x12\x34\n\nvisibility\x18\x04 \x01(\x0e\x32 .engram.common.v1.DimensionState\x12\x37\n\rnormalization\x18\x05 \x01(\x0e\x32 .engram.common.v1.DimensionState\"`\n\x08Verifier\x12\x0b\n\x03ran\x18\x01 \x01(\x08\x12\x11\n\tread_path\x18\x02 \x01(\t\x12\x15\n\rsource_system\x18\x03 \x01(\t\x12\r\n\x05\x63ount\x18\x04 \x01(\x04\x12\x0e\n\x06\x61grees\x18\x05 \x01(\x08\"\xf4\x02\n\x08\x43overage\x12\x11\n\tread_path\x18\x01 \x01(\t\x12\x16\n\x0esource_systems\x18\x02 \x03(\t\x12\x14\n\x0cquery_digest\x18\x03 \x01(\t\x12\x32\n\x0b\x63\x61rdinality\x18\x04 \x01(\x0b\x32\x1d.engram.common.v1.Cardinality\x12\x38\n\ndimensions\x18\x05 \x01(\x0b\x32$.engram.common.v1.CoverageDimensions\x12\x30\n\x07outcome\x18\x06 \x01(\x0e\x32\x1f.engram.common.v1.SearchOutcome\x12,\n\x08verifier\x18\x07 \x01(\x0b\x32\x1a.engram.common.v1.Verifier\x12\x18\n\x10snapshot_version\x18\x08 \x01(\t\x12/\n\x0b\x63omputed_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06\x64igest\x18\n \x01(\t\">\n\x05Scope\x12)\n\x04kind\x18\x01 \x01(\x0e\x32\x1b.engram.common.v1.ScopeKind\x12\n\n\x02id\x18\x02 \x01(\t\"j\n\nTimeWindow\x12.\n\nstart_time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x65nd_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"~\n\x11IllegalTransition\x12\x0e\n\x06\x65ntity\x18\x01 \x01(\t\x12\x11\n\tentity_id\x18\x02 \x01(\t\x12\x15\n\rcurrent_state\x18\x03 \x01(\t\x12\x17\n\x0frequested_state\x18\x04 \x01(\t\x12\x16\n\x0e\x61llowed_states\x18\x05 \x03(\t\"N\n\x0e\x43onflictDetail\x12\x13\n\x0b\x65xisting_id\x18\x01 \x01(\t\x12\x13\n\x0bsubject_key\x18\x02 \x01(\t\x12\x12\n\nresolution\x18\x03 \x01(\t*\xa8\x01\n\rSearchOutcome\x12\x1e\n\x1aSEARCH_OUTCOME_UNSPECIFIED\x10\x00\x12\x1b\n\x17SEARCH_OUTCOME_SEARCHED\x10\x01\x12\x1e\n\x1aSEARCH_OUTCOME_UNAVAILABLE\x10\x02\x12\x19\n\x15SEARCH_OUTCOME_FAILED\x10\x03\x12\x1f\n\x1bSEARCH_OUTCOME_NOT_SEARCHED\x10\x04*\x89\x01\n\x0e\x44imensionState\x12\x1f\n\x1b\x44IMENSION_STATE_UNSPECIFIED\x10\x00\x12\x1c\n\x18\x44IMENSION_STATE_COMPLETE\x10\x01\x12\x1b\n\x17\x44IMENSION_STATE_PARTIAL\x10\x02\x12\x1b\n\x17\x44IMENSION_STATE_UNKNOWN\x10\x03*k\n\tExactness\x12\x19\n\x15\x45XACTNESS_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x45XACTNESS_EXACT\x10\x01\x12\x17\n\x13\x45XACTNESS_ESTIMATED\x10\x02\x12\x15\n\x11\x45XACTNESS_UNKNOWN\x10\x03*\xbc\x02\n\x0c\x41\x62senceState\x12\x1d\n\x19\x41\x42SENCE_STATE_UNSPECIFIED\x10\x00\x12\x1c\n\x18\x41\x42SENCE_STATE_NOT_ABSENT\x10\x01\x12!\n\x1d\x41\x42SENCE_STATE_ABSENT_IN_SCOPE\x10\x02\x12&\n\"ABSENCE_STATE_ABSENT_AUTHORITATIVE\x10\x03\x12\"\n\x1e\x41\x42SENCE_STATE_COVERAGE_UNKNOWN\x10\x04\x12\x1d\n\x19\x41\x42SENCE_STATE_UNAVAILABLE\x10\x05\x12\x18\n\x14\x41\x42SENCE_STATE_FAILED\x10\x06\x12\x1e\n\x1a\x41\x42SENCE_STATE_NOT_SEARCHED\x10\x07\x12\'\n#ABSENCE_STATE_COVERAGE_DISAGREEMENT\x10\x08*\x89\x01\n\tScopeKind\x12\x1a\n\x16SCOPE_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12SCOPE_KIND_SESSION\x10\x01\x12\x16\n\x12SCOPE_KIND_PERSONA\x10\x02\x12\x16\n\x12SCOPE_KIND_PROJECT\x10\x03\x12\x18\n\x14SCOPE_KIND_WORKSPACE\x10\x04\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x65ngram/common/v1/common.proto\x12\x10\x65ngram.common.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xad\x01\n\x0b\x43\x61rdinality\x12\x10\n\x08returned\x18\x01 \x01(\r\x12\r\n\x05limit\x18\x02 \x01(\r\x12!\n\x14matched_before_limit\x18\x03 \x01(\x04H\x00\x88\x01\x01\x12\x11\n\ttruncated\x18\x04 \x01(\x08\x12.\n\texactness\x18\x05 \x01(\x0e\x32\x1b.engram.common.v1.ExactnessB\x17\n\x15_matched_before_limit\"\x9c\x02\n\x12\x43overageDimensions\x12\x32\n\x08semantic\x18\x01 \x01(\x0e\x32 .engram.common.v1.DimensionState\x12/\n\x05\x66ield\x18\x02 \x01(\x0e\x32 .engram.common.v1.DimensionState\x12\x32\n\x08temporal\x18\x03 \x01(\x0e\x32 .engram.common.v1.DimensionState\x12\x34\n\nvisibility\x18\x04 \x01(\x0e\x32 .engram.common.v1.DimensionState\x12\x37\n\rnormalization\x18\x05 \x01(\x0e\x32 .engram.common.v1.DimensionState\"`\n\x08Verifier\x12\x0b\n\x03ran\x18\x01 \x01(\x08\x12\x11\n\tread_path\x18\x02 \x01(\t\x12\x15\n\rsource_system\x18\x03 \x01(\t\x12\r\n\x05\x63ount\x18\x04 \x01(\x04\x12\x0e\n\x06\x61grees\x18\x05 \x01(\x08\"\xf4\x02\n\x08\x43overage\x12\x11\n\tread_path\x18\x01 \x01(\t\x12\x16\n\x0esource_systems\x18\x02 \x03(\t\x12\x14\n\x0cquery_digest\x18\x03 \x01(\t\x12\x32\n\x0b\x63\x61rdinality\x18\x04 \x01(\x0b\x32\x1d.engram.common.v1.Cardinality\x12\x38\n\ndimensions\x18\x05 \x01(\x0b\x32$.engram.common.v1.CoverageDimensions\x12\x30\n\x07outcome\x18\x06 \x01(\x0e\x32\x1f.engram.common.v1.SearchOutcome\x12,\n\x08verifier\x18\x07 \x01(\x0b\x32\x1a.engram.common.v1.Verifier\x12\x18\n\x10snapshot_version\x18\x08 \x01(\t\x12/\n\x0b\x63omputed_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06\x64igest\x18\n \x01(\t\">\n\x05Scope\x12)\n\x04kind\x18\x01 \x01(\x0e\x32\x1b.engram.common.v1.ScopeKind\x12\n\n\x02id\x18\x02 \x01(\t\"\xca\x01\n\x0b\x43ontextTurn\x12\x10\n\x08\x65vent_id\x18\x01 \x01(\x03\x12\x12\n\nsession_id\x18\x02 \x01(\t\x12\x0e\n\x06offset\x18\x03 \x01(\x05\x12\x11\n\tuser_text\x18\x04 \x01(\t\x12\x16\n\x0e\x61ssistant_text\x18\x05 \x01(\t\x12\x11\n\tuser_name\x18\x06 \x01(\t\x12\x16\n\x0e\x61ssistant_name\x18\x07 \x01(\t\x12/\n\x0boccurred_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"j\n\nTimeWindow\x12.\n\nstart_time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x65nd_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"~\n\x11IllegalTransition\x12\x0e\n\x06\x65ntity\x18\x01 \x01(\t\x12\x11\n\tentity_id\x18\x02 \x01(\t\x12\x15\n\rcurrent_state\x18\x03 \x01(\t\x12\x17\n\x0frequested_state\x18\x04 \x01(\t\x12\x16\n\x0e\x61llowed_states\x18\x05 \x03(\t\"N\n\x0e\x43onflictDetail\x12\x13\n\x0b\x65xisting_id\x18\x01 \x01(\t\x12\x13\n\x0bsubject_key\x18\x02 \x01(\t\x12\x12\n\nresolution\x18\x03 \x01(\t*\xa8\x01\n\rSearchOutcome\x12\x1e\n\x1aSEARCH_OUTCOME_UNSPECIFIED\x10\x00\x12\x1b\n\x17SEARCH_OUTCOME_SEARCHED\x10\x01\x12\x1e\n\x1aSEARCH_OUTCOME_UNAVAILABLE\x10\x02\x12\x19\n\x15SEARCH_OUTCOME_FAILED\x10\x03\x12\x1f\n\x1bSEARCH_OUTCOME_NOT_SEARCHED\x10\x04*\x89\x01\n\x0e\x44imensionState\x12\x1f\n\x1b\x44IMENSION_STATE_UNSPECIFIED\x10\x00\x12\x1c\n\x18\x44IMENSION_STATE_COMPLETE\x10\x01\x12\x1b\n\x17\x44IMENSION_STATE_PARTIAL\x10\x02\x12\x1b\n\x17\x44IMENSION_STATE_UNKNOWN\x10\x03*k\n\tExactness\x12\x19\n\x15\x45XACTNESS_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x45XACTNESS_EXACT\x10\x01\x12\x17\n\x13\x45XACTNESS_ESTIMATED\x10\x02\x12\x15\n\x11\x45XACTNESS_UNKNOWN\x10\x03*\xbc\x02\n\x0c\x41\x62senceState\x12\x1d\n\x19\x41\x42SENCE_STATE_UNSPECIFIED\x10\x00\x12\x1c\n\x18\x41\x42SENCE_STATE_NOT_ABSENT\x10\x01\x12!\n\x1d\x41\x42SENCE_STATE_ABSENT_IN_SCOPE\x10\x02\x12&\n\"ABSENCE_STATE_ABSENT_AUTHORITATIVE\x10\x03\x12\"\n\x1e\x41\x42SENCE_STATE_COVERAGE_UNKNOWN\x10\x04\x12\x1d\n\x19\x41\x42SENCE_STATE_UNAVAILABLE\x10\x05\x12\x18\n\x14\x41\x42SENCE_STATE_FAILED\x10\x06\x12\x1e\n\x1a\x41\x42SENCE_STATE_NOT_SEARCHED\x10\x07\x12\'\n#ABSENCE_STATE_COVERAGE_DISAGREEMENT\x10\x08*\x89\x01\n\tScopeKind\x12\x1a\n\x16SCOPE_KIND_UNSPECIFIED\x10\x00\x12\x16\n\x12SCOPE_KIND_SESSION\x10\x01\x12\x16\n\x12SCOPE_KIND_PERSONA\x10\x02\x12\x16\n\x12SCOPE_KIND_PROJECT\x10\x03\x12\x18\n\x14SCOPE_KIND_WORKSPACE\x10\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'engram.common.v1.common_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SEARCHOUTCOME']._serialized_start=1401
-  _globals['_SEARCHOUTCOME']._serialized_end=1569
-  _globals['_DIMENSIONSTATE']._serialized_start=1572
-  _globals['_DIMENSIONSTATE']._serialized_end=1709
-  _globals['_EXACTNESS']._serialized_start=1711
-  _globals['_EXACTNESS']._serialized_end=1818
-  _globals['_ABSENCESTATE']._serialized_start=1821
-  _globals['_ABSENCESTATE']._serialized_end=2137
-  _globals['_SCOPEKIND']._serialized_start=2140
-  _globals['_SCOPEKIND']._serialized_end=2277
+  _globals['_SEARCHOUTCOME']._serialized_start=1606
+  _globals['_SEARCHOUTCOME']._serialized_end=1774
+  _globals['_DIMENSIONSTATE']._serialized_start=1777
+  _globals['_DIMENSIONSTATE']._serialized_end=1914
+  _globals['_EXACTNESS']._serialized_start=1916
+  _globals['_EXACTNESS']._serialized_end=2023
+  _globals['_ABSENCESTATE']._serialized_start=2026
+  _globals['_ABSENCESTATE']._serialized_end=2342
+  _globals['_SCOPEKIND']._serialized_start=2345
+  _globals['_SCOPEKIND']._serialized_end=2482
   _globals['_CARDINALITY']._serialized_start=85
   _globals['_CARDINALITY']._serialized_end=258
   _globals['_COVERAGEDIMENSIONS']._serialized_start=261
@@ -52,10 +52,12 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_COVERAGE']._serialized_end=1018
   _globals['_SCOPE']._serialized_start=1020
   _globals['_SCOPE']._serialized_end=1082
-  _globals['_TIMEWINDOW']._serialized_start=1084
-  _globals['_TIMEWINDOW']._serialized_end=1190
-  _globals['_ILLEGALTRANSITION']._serialized_start=1192
-  _globals['_ILLEGALTRANSITION']._serialized_end=1318
-  _globals['_CONFLICTDETAIL']._serialized_start=1320
-  _globals['_CONFLICTDETAIL']._serialized_end=1398
+  _globals['_CONTEXTTURN']._serialized_start=1085
+  _globals['_CONTEXTTURN']._serialized_end=1287
+  _globals['_TIMEWINDOW']._serialized_start=1289
+  _globals['_TIMEWINDOW']._serialized_end=1395
+  _globals['_ILLEGALTRANSITION']._serialized_start=1397
+  _globals['_ILLEGALTRANSITION']._serialized_end=1523
+  _globals['_CONFLICTDETAIL']._serialized_start=1525
+  _globals['_CONFLICTDETAIL']._serialized_end=1603
 # @@protoc_insertion_point(module_scope)

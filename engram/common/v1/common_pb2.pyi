@@ -440,6 +440,52 @@ class Scope(_message.Message):
 Global___Scope: _TypeAlias = Scope  # noqa: Y015
 
 @_typing.final
+class ContextTurn(_message.Message):
+    """A turn next to a returned episode's latest occurrence in its session, for
+    a runtime to show the hit in context. Turns a quarantine hides are skipped.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EVENT_ID_FIELD_NUMBER: _builtins.int
+    SESSION_ID_FIELD_NUMBER: _builtins.int
+    OFFSET_FIELD_NUMBER: _builtins.int
+    USER_TEXT_FIELD_NUMBER: _builtins.int
+    ASSISTANT_TEXT_FIELD_NUMBER: _builtins.int
+    USER_NAME_FIELD_NUMBER: _builtins.int
+    ASSISTANT_NAME_FIELD_NUMBER: _builtins.int
+    OCCURRED_AT_FIELD_NUMBER: _builtins.int
+    event_id: _builtins.int
+    session_id: _builtins.str
+    offset: _builtins.int
+    """Position relative to the hit: -1 is the turn just before, 1 just after."""
+    user_text: _builtins.str
+    assistant_text: _builtins.str
+    user_name: _builtins.str
+    assistant_name: _builtins.str
+    @_builtins.property
+    def occurred_at(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        event_id: _builtins.int = ...,
+        session_id: _builtins.str = ...,
+        offset: _builtins.int = ...,
+        user_text: _builtins.str = ...,
+        assistant_text: _builtins.str = ...,
+        user_name: _builtins.str = ...,
+        assistant_name: _builtins.str = ...,
+        occurred_at: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["occurred_at", b"occurred_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["assistant_name", b"assistant_name", "assistant_text", b"assistant_text", "event_id", b"event_id", "occurred_at", b"occurred_at", "offset", b"offset", "session_id", b"session_id", "user_name", b"user_name", "user_text", b"user_text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ContextTurn: _TypeAlias = ContextTurn  # noqa: Y015
+
+@_typing.final
 class TimeWindow(_message.Message):
     """A half-open time window [start_time, end_time). Either bound may be unset."""
 

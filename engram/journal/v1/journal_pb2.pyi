@@ -581,6 +581,7 @@ class Episode(_message.Message):
     SESSION_IDS_FIELD_NUMBER: _builtins.int
     USER_NAME_FIELD_NUMBER: _builtins.int
     ASSISTANT_NAME_FIELD_NUMBER: _builtins.int
+    CONTEXT_TURNS_FIELD_NUMBER: _builtins.int
     episode_id: _builtins.str
     subject: _builtins.str
     workspace: _builtins.str
@@ -607,6 +608,12 @@ class Episode(_message.Message):
     def session_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Every session this content occurred in."""
 
+    @_builtins.property
+    def context_turns(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.ContextTurn]:
+        """Turns around the latest occurrence, oldest first; only when a read asked
+        for them (context_turns > 0).
+        """
+
     def __init__(
         self,
         *,
@@ -625,10 +632,11 @@ class Episode(_message.Message):
         session_ids: _abc.Iterable[_builtins.str] | None = ...,
         user_name: _builtins.str = ...,
         assistant_name: _builtins.str = ...,
+        context_turns: _abc.Iterable[_common_pb2.ContextTurn] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["first_seen_at", b"first_seen_at", "last_seen_at", b"last_seen_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["assistant_name", b"assistant_name", "assistant_text", b"assistant_text", "content_sha256", b"content_sha256", "embedding", b"embedding", "embedding_model", b"embedding_model", "episode_id", b"episode_id", "first_seen_at", b"first_seen_at", "last_seen_at", b"last_seen_at", "occurrence_count", b"occurrence_count", "session_id", b"session_id", "session_ids", b"session_ids", "subject", b"subject", "user_name", b"user_name", "user_text", b"user_text", "workspace", b"workspace"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["assistant_name", b"assistant_name", "assistant_text", b"assistant_text", "content_sha256", b"content_sha256", "context_turns", b"context_turns", "embedding", b"embedding", "embedding_model", b"embedding_model", "episode_id", b"episode_id", "first_seen_at", b"first_seen_at", "last_seen_at", b"last_seen_at", "occurrence_count", b"occurrence_count", "session_id", b"session_id", "session_ids", b"session_ids", "subject", b"subject", "user_name", b"user_name", "user_text", b"user_text", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1788,6 +1796,7 @@ class SearchEpisodesRequest(_message.Message):
     EXCLUDE_SESSION_ID_FIELD_NUMBER: _builtins.int
     TIME_WINDOW_FIELD_NUMBER: _builtins.int
     LIMIT_FIELD_NUMBER: _builtins.int
+    CONTEXT_TURNS_FIELD_NUMBER: _builtins.int
     query_text: _builtins.str
     subject: _builtins.str
     workspace: _builtins.str
@@ -1797,6 +1806,10 @@ class SearchEpisodesRequest(_message.Message):
     """
     limit: _builtins.int
     """1..100; 0 means 10."""
+    context_turns: _builtins.int
+    """0..5 turns before and after each hit's latest occurrence, returned in
+    Episode.context_turns; 0 returns none. More is INVALID_ARGUMENT.
+    """
     @_builtins.property
     def query_embedding(self) -> _containers.RepeatedScalarFieldContainer[_builtins.float]:
         """Optional precomputed unit-norm query vector (skips embedding)."""
@@ -1815,10 +1828,11 @@ class SearchEpisodesRequest(_message.Message):
         exclude_session_id: _builtins.str = ...,
         time_window: _common_pb2.TimeWindow | None = ...,
         limit: _builtins.int = ...,
+        context_turns: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["time_window", b"time_window"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["exclude_session_id", b"exclude_session_id", "limit", b"limit", "query_embedding", b"query_embedding", "query_text", b"query_text", "subject", b"subject", "time_window", b"time_window", "workspace", b"workspace"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context_turns", b"context_turns", "exclude_session_id", b"exclude_session_id", "limit", b"limit", "query_embedding", b"query_embedding", "query_text", b"query_text", "subject", b"subject", "time_window", b"time_window", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1858,7 +1872,10 @@ class BatchGetEpisodesRequest(_message.Message):
 
     EPISODE_IDS_FIELD_NUMBER: _builtins.int
     INCLUDE_EMBEDDINGS_FIELD_NUMBER: _builtins.int
+    CONTEXT_TURNS_FIELD_NUMBER: _builtins.int
     include_embeddings: _builtins.bool
+    context_turns: _builtins.int
+    """0..5 neighbouring turns per episode, as SearchEpisodesRequest.context_turns."""
     @_builtins.property
     def episode_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -1866,10 +1883,11 @@ class BatchGetEpisodesRequest(_message.Message):
         *,
         episode_ids: _abc.Iterable[_builtins.str] | None = ...,
         include_embeddings: _builtins.bool = ...,
+        context_turns: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["episode_ids", b"episode_ids", "include_embeddings", b"include_embeddings"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context_turns", b"context_turns", "episode_ids", b"episode_ids", "include_embeddings", b"include_embeddings"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -26,41 +26,41 @@ from engram.common.v1 import common_pb2 as engram_dot_common_dot_v1_dot_common__
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#engram/retrieval/v1/retrieval.proto\x12\x13\x65ngram.retrieval.v1\x1a\x1d\x65ngram/common/v1/common.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x98\x02\n\tRecallHit\x12\x12\n\nepisode_id\x18\x01 \x01(\t\x12\x0f\n\x07subject\x18\x02 \x01(\t\x12\x11\n\tworkspace\x18\x03 \x01(\t\x12\x12\n\nsession_id\x18\x04 \x01(\t\x12\x11\n\tuser_text\x18\x05 \x01(\t\x12\x16\n\x0e\x61ssistant_text\x18\x06 \x01(\t\x12\r\n\x05score\x18\x07 \x01(\x01\x12\x12\n\ndense_rank\x18\x08 \x01(\x05\x12\x14\n\x0clexical_rank\x18\t \x01(\x05\x12\x30\n\x0clast_seen_at\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tuser_name\x18\x0b \x01(\t\x12\x16\n\x0e\x61ssistant_name\x18\x0c \x01(\t\"\xbe\x01\n\rRecallRequest\x12\x12\n\nquery_text\x18\x01 \x01(\t\x12\x0f\n\x07subject\x18\x02 \x01(\t\x12\x11\n\tworkspace\x18\x03 \x01(\t\x12\x1a\n\x12\x65xclude_session_id\x18\x04 \x01(\t\x12\r\n\x05limit\x18\x05 \x01(\x05\x12\x31\n\x0btime_window\x18\x06 \x01(\x0b\x32\x1c.engram.common.v1.TimeWindow\x12\x17\n\x0fquery_embedding\x18\x07 \x03(\x02\"\xc0\x02\n\x0eRecallResponse\x12,\n\x04hits\x18\x01 \x03(\x0b\x32\x1e.engram.retrieval.v1.RecallHit\x12,\n\x08\x63overage\x18\x02 \x01(\x0b\x32\x1a.engram.common.v1.Coverage\x12\x35\n\rabsence_state\x18\x03 \x01(\x0e\x32\x1e.engram.common.v1.AbsenceState\x12\x30\n\tserved_by\x18\x04 \x01(\x0e\x32\x1d.engram.retrieval.v1.ServedBy\x12<\n\x0f\x66\x61llback_reason\x18\x05 \x01(\x0e\x32#.engram.retrieval.v1.FallbackReason\x12\x14\n\x0c\x65mbed_micros\x18\x06 \x01(\x03\x12\x15\n\rsearch_micros\x18\x07 \x01(\x03\"\xa3\x01\n\x08\x45xactHit\x12\x10\n\x08\x65vent_id\x18\x01 \x01(\x03\x12\x12\n\nsession_id\x18\x02 \x01(\t\x12/\n\x0boccurred_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tuser_text\x18\x04 \x01(\t\x12\x16\n\x0e\x61ssistant_text\x18\x05 \x01(\t\x12\x15\n\rmatched_terms\x18\x06 \x03(\t\"\x9b\x01\n\x10\x46indExactRequest\x12\r\n\x05terms\x18\x01 \x03(\t\x12\x0f\n\x07subject\x18\x02 \x01(\t\x12\x11\n\tworkspace\x18\x03 \x01(\t\x12\x12\n\nsession_id\x18\x04 \x01(\t\x12\x31\n\x0btime_window\x18\x05 \x01(\x0b\x32\x1c.engram.common.v1.TimeWindow\x12\r\n\x05limit\x18\x06 \x01(\x05\"\xda\x01\n\x11\x46indExactResponse\x12+\n\x04hits\x18\x01 \x03(\x0b\x32\x1d.engram.retrieval.v1.ExactHit\x12\x18\n\x10normalized_terms\x18\x02 \x03(\t\x12,\n\x08\x63overage\x18\x03 \x01(\x0b\x32\x1a.engram.common.v1.Coverage\x12\x35\n\rabsence_state\x18\x04 \x01(\x0e\x32\x1e.engram.common.v1.AbsenceState\x12\x19\n\x11scope_description\x18\x05 \x01(\t\"\x17\n\x15GetIndexStatusRequest\"Y\n\x0fShadowTelemetry\x12\x13\n\x0b\x63omparisons\x18\x01 \x01(\x03\x12\x19\n\x11mean_overlap_at_k\x18\x02 \x01(\x01\x12\x16\n\x0etop1_agreement\x18\x03 \x01(\x01\"\x83\x01\n\x0fRebuildProgress\x12\x0f\n\x07running\x18\x01 \x01(\x08\x12\x0c\n\x04\x64one\x18\x02 \x01(\x03\x12\r\n\x05total\x18\x03 \x01(\x03\x12.\n\nstarted_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nlast_error\x18\x05 \x01(\t\"\x9b\x03\n\x16GetIndexStatusResponse\x12\x18\n\x10\x64\x65nse_index_type\x18\x01 \x01(\t\x12\x10\n\x08\x65pisodes\x18\x02 \x01(\x03\x12\x12\n\ntombstones\x18\x03 \x01(\x03\x12\x16\n\x0e\x61pplied_cursor\x18\x04 \x01(\x03\x12\x19\n\x11journal_watermark\x18\x05 \x01(\x03\x12\x19\n\x11staleness_seconds\x18\x06 \x01(\x01\x12\r\n\x05ready\x18\x07 \x01(\x08\x12\x13\n\x0bshadow_mode\x18\x08 \x01(\x08\x12\x34\n\x06shadow\x18\t \x01(\x0b\x32$.engram.retrieval.v1.ShadowTelemetry\x12\x35\n\x07rebuild\x18\n \x01(\x0b\x32$.engram.retrieval.v1.RebuildProgress\x12\x18\n\x10snapshot_version\x18\x0b \x01(\x03\x12\x16\n\x0eresident_bytes\x18\x0c \x01(\x03\x12\x17\n\x0f\x66\x61llbacks_total\x18\r \x01(\x03\x12\x17\n\x0f\x65mbedding_model\x18\x0e \x01(\t\")\n\x13RebuildIndexRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\"{\n\x14RebuildIndexResponse\x12\x36\n\x08progress\x18\x01 \x01(\x0b\x32$.engram.retrieval.v1.RebuildProgress\x12\x11\n\tpublished\x18\x02 \x01(\x08\x12\x18\n\x10snapshot_version\x18\x03 \x01(\x03*i\n\x08ServedBy\x12\x19\n\x15SERVED_BY_UNSPECIFIED\x10\x00\x12\x16\n\x12SERVED_BY_RESIDENT\x10\x01\x12\x16\n\x12SERVED_BY_FALLBACK\x10\x02\x12\x12\n\x0eSERVED_BY_NONE\x10\x03*\xe0\x01\n\x0e\x46\x61llbackReason\x12\x1f\n\x1b\x46\x41LLBACK_REASON_UNSPECIFIED\x10\x00\x12\x18\n\x14\x46\x41LLBACK_REASON_NONE\x10\x01\x12\x19\n\x15\x46\x41LLBACK_REASON_STALE\x10\x02\x12\x1d\n\x19\x46\x41LLBACK_REASON_NOT_READY\x10\x03\x12\x1f\n\x1b\x46\x41LLBACK_REASON_INDEX_ERROR\x10\x04\x12\x1a\n\x16\x46\x41LLBACK_REASON_SHADOW\x10\x05\x12\x1c\n\x18\x46\x41LLBACK_REASON_DISABLED\x10\x06\x32\x93\x03\n\x10RetrievalService\x12Q\n\x06Recall\x12\".engram.retrieval.v1.RecallRequest\x1a#.engram.retrieval.v1.RecallResponse\x12Z\n\tFindExact\x12%.engram.retrieval.v1.FindExactRequest\x1a&.engram.retrieval.v1.FindExactResponse\x12i\n\x0eGetIndexStatus\x12*.engram.retrieval.v1.GetIndexStatusRequest\x1a+.engram.retrieval.v1.GetIndexStatusResponse\x12\x65\n\x0cRebuildIndex\x12(.engram.retrieval.v1.RebuildIndexRequest\x1a).engram.retrieval.v1.RebuildIndexResponse0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#engram/retrieval/v1/retrieval.proto\x12\x13\x65ngram.retrieval.v1\x1a\x1d\x65ngram/common/v1/common.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xce\x02\n\tRecallHit\x12\x12\n\nepisode_id\x18\x01 \x01(\t\x12\x0f\n\x07subject\x18\x02 \x01(\t\x12\x11\n\tworkspace\x18\x03 \x01(\t\x12\x12\n\nsession_id\x18\x04 \x01(\t\x12\x11\n\tuser_text\x18\x05 \x01(\t\x12\x16\n\x0e\x61ssistant_text\x18\x06 \x01(\t\x12\r\n\x05score\x18\x07 \x01(\x01\x12\x12\n\ndense_rank\x18\x08 \x01(\x05\x12\x14\n\x0clexical_rank\x18\t \x01(\x05\x12\x30\n\x0clast_seen_at\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tuser_name\x18\x0b \x01(\t\x12\x16\n\x0e\x61ssistant_name\x18\x0c \x01(\t\x12\x34\n\rcontext_turns\x18\r \x03(\x0b\x32\x1d.engram.common.v1.ContextTurn\"\xd5\x01\n\rRecallRequest\x12\x12\n\nquery_text\x18\x01 \x01(\t\x12\x0f\n\x07subject\x18\x02 \x01(\t\x12\x11\n\tworkspace\x18\x03 \x01(\t\x12\x1a\n\x12\x65xclude_session_id\x18\x04 \x01(\t\x12\r\n\x05limit\x18\x05 \x01(\x05\x12\x31\n\x0btime_window\x18\x06 \x01(\x0b\x32\x1c.engram.common.v1.TimeWindow\x12\x17\n\x0fquery_embedding\x18\x07 \x03(\x02\x12\x15\n\rcontext_turns\x18\x08 \x01(\x05\"\xc0\x02\n\x0eRecallResponse\x12,\n\x04hits\x18\x01 \x03(\x0b\x32\x1e.engram.retrieval.v1.RecallHit\x12,\n\x08\x63overage\x18\x02 \x01(\x0b\x32\x1a.engram.common.v1.Coverage\x12\x35\n\rabsence_state\x18\x03 \x01(\x0e\x32\x1e.engram.common.v1.AbsenceState\x12\x30\n\tserved_by\x18\x04 \x01(\x0e\x32\x1d.engram.retrieval.v1.ServedBy\x12<\n\x0f\x66\x61llback_reason\x18\x05 \x01(\x0e\x32#.engram.retrieval.v1.FallbackReason\x12\x14\n\x0c\x65mbed_micros\x18\x06 \x01(\x03\x12\x15\n\rsearch_micros\x18\x07 \x01(\x03\"\xa3\x01\n\x08\x45xactHit\x12\x10\n\x08\x65vent_id\x18\x01 \x01(\x03\x12\x12\n\nsession_id\x18\x02 \x01(\t\x12/\n\x0boccurred_at\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tuser_text\x18\x04 \x01(\t\x12\x16\n\x0e\x61ssistant_text\x18\x05 \x01(\t\x12\x15\n\rmatched_terms\x18\x06 \x03(\t\"\x9b\x01\n\x10\x46indExactRequest\x12\r\n\x05terms\x18\x01 \x03(\t\x12\x0f\n\x07subject\x18\x02 \x01(\t\x12\x11\n\tworkspace\x18\x03 \x01(\t\x12\x12\n\nsession_id\x18\x04 \x01(\t\x12\x31\n\x0btime_window\x18\x05 \x01(\x0b\x32\x1c.engram.common.v1.TimeWindow\x12\r\n\x05limit\x18\x06 \x01(\x05\"\xda\x01\n\x11\x46indExactResponse\x12+\n\x04hits\x18\x01 \x03(\x0b\x32\x1d.engram.retrieval.v1.ExactHit\x12\x18\n\x10normalized_terms\x18\x02 \x03(\t\x12,\n\x08\x63overage\x18\x03 \x01(\x0b\x32\x1a.engram.common.v1.Coverage\x12\x35\n\rabsence_state\x18\x04 \x01(\x0e\x32\x1e.engram.common.v1.AbsenceState\x12\x19\n\x11scope_description\x18\x05 \x01(\t\"\x17\n\x15GetIndexStatusRequest\"Y\n\x0fShadowTelemetry\x12\x13\n\x0b\x63omparisons\x18\x01 \x01(\x03\x12\x19\n\x11mean_overlap_at_k\x18\x02 \x01(\x01\x12\x16\n\x0etop1_agreement\x18\x03 \x01(\x01\"\x83\x01\n\x0fRebuildProgress\x12\x0f\n\x07running\x18\x01 \x01(\x08\x12\x0c\n\x04\x64one\x18\x02 \x01(\x03\x12\r\n\x05total\x18\x03 \x01(\x03\x12.\n\nstarted_at\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nlast_error\x18\x05 \x01(\t\"\x9b\x03\n\x16GetIndexStatusResponse\x12\x18\n\x10\x64\x65nse_index_type\x18\x01 \x01(\t\x12\x10\n\x08\x65pisodes\x18\x02 \x01(\x03\x12\x12\n\ntombstones\x18\x03 \x01(\x03\x12\x16\n\x0e\x61pplied_cursor\x18\x04 \x01(\x03\x12\x19\n\x11journal_watermark\x18\x05 \x01(\x03\x12\x19\n\x11staleness_seconds\x18\x06 \x01(\x01\x12\r\n\x05ready\x18\x07 \x01(\x08\x12\x13\n\x0bshadow_mode\x18\x08 \x01(\x08\x12\x34\n\x06shadow\x18\t \x01(\x0b\x32$.engram.retrieval.v1.ShadowTelemetry\x12\x35\n\x07rebuild\x18\n \x01(\x0b\x32$.engram.retrieval.v1.RebuildProgress\x12\x18\n\x10snapshot_version\x18\x0b \x01(\x03\x12\x16\n\x0eresident_bytes\x18\x0c \x01(\x03\x12\x17\n\x0f\x66\x61llbacks_total\x18\r \x01(\x03\x12\x17\n\x0f\x65mbedding_model\x18\x0e \x01(\t\")\n\x13RebuildIndexRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\t\"{\n\x14RebuildIndexResponse\x12\x36\n\x08progress\x18\x01 \x01(\x0b\x32$.engram.retrieval.v1.RebuildProgress\x12\x11\n\tpublished\x18\x02 \x01(\x08\x12\x18\n\x10snapshot_version\x18\x03 \x01(\x03*i\n\x08ServedBy\x12\x19\n\x15SERVED_BY_UNSPECIFIED\x10\x00\x12\x16\n\x12SERVED_BY_RESIDENT\x10\x01\x12\x16\n\x12SERVED_BY_FALLBACK\x10\x02\x12\x12\n\x0eSERVED_BY_NONE\x10\x03*\xe0\x01\n\x0e\x46\x61llbackReason\x12\x1f\n\x1b\x46\x41LLBACK_REASON_UNSPECIFIED\x10\x00\x12\x18\n\x14\x46\x41LLBACK_REASON_NONE\x10\x01\x12\x19\n\x15\x46\x41LLBACK_REASON_STALE\x10\x02\x12\x1d\n\x19\x46\x41LLBACK_REASON_NOT_READY\x10\x03\x12\x1f\n\x1b\x46\x41LLBACK_REASON_INDEX_ERROR\x10\x04\x12\x1a\n\x16\x46\x41LLBACK_REASON_SHADOW\x10\x05\x12\x1c\n\x18\x46\x41LLBACK_REASON_DISABLED\x10\x06\x32\x93\x03\n\x10RetrievalService\x12Q\n\x06Recall\x12\".engram.retrieval.v1.RecallRequest\x1a#.engram.retrieval.v1.RecallResponse\x12Z\n\tFindExact\x12%.engram.retrieval.v1.FindExactRequest\x1a&.engram.retrieval.v1.FindExactResponse\x12i\n\x0eGetIndexStatus\x12*.engram.retrieval.v1.GetIndexStatusRequest\x1a+.engram.retrieval.v1.GetIndexStatusResponse\x12\x65\n\x0cRebuildIndex\x12(.engram.retrieval.v1.RebuildIndexRequest\x1a).engram.retrieval.v1.RebuildIndexResponse0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'engram.retrieval.v1.retrieval_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SERVEDBY']._serialized_start=2300
-  _globals['_SERVEDBY']._serialized_end=2405
-  _globals['_FALLBACKREASON']._serialized_start=2408
-  _globals['_FALLBACKREASON']._serialized_end=2632
+  _globals['_SERVEDBY']._serialized_start=2377
+  _globals['_SERVEDBY']._serialized_end=2482
+  _globals['_FALLBACKREASON']._serialized_start=2485
+  _globals['_FALLBACKREASON']._serialized_end=2709
   _globals['_RECALLHIT']._serialized_start=125
-  _globals['_RECALLHIT']._serialized_end=405
-  _globals['_RECALLREQUEST']._serialized_start=408
-  _globals['_RECALLREQUEST']._serialized_end=598
-  _globals['_RECALLRESPONSE']._serialized_start=601
-  _globals['_RECALLRESPONSE']._serialized_end=921
-  _globals['_EXACTHIT']._serialized_start=924
-  _globals['_EXACTHIT']._serialized_end=1087
-  _globals['_FINDEXACTREQUEST']._serialized_start=1090
-  _globals['_FINDEXACTREQUEST']._serialized_end=1245
-  _globals['_FINDEXACTRESPONSE']._serialized_start=1248
-  _globals['_FINDEXACTRESPONSE']._serialized_end=1466
-  _globals['_GETINDEXSTATUSREQUEST']._serialized_start=1468
-  _globals['_GETINDEXSTATUSREQUEST']._serialized_end=1491
-  _globals['_SHADOWTELEMETRY']._serialized_start=1493
-  _globals['_SHADOWTELEMETRY']._serialized_end=1582
-  _globals['_REBUILDPROGRESS']._serialized_start=1585
-  _globals['_REBUILDPROGRESS']._serialized_end=1716
-  _globals['_GETINDEXSTATUSRESPONSE']._serialized_start=1719
-  _globals['_GETINDEXSTATUSRESPONSE']._serialized_end=2130
-  _globals['_REBUILDINDEXREQUEST']._serialized_start=2132
-  _globals['_REBUILDINDEXREQUEST']._serialized_end=2173
-  _globals['_REBUILDINDEXRESPONSE']._serialized_start=2175
-  _globals['_REBUILDINDEXRESPONSE']._serialized_end=2298
-  _globals['_RETRIEVALSERVICE']._serialized_start=2635
-  _globals['_RETRIEVALSERVICE']._serialized_end=3038
+  _globals['_RECALLHIT']._serialized_end=459
+  _globals['_RECALLREQUEST']._serialized_start=462
+  _globals['_RECALLREQUEST']._serialized_end=675
+  _globals['_RECALLRESPONSE']._serialized_start=678
+  _globals['_RECALLRESPONSE']._serialized_end=998
+  _globals['_EXACTHIT']._serialized_start=1001
+  _globals['_EXACTHIT']._serialized_end=1164
+  _globals['_FINDEXACTREQUEST']._serialized_start=1167
+  _globals['_FINDEXACTREQUEST']._serialized_end=1322
+  _globals['_FINDEXACTRESPONSE']._serialized_start=1325
+  _globals['_FINDEXACTRESPONSE']._serialized_end=1543
+  _globals['_GETINDEXSTATUSREQUEST']._serialized_start=1545
+  _globals['_GETINDEXSTATUSREQUEST']._serialized_end=1568
+  _globals['_SHADOWTELEMETRY']._serialized_start=1570
+  _globals['_SHADOWTELEMETRY']._serialized_end=1659
+  _globals['_REBUILDPROGRESS']._serialized_start=1662
+  _globals['_REBUILDPROGRESS']._serialized_end=1793
+  _globals['_GETINDEXSTATUSRESPONSE']._serialized_start=1796
+  _globals['_GETINDEXSTATUSRESPONSE']._serialized_end=2207
+  _globals['_REBUILDINDEXREQUEST']._serialized_start=2209
+  _globals['_REBUILDINDEXREQUEST']._serialized_end=2250
+  _globals['_REBUILDINDEXRESPONSE']._serialized_start=2252
+  _globals['_REBUILDINDEXRESPONSE']._serialized_end=2375
+  _globals['_RETRIEVALSERVICE']._serialized_start=2712
+  _globals['_RETRIEVALSERVICE']._serialized_end=3115
 # @@protoc_insertion_point(module_scope)

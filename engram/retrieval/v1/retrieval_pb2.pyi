@@ -103,6 +103,7 @@ class RecallHit(_message.Message):
     LAST_SEEN_AT_FIELD_NUMBER: _builtins.int
     USER_NAME_FIELD_NUMBER: _builtins.int
     ASSISTANT_NAME_FIELD_NUMBER: _builtins.int
+    CONTEXT_TURNS_FIELD_NUMBER: _builtins.int
     episode_id: _builtins.str
     subject: _builtins.str
     workspace: _builtins.str
@@ -118,6 +119,10 @@ class RecallHit(_message.Message):
     assistant_name: _builtins.str
     @_builtins.property
     def last_seen_at(self) -> _timestamp_pb2.Timestamp: ...
+    @_builtins.property
+    def context_turns(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.ContextTurn]:
+        """Neighbouring turns, oldest first, when the request asked for them."""
+
     def __init__(
         self,
         *,
@@ -133,10 +138,11 @@ class RecallHit(_message.Message):
         last_seen_at: _timestamp_pb2.Timestamp | None = ...,
         user_name: _builtins.str = ...,
         assistant_name: _builtins.str = ...,
+        context_turns: _abc.Iterable[_common_pb2.ContextTurn] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["last_seen_at", b"last_seen_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["assistant_name", b"assistant_name", "assistant_text", b"assistant_text", "dense_rank", b"dense_rank", "episode_id", b"episode_id", "last_seen_at", b"last_seen_at", "lexical_rank", b"lexical_rank", "score", b"score", "session_id", b"session_id", "subject", b"subject", "user_name", b"user_name", "user_text", b"user_text", "workspace", b"workspace"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["assistant_name", b"assistant_name", "assistant_text", b"assistant_text", "context_turns", b"context_turns", "dense_rank", b"dense_rank", "episode_id", b"episode_id", "last_seen_at", b"last_seen_at", "lexical_rank", b"lexical_rank", "score", b"score", "session_id", b"session_id", "subject", b"subject", "user_name", b"user_name", "user_text", b"user_text", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -155,6 +161,7 @@ class RecallRequest(_message.Message):
     LIMIT_FIELD_NUMBER: _builtins.int
     TIME_WINDOW_FIELD_NUMBER: _builtins.int
     QUERY_EMBEDDING_FIELD_NUMBER: _builtins.int
+    CONTEXT_TURNS_FIELD_NUMBER: _builtins.int
     query_text: _builtins.str
     """1..4096 chars."""
     subject: _builtins.str
@@ -164,6 +171,10 @@ class RecallRequest(_message.Message):
     """Exclude this session (the active one)."""
     limit: _builtins.int
     """1..100; 0 means 10."""
+    context_turns: _builtins.int
+    """0..5 turns before and after each hit's latest occurrence, returned in
+    RecallHit.context_turns; more is INVALID_ARGUMENT.
+    """
     @_builtins.property
     def time_window(self) -> _common_pb2.TimeWindow: ...
     @_builtins.property
@@ -180,10 +191,11 @@ class RecallRequest(_message.Message):
         limit: _builtins.int = ...,
         time_window: _common_pb2.TimeWindow | None = ...,
         query_embedding: _abc.Iterable[_builtins.float] | None = ...,
+        context_turns: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["time_window", b"time_window"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["exclude_session_id", b"exclude_session_id", "limit", b"limit", "query_embedding", b"query_embedding", "query_text", b"query_text", "subject", b"subject", "time_window", b"time_window", "workspace", b"workspace"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context_turns", b"context_turns", "exclude_session_id", b"exclude_session_id", "limit", b"limit", "query_embedding", b"query_embedding", "query_text", b"query_text", "subject", b"subject", "time_window", b"time_window", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
