@@ -9,9 +9,13 @@ In one run, in alternating order so machine noise hits both alike:
 * gate: ``gateway.gate.decide`` with the classifier (fast n-gram head, then one e5
   batch for the clauses it does not settle), recollection checks and topic binding.
 
-Inputs: every answer of the frozen blind batches with exactly four sentences (texts in
-eight languages, claims and benign). The model loads before timing (once per process,
-as in the server). Prints p50/p99 in ms and the gate/baseline ratio; the journaled
+Inputs: every answer with exactly four sentences (texts in eight languages, claims and
+benign) of the batches given with ``--batch`` (default: the blind batches already
+reported, :data:`SEEN_BATCHES`; a batch still being written or not yet reported is
+never read unless named). The model and every table load before timing (once per
+process, as in the server), and the clause-embedding cache is emptied before each
+answer, so every timed decision embeds its clauses afresh (a regeneration would hit
+the cache; a first answer does not). Prints p50/p99 in ms and the gate/baseline ratio; the journaled
 verdict that ReleaseResponse adds on top is measured by bench/gateway_bench.py.
 """
 
@@ -29,18 +33,20 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engram.common.v1 import common_pb2  # noqa: E402
+from gateway import claim_model  # noqa: E402
 from gateway.claim_model import classifier  # noqa: E402
 from gateway.evidence import ContextEvidence, SectionEvidence  # noqa: E402
 from gateway.gate import decide  # noqa: E402
 from gateway.truthfulness import find_absence_claims  # noqa: E402
 
 BLIND = ROOT / "tests" / "gate_eval" / "blind"
+SEEN_BATCHES = ("2026-12-01", "2026-12-01b", "2026-12-01c")
 _SENTENCE_RX = re.compile(r"[.!?\u3002]+(?:\s|$)")
 
 
-def four_sentence_answers() -> list[str]:
+def four_sentence_answers(batches: list[Path]) -> list[str]:
     texts: list[str] = []
-    for path in sorted(BLIND.glob("*/*.jsonl")):
+    for path in sorted(p for batch in batches for p in batch.glob("*.jsonl")):
         for line in path.read_text("utf-8").splitlines():
             if line.strip():
                 text = str(json.loads(line)["text"])
@@ -57,8 +63,10 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--batch", type=Path, action="append", default=None)
     args = parser.parse_args()
-    texts = four_sentence_answers()
+    batches = args.batch or [BLIND / name for name in SEEN_BATCHES]
+    texts = four_sentence_answers(batches)
     evidence = ContextEvidence.build(
         (
             SectionEvidence(
@@ -71,13 +79,15 @@ def main() -> int:
         query_text="what did I tell you about my trip",
     )
     model = classifier()
-    decide(evidence, texts[0], 1, model=model)  # load the engine
+    for text in texts[:8]:  # load the engine, the stop words and the term tables
+        decide(evidence, text, 1, model=model)
     base: list[float] = []
     gate: list[float] = []
     for _ in range(args.rounds):
         for text in texts:
             t0 = time.perf_counter()
             find_absence_claims(text)
+            claim_model.clear_embedding_cache()
             t1 = time.perf_counter()
             decide(evidence, text, 1, model=model)
             t2 = time.perf_counter()

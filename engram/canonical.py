@@ -18,8 +18,11 @@ Two levels:
   pictographs between words removed, line breaks inside a paragraph joined, letter
   spacing (``n e v e r``, ``n.e.v.e.r``), digit-for-letter substitutions (``n3v3r``)
   and stretched letters (``neverrr``) undone where the result is a known word of
-  :func:`engram.lexicon.known_words`. Fenced code blocks and block quotes are passed through
-  untouched, so the gate can still mask them as a whole.
+  :func:`engram.lexicon.known_words`; HTML comments, BBCode tags and LaTeX text commands
+  (``\\emph{never}``) unwrapped; text-speak spellings of claim words (``u nevr told
+  me``) restored. Right-to-left override runs are read in display order. Fenced code
+  blocks and block quotes are passed through untouched, so the gate can still mask them
+  as a whole.
 
 Both are pure and idempotent: ``f(f(x)) == f(x)``.
 """
@@ -98,9 +101,18 @@ def _fold_word(match: re.Match[str]) -> str:
     return "".join(table.get(c, c) for c in word)
 
 
+# RIGHT-TO-LEFT OVERRIDE displays what follows reversed, up to POP DIRECTIONAL FORMATTING
+# (or the end of the line): "found \u202egnihton\u202c" reads "found nothing".
+_RLO_RX = re.compile("\u202e([^\u202c\n]*)\u202c?")
+
+
+def _unoverride(text: str) -> str:
+    return _RLO_RX.sub(lambda m: m.group(1)[::-1], text) if "\u202e" in text else text
+
+
 def fold_characters(text: str) -> str:
     """NFKC, no format characters, no stray marks, Latin skeleton in mixed words."""
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", _unoverride(text))
     out: list[str] = []
     for char in text:
         category = unicodedata.category(char)
@@ -119,6 +131,19 @@ def fold_characters(text: str) -> str:
 
 _FENCE_RX = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
 _TAG_RX = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]{0,200})?/?>")
+_HTML_COMMENT_RX = re.compile(r"<!--.{0,200}?-->", re.S)
+# BBCode tags ("[b]never[/b]", "[color=red]...[/color]") and LaTeX text commands
+# ("\\emph{never}", "\\textbf{no}") wrap prose.
+_BBCODE_RX = re.compile(
+    r"\[/?(?:b|i|u|s|em|strong|strike|color|colour|size|font|highlight|sup|sub|quote=[^\]]*)"
+    r"(?:=[^\]\n]{0,40})?\]",
+    re.I,
+)
+_LATEX_RX = re.compile(
+    r"\\(?:emph|textbf|textit|textsl|textsc|texttt|textrm|textsf|underline|uline|mbox|text"
+    r"|mathrm|mathbf|mathit|hbox)\s*\{([^{}\n]{0,200})\}"
+)
+_LATEX_GROUP_RX = re.compile(r"\{\\(?:bf|it|em|sc|tt|sl|rm)\s+([^{}\n]{0,200})\}")
 _LINK_RX = re.compile(r"!?\[([^\]\n]{1,200})\]\([^)\n]{0,500}\)")
 _EMPHASIS_RXS = tuple(
     re.compile(p)
@@ -224,7 +249,56 @@ def _unmark(match: re.Match[str]) -> str:
     return bare if bare != word and is_known_word(bare) else word
 
 
+# Text-speak spellings of the words claims are made of ("u nevr told me ur ..."): whole
+# lower-case tokens only, so "U-Bahn" or "R" stay.
+_TEXTSPEAK = {
+    "u": "you",
+    "ur": "your",
+    "yr": "your",
+    "ya": "you",
+    "nvr": "never",
+    "nevr": "never",
+    "neva": "never",
+    "nevar": "never",
+    "nuthin": "nothing",
+    "nothin": "nothing",
+    "nthng": "nothing",
+    "nuffin": "nothing",
+    "nuthing": "nothing",
+    "dont": "don't",
+    "didnt": "didn't",
+    "doesnt": "doesn't",
+    "havent": "haven't",
+    "hasnt": "hasn't",
+    "cant": "can't",
+    "couldnt": "couldn't",
+    "wasnt": "wasn't",
+    "isnt": "isn't",
+    "ive": "I've",
+    "im": "I'm",
+    "rly": "really",
+    "b4": "before",
+    "2day": "today",
+    "msg": "message",
+    "mentiond": "mentioned",
+    "mentionned": "mentioned",
+    "tld": "told",
+    "tol": "told",
+}
+_TEXTSPEAK_RX = re.compile(
+    r"(?<![\w'-])(?:"
+    + "|".join(sorted(map(re.escape, _TEXTSPEAK), key=len, reverse=True))
+    + r")(?![\w'-])"
+)
+
+
+def _untextspeak(text: str) -> str:
+    return _TEXTSPEAK_RX.sub(lambda m: _TEXTSPEAK[m.group()], text)
+
+
 def _unformat(text: str) -> str:
+    text = _LATEX_GROUP_RX.sub(r"\1", _LATEX_RX.sub(r"\1", _HTML_COMMENT_RX.sub("", text)))
+    text = _BBCODE_RX.sub("", text)
     text = fold_characters(html.unescape(_TAG_RX.sub("", text)))
     text = _LINK_RX.sub(r"\1", text)
     for rx in _EMPHASIS_RXS:
@@ -237,6 +311,7 @@ def _unformat(text: str) -> str:
     text = _MIXED_RX.sub(_unleet, text)
     text = _LETTERS_RX.sub(_unstretch, text)
     text = _LETTERS_RX.sub(_unmark, text)
+    text = _untextspeak(text)
     return _SPACES_RX.sub(" ", text)
 
 

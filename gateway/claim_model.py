@@ -35,7 +35,14 @@ import numpy.typing as npt
 
 from gateway.claim_features import feature_ids, known_fraction
 
-__all__ = ["LABELS", "MODEL_PATH", "ClauseScore", "classifier", "embed_clauses"]
+__all__ = [
+    "LABELS",
+    "MODEL_PATH",
+    "ClauseScore",
+    "classifier",
+    "clear_embedding_cache",
+    "embed_clauses",
+]
 
 LABELS = ("benign", "corpus_wide", "query_scoped", "recollection")
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "claim_model.npz"
@@ -85,6 +92,12 @@ def embed_clauses(texts: Sequence[str]) -> npt.NDArray[np.float32]:
             while len(_cache) > EMBEDDING_CACHE_SIZE:
                 _cache.popitem(last=False)
     return np.stack([known[t] for t in texts])
+
+
+def clear_embedding_cache() -> None:
+    """Forget cached clause embeddings (benchmarks time first answers with it)."""
+    with _cache_lock:
+        _cache.clear()
 
 
 @dataclass(frozen=True)
@@ -143,9 +156,13 @@ class ClaimClassifier:
         familiar = [known_fraction(t, self._seen) >= MIN_KNOWN_FRACTION for t in texts]
         scores: list[ClauseScore | None] = [None] * len(texts)
         pending: list[int] = []
+        # A familiar clause is a claim (or unsure) only when sqrt(p_fast * p_model) reaches
+        # the unsure band; p_model <= 1, so below the band's floor squared the fast head
+        # alone decides it exactly: the model could not change the outcome.
+        bound = max(self.fast_low, (self.claim_threshold - self.slow_unsure) ** 2)
         for i, probs in enumerate(fast):
             p_claim = 1.0 - float(probs[0])
-            if familiar[i] and p_claim < self.fast_low:
+            if familiar[i] and p_claim < bound:
                 scores[i] = ClauseScore("benign", p_claim, "fast", unsure=False)
             else:
                 pending.append(i)

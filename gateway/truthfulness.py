@@ -112,6 +112,7 @@ __all__ = [
     "fallback_text",
     "find_absence_claims",
     "is_licensed",
+    "masked_canonical",
     "repair_directive",
     "split_clauses",
 ]
@@ -188,6 +189,13 @@ _FENCE_RX = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)"
 _INLINE_CODE_RX = re.compile(r"(`+)[^\n]+?\1")
 _BLOCKQUOTE_RX = re.compile(r"^[ \t]*>[^\n]*", re.M)
 _DQUOTE_RX = re.compile(r'"[^"\n]{1,400}"')
+# German „...“ and guillemets («...», »...«, and the single ‹...›) before the English
+# curly pair, whose opening mark is German's closing one.
+_LOW_DQUOTE_RX = re.compile("\u201e[^\u201e\u201c\u201d\n]{0,400}[\u201c\u201d]")
+_GUILLEMET_RX = re.compile(
+    "\u00ab[^\u00ab\u00bb\n]{0,400}\u00bb|\u00bb[^\u00ab\u00bb\n]{0,400}\u00ab"
+    "|\u2039[^\u2039\u203a\n]{0,400}\u203a"
+)
 _CURLY_DQUOTE_RX = re.compile("\u201c[^\u201c\u201d]{0,400}\u201d")
 _CURLY_SQUOTE_RX = re.compile("\u2018(?:[^\u2019\n]|\u2019(?=[A-Za-z]))*\u2019(?![A-Za-z])")
 _SQUOTE_RX = re.compile(r"(?<![\w'])'(?=[^\s'])(?:[^'\n]|'(?=\w))*?(?<=[^\s'])'(?!\w)")
@@ -209,7 +217,14 @@ def _mask(text: str) -> str:
         current = "".join(chars)
         for block in rx.finditer(current):
             _apply(chars, block.start(), block.end())
-    for rx in (_DQUOTE_RX, _CURLY_DQUOTE_RX, _CURLY_SQUOTE_RX, _SQUOTE_RX):
+    for rx in (
+        _LOW_DQUOTE_RX,
+        _GUILLEMET_RX,
+        _DQUOTE_RX,
+        _CURLY_DQUOTE_RX,
+        _CURLY_SQUOTE_RX,
+        _SQUOTE_RX,
+    ):
         current = "".join(chars)
         pos = 0
         while True:
@@ -256,7 +271,16 @@ _CONDITIONAL_RX = re.compile(
     r"|mocht)\b",
     re.I,
 )
-_SEGMENT_CONDITIONAL_RX = re.compile(r"(?:should|were|had)\s+(?:I|you|we)\b", re.I)
+_SEGMENT_CONDITIONAL_RX = re.compile(
+    r"(?:should|were|had)\s+(?:I|you|we|it|they|my|our|your|the|this|that|a|an)\b"
+    # Italian/Portuguese "se" opening a segment before a subject, article or negation
+    # ("Se la ricerca non trova nulla", "Se você não disser"); the Spanish clitic "se me /
+    # se lo" (a reflexive, not "if") is left alone.
+    r"|se\s+(?:il|la|i|gli|le|l'|un|una|uno|o|a|os|as|um|uma|non|não|nao|você|vocês|tu"
+    r"|lei|voi|mi|ti|ci|vi|hai|ha|è|sei|for|tiver|nessun[oa]?|nenhum[a]?|nada|nulla"
+    r"|niente|ninguém|nessuno|alguém|qualcuno|questa|questo|essa|esse|este|esta)\b",
+    re.I,
+)
 _LEADING_RX = re.compile(
     r"(?:[\s\-*\u2022>#\"']+|\d+[.)]\s+"
     r"|(?:and|or|nor|but|yet|so|then|also|though|although|however|whereas|because|since"
@@ -618,7 +642,12 @@ _RULES: tuple[_Rule, ...] = (
         _CW,
         _rx(
             r"\bnothing\s+(?:that\s+)?you(?:'?ve|\s+have)?\s+(?:ever\s+)?(?:told|shared"
-            r"|mentioned|given|(?:said|written)(?=\s+(?:about|regarding|on|to\s+me)\b))\b|\byou(?:'?ve|\s+have)?\s+(?:told|said|shared"
+            r"|mentioned|given|(?:said|written)(?=\s+(?:about|regarding|on|to\s+me)\b))\b"
+            # "nothing you've told me changes the plan": the subject of a verb
+            r"(?!(?:\s+(?:\w+|so\s+far|today|yet)){0,2}?\s+(?:changes?|alters?|affects?"
+            r"|suggests?|means?|contradicts?|rules?\s+out|points?|indicates?|makes?|needs?"
+            r"|matters?|sounds?|seems?|strikes?)\b)"
+            r"|\byou(?:'?ve|\s+have)?\s+(?:told|said|shared"
             r"|mentioned|given)\s+(?:me\s+|us\s+)?(?:absolutely\s+)?nothing\b"
         ),
     ),
@@ -1145,6 +1174,12 @@ def analyse(text: str) -> Analysis:
     return Analysis(canonical, masked, tuple(_analyse(masked)), text, offsets)
 
 
+def masked_canonical(text: str) -> str:
+    """The text the classifier reads: canonical, with code and quotations masked (the
+    trainer featurises its corpus through this too, so training and live clauses agree)."""
+    return _mask(for_claims(text))
+
+
 def find_absence_claims(text: str) -> list[AbsenceClaim]:
     """Absence claims about memory asserted by ``text`` (hedged ones are released)."""
     if not text or not text.strip():
@@ -1155,6 +1190,27 @@ def find_absence_claims(text: str) -> list[AbsenceClaim]:
 def coverage_qualified(analysis: Analysis, sentence_index: int) -> set[int]:
     """Clause starts released by a coverage qualifier in that sentence."""
     return _qualifier_clauses(analysis.masked, analysis.sentences[sentence_index])
+
+
+_OTHER_SYSTEM_RX = re.compile(
+    r"\b(?:web\s?sites?|site|web|online|internet|google|bing|inbox|mailbox|e-?mails?|gmail"
+    r"|outlook|crm|databases?|db|spreadsheets?|sheet|excel|pubmed|scholar|catalog(?:ue)?s?"
+    r"|opac|librar(?:y|ies)|registry|register|archives?|portal|app|store|shop|amazon"
+    r"|screenshot|logs?|folders?|director(?:y|ies)|drive|dropbox|repo(?:sitory)?|github|jira"
+    r"|tracker|server|api|sql|table|index|wiki|intranet|browser|marketplace|ebay|airline"
+    r"|booking|calendar|phone|contacts)\b"
+    r"|\byou\s+(?:ran|did|made|tried|pasted|sent|shared|uploaded)\b"
+    r"|\byour\s+(?:own\s+)?(?:search|query|lookup|look-up)\b",
+    re.I,
+)
+_MEMORY_WORD_RX = re.compile(
+    r"\b(?:memory|memories|my\s+notes|our\s+(?:\w+\s+)?(?:conversations?|chats?|sessions?"
+    r"|talks|exchanges|history)|chat\s+history|(?:conversation|chat)\s+logs?"
+    r"|you(?:'ve|\s+have)?\s+(?:ever\s+)?(?:told|mentioned|shared\s+with)\s+me"
+    r"|(?:I|we)(?:'ve|\s+have)?\s+(?:saved|stored|kept|remembered)|saved\s+about\s+you"
+    r"|stored\s+about\s+you)\b",
+    re.I,
+)
 
 
 def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
@@ -1186,6 +1242,11 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
                     hits[rule.scope] = (rule, m)
             if _CW in hits and _QS in hits and hits[_CW][0].existence:
                 del hits[_CW]  # "I found nothing in my memory" is search-framed
+            if hits and _OTHER_SYSTEM_RX.search(body) and not _MEMORY_WORD_RX.search(body):
+                # A search of another system (a website, an inbox, a database, PubMed,
+                # the user's own lookup) says nothing about memory: the rules hold back
+                # and the classifier reads the clause.
+                hits = {}
             clause = analysis.clause(c.start, c.end)
             for scope in (_CW, _QS):
                 if scope in hits:

@@ -32,22 +32,25 @@ from sklearn.linear_model import LogisticRegression
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engram.canonical import for_claims  # noqa: E402
 from gateway.claim_features import DIMENSION, feature_ids  # noqa: E402
 from gateway.claim_model import LABELS, MODEL_PATH, embed_clauses  # noqa: E402
+from gateway.truthfulness import masked_canonical  # noqa: E402
 
 CORPUS = ROOT / "training" / "gate"
 HELD_OUT_SHARE = 15  # percent
 # Fast-stage threshold: a clause is settled benign below LOW only when at most this share
 # of held-out claims falls below it.
 MAX_MISSED_CLAIMS = 0.01
-# Share of held-out benign clauses allowed in the unsure band (each costs a regeneration).
-MAX_UNSURE_BENIGN = 0.01
+# Share of held-out benign clauses allowed in the unsure band (each costs a regeneration;
+# an answer has several clauses, so this stays small).
+MAX_UNSURE_BENIGN = 0.003
 # A clause is a claim when the geometric mean of the two heads' claim probabilities
-# reaches the lowest threshold of THRESHOLDS whose held-out false-claim rate is at most
-# this: an answer has several clauses, so per-clause errors add up.
-MAX_CLAUSE_FALSE_CLAIMS = 0.006
-THRESHOLDS = tuple(round(0.5 + 0.05 * i, 2) for i in range(9))
+# reaches the lowest threshold whose held-out false-claim rate is at most this (and at
+# least MIN_THRESHOLD): an answer has several clauses, so per-clause errors add up. The
+# held-out split includes clauses of the reported blind batches folded into the corpus
+# (realistic answers), which is what the rate is measured on.
+MAX_CLAUSE_FALSE_CLAIMS = 0.02
+MIN_THRESHOLD = 0.5
 # Regularisation, chosen on the held-out split among 1/4/16 (fast) x 2/8/32 (model) for
 # the recall and false-claim rate of the averaged heads.
 FAST_C = 4.0
@@ -63,7 +66,7 @@ def load() -> tuple[list[str], list[str], list[str]]:
             if not line.strip():
                 continue
             item = json.loads(line)
-            texts.append(for_claims(item["text"]))
+            texts.append(masked_canonical(item["text"]))
             labels.append(item["label"])
             langs.append(item["lang"])
     return texts, labels, langs
@@ -102,11 +105,13 @@ def calibrate_low(p: npt.NDArray[np.float64], is_claim: npt.NDArray[np.bool_]) -
 
 
 def calibrate_threshold(p: npt.NDArray[np.float64], is_claim: npt.NDArray[np.bool_]) -> float:
-    benign = p[~is_claim]
-    for threshold in THRESHOLDS:
-        if (benign >= threshold).mean() <= MAX_CLAUSE_FALSE_CLAIMS:
-            return threshold
-    return THRESHOLDS[-1]
+    """Lowest threshold (at least MIN_THRESHOLD) whose held-out false-claim rate is at most
+    MAX_CLAUSE_FALSE_CLAIMS: just above that quantile of the benign clauses' scores."""
+    benign = np.sort(p[~is_claim])[::-1]
+    k = int(np.floor(MAX_CLAUSE_FALSE_CLAIMS * len(benign)))
+    if k >= len(benign):
+        return MIN_THRESHOLD
+    return float(max(MIN_THRESHOLD, round(float(benign[k]) + 1e-4, 4)))
 
 
 def calibrate_unsure(
