@@ -227,7 +227,9 @@ def assemble_series(
             (
                 "learned",
                 stubs["learning"].GetLearnedContext,
-                lpb.GetLearnedContextRequest(session_id=SESSION, pending_input=text, max_entries=8),
+                lpb.GetLearnedContextRequest(
+                    subject=SUBJECT, session_id=SESSION, pending_input=text, max_entries=8
+                ),
             ),
             (
                 "recovered",

@@ -93,6 +93,8 @@ class Fanout:
 
     def _learned(self, cmd: AssembleCommand, query: dict[str, object]) -> SectionInput:
         request = lpb.GetLearnedContextRequest(
+            subject=cmd.subject,
+            workspace=cmd.workspace,
             session_id=cmd.session_id,
             persona_id=cmd.persona_id,
             project_ids=list(cmd.project_ids),

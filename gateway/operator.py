@@ -58,13 +58,20 @@ class OperatorViews:
         self._executor = executor
 
     def _scope_keys(
-        self, session_id: str, persona_id: str, project_ids: tuple[str, ...]
+        self,
+        subject: str,
+        workspace: str,
+        session_id: str,
+        persona_id: str,
+        project_ids: tuple[str, ...],
     ) -> list[str]:
         try:
             response = self._planes.call(
                 "learning",
                 "ResolveScopes",
                 lpb.ResolveScopesRequest(
+                    subject=subject,
+                    workspace=workspace,
                     session_id=session_id,
                     persona_id=persona_id,
                     project_ids=list(project_ids),
@@ -85,10 +92,14 @@ class OperatorViews:
             "query": cmd.query,
         }
         offset = decode(cmd.page_token, query, {"offset": int}).get("offset", 0)
-        scope_keys = self._scope_keys(cmd.session_id, cmd.persona_id, cmd.project_ids)
+        scope_keys = self._scope_keys(
+            cmd.subject, cmd.workspace, cmd.session_id, cmd.persona_id, cmd.project_ids
+        )
         visible = set(scope_keys)
         want = min(search.MAX_DEPTH, offset + cmd.page_size + 1)
-        learning_job = self._executor.submit(self._learning_hits, scope_keys, cmd.query, want)
+        learning_job = self._executor.submit(
+            self._learning_hits, cmd.subject, cmd.workspace, scope_keys, cmd.query, want
+        )
         run_job = self._executor.submit(self._run_hits, cmd, scope_keys, want)
         learning_raw = learning_job.result()
         run_raw = run_job.result()
@@ -119,14 +130,19 @@ class OperatorViews:
         )
 
     def _learning_hits(
-        self, scope_keys: list[str], query: str, want: int
+        self, subject: str, workspace: str, scope_keys: list[str], query: str, want: int
     ) -> list[lpb.LearningSearchHit]:
         def page(token: str, size: int) -> tuple[list[lpb.LearningSearchHit], str]:
             response = self._planes.call(
                 "learning",
                 "SearchLearnings",
                 lpb.SearchLearningsRequest(
-                    scope_keys=scope_keys, query=query, page_size=size, page_token=token
+                    subject=subject,
+                    workspace=workspace,
+                    scope_keys=scope_keys,
+                    query=query,
+                    page_size=size,
+                    page_token=token,
                 ),
                 lpb.SearchLearningsResponse,
             )
@@ -163,7 +179,12 @@ class OperatorViews:
         coverage)."""
         browse = not cmd.pending_input.strip()
         scopes_job = self._executor.submit(
-            self._scope_keys, cmd.session_id, cmd.persona_id, cmd.project_ids
+            self._scope_keys,
+            cmd.subject,
+            cmd.workspace,
+            cmd.session_id,
+            cmd.persona_id,
+            cmd.project_ids,
         )
         learned_job = (
             None
@@ -173,6 +194,8 @@ class OperatorViews:
                 "learning",
                 "GetLearnedContext",
                 lpb.GetLearnedContextRequest(
+                    subject=cmd.subject,
+                    workspace=cmd.workspace,
                     session_id=cmd.session_id,
                     persona_id=cmd.persona_id,
                     project_ids=list(cmd.project_ids),
@@ -211,7 +234,9 @@ class OperatorViews:
                     scope_key=h.scope_key,
                     text=h.excerpt,
                 )
-                for h in self._learning_hits(scope_keys, "", MAX_BROWSED_LEARNINGS)
+                for h in self._learning_hits(
+                    cmd.subject, cmd.workspace, scope_keys, "", MAX_BROWSED_LEARNINGS
+                )
                 if h.hit_kind == "learning" and h.prompt_eligible and h.scope_key in visible
             )
         else:

@@ -27,6 +27,7 @@ from learning_service.model import (
     Kind,
     Origin,
     Scope,
+    ScopeKind,
     Sensitivity,
 )
 from learning_service.store import CONSTRAINT_ERRORS, Conn, Idempotency, Q, Row
@@ -120,6 +121,12 @@ def validate_api_candidate(candidate: NewCandidate) -> None:
         check_not_secret(f"evidence_refs[{i}]", ref)
     if candidate.expires_at is not None and candidate.expires_at <= now():
         raise InvalidArgument("expires_at", "must be in the future")
+    if candidate.scope.kind is ScopeKind.SESSION and not candidate.source.subject:
+        # A session id is only unique within a subject's workspace: the
+        # learning is visible to reads by this subject and workspace only.
+        raise InvalidArgument(
+            "source.subject", "a session-scoped candidate must name whose session it is"
+        )
 
 
 def _params(candidate: NewCandidate) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from learning_service.journal_client import JournalClient
 from learning_service.learnings import LearningBook
 from learning_service.plugins import ExtractorClient, JudgeClients
 from learning_service.policy_store import PolicyStore
+from learning_service.quarantine import SourceQuarantine
 from learning_service.review import Reviewer
 from learning_service.servicer import SERVICE, LearningServicer
 from learning_service.skills import SkillBook
@@ -28,6 +29,7 @@ def build(ctx: BuildContext) -> ServiceBinding:
     settings = ctx.settings
     db = Database(ctx.database_url, max_size=settings.pool_max_size, name="learning").open()
     journal = JournalClient(ctx.journal_addr, settings.service_token)
+    quarantine = SourceQuarantine(db, journal)
     judges = JudgeClients(settings.service_token)
     extractor = (
         ExtractorClient(settings.extractor_addr, settings.service_token)
@@ -41,7 +43,7 @@ def build(ctx: BuildContext) -> ServiceBinding:
     wake_reviewer: Callable[[], None] = lambda: None  # noqa: E731 - no reviewer to wake
 
     if settings.workers_enabled:
-        reviewer = Reviewer(db, judges, journal)
+        reviewer = Reviewer(db, judges, journal, quarantine)
         review_loop = BackgroundLoop("learning-review", reviewer.step)
         capture = CaptureWorker(db, journal, extractor, review_loop.wake)
         capture_loop = BackgroundLoop("learning-capture", capture.step, on_stop=capture.cancel)
@@ -60,6 +62,7 @@ def build(ctx: BuildContext) -> ServiceBinding:
         policies=PolicyStore(db),
         reader=ContextReader(db),
         skills=SkillBook(db, journal),
+        quarantine=quarantine,
         on_new_candidate=wake_reviewer,
     )
 

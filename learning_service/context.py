@@ -1,6 +1,10 @@
 """Read paths: the learned context for a pending input, the operator search
 and the status counts. Prompt visibility comes only from the SQL gate
-(learning.learning_current.prompt_eligible); this module scores and packs.
+(learning.learning_current.prompt_eligible, which includes "not withheld by
+quarantine"; the caller syncs the quarantine state first, see
+learning_service.quarantine), and a session scope is the reading
+subject/workspace's only (learning.session_visible, in the same queries);
+this module scores and packs.
 """
 
 from __future__ import annotations
@@ -91,11 +95,16 @@ def select(eligible: Sequence[Row], pending_input: str, max_entries: int) -> Sel
 
 
 def snapshot_version(watermark: Row | None) -> str:
-    """The latest revision, and the latest erasure once there has been one."""
+    """The latest revision, then the latest erasure once there has been one,
+    then the latest applied quarantine change once there has been one:
+    "<revision>", "<revision>.<purge_id>", "<revision>.<purge_id>.<cursor>"."""
     if watermark is None:
         return "0"
     purge_id = int(watermark["purge_id"])
+    quarantine_cursor = int(watermark["quarantine_cursor"])
     revision = str(watermark["revision_seq"])
+    if quarantine_cursor:
+        return f"{revision}.{purge_id}.{quarantine_cursor}"
     return f"{revision}.{purge_id}" if purge_id else revision
 
 
@@ -104,11 +113,22 @@ class ContextReader:
         self.db = db
 
     def learned_context(
-        self, scopes: Sequence[Scope], pending_input: str, max_entries: int
+        self,
+        scopes: Sequence[Scope],
+        pending_input: str,
+        max_entries: int,
+        *,
+        subject: str,
+        workspace: str,
     ) -> LearnedContext:
+        """`subject`/`workspace`: whose session it is; session-scoped learnings
+        of others are neither returned nor counted."""
         keys = [s.key for s in scopes]
         with self.db.connection() as conn:
-            eligible = conn.execute(Q["eligible_in_scopes"], {"scope_keys": keys}).fetchall()
+            eligible = conn.execute(
+                Q["eligible_in_scopes"],
+                {"scope_keys": keys, "subject": subject, "workspace": workspace},
+            ).fetchall()
             watermark = conn.execute(Q["revision_watermark"]).fetchone()
             picked = select(eligible, pending_input, max_entries)
             metrics = {
@@ -128,6 +148,8 @@ class ContextReader:
             source_systems=[LEARNINGS_SOURCE],
             query={
                 "scope_keys": keys,
+                "subject": subject,
+                "workspace": workspace,
                 "input_sha256": sha256_hex(pending_input),
                 "max_entries": max_entries,
                 "scoring": "lexical_terms",
@@ -153,15 +175,19 @@ class ContextReader:
             recency_fallback=picked.recency_fallback,
         )
 
-    def search(self, scope_keys: Sequence[str], query: str) -> list[dict[str, Any]]:
-        """Operator search over current (non-sensitive) learnings and skills.
+    def search(
+        self, scope_keys: Sequence[str], query: str, *, subject: str = "", workspace: str = ""
+    ) -> list[dict[str, Any]]:
+        """Operator search over current (non-sensitive, not withheld) learnings
+        and skills; with a subject, session scopes are that subject/workspace's.
 
         Returns every hit, ranked: by score when the query has terms (zero
         scorers dropped), newest first for an empty query (a browse)."""
         terms = term_set(query)
         with self.db.connection() as conn:
             learnings = conn.execute(
-                Q["searchable_learnings"], {"scope_keys": list(scope_keys)}
+                Q["searchable_learnings"],
+                {"scope_keys": list(scope_keys), "subject": subject, "workspace": workspace},
             ).fetchall()
             skills = conn.execute(Q["searchable_skills"]).fetchall()
         hits: list[dict[str, Any]] = []

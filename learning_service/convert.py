@@ -175,6 +175,7 @@ def candidate(row: Mapping[str, Any]) -> pb.Candidate:
         updated_at=to_timestamp(row["updated_at"]),
         learning_id=str(row["learning_id"] or ""),
         status_reason=row["status_reason"],
+        withheld_by_quarantine=bool(row.get("withheld_by_quarantine")),
     )
     if row["expires_at"] is not None:
         message.expires_at.CopyFrom(to_timestamp(row["expires_at"]))
@@ -217,6 +218,7 @@ def learning(row: Mapping[str, Any], history: Sequence[Mapping[str, Any]] = ()) 
         created_at=to_timestamp(row["created_at"]),
         confidence=int(row["confidence"]),
         origin=ORIGIN_TO_PB[Origin(row["origin"])],
+        withheld_by_quarantine=bool(row.get("withheld_by_quarantine")),
     )
     if row["expires_at"] is not None:
         message.expires_at.CopyFrom(to_timestamp(row["expires_at"]))
@@ -259,6 +261,7 @@ def skill(view: SkillView) -> pb.Skill:
         created_at=to_timestamp(row["created_at"]),
         updated_at=to_timestamp(row["updated_at"]),
         verified=bool(row["verified"]),
+        withheld_by_quarantine=bool(row.get("withheld_by_quarantine")),
     )
 
 

@@ -1,7 +1,8 @@
 """JournalService, as the learning plane sees it: run records for
 verification and rollout evidence, run.completed events for capture, and the
-change feed (which also announces subject purges). The only way this
-service reaches the journal is gRPC."""
+change feed (which also announces subject purges, and quarantines and
+restores for the read paths' quarantine sync). The only way this service
+reaches the journal is gRPC."""
 
 from __future__ import annotations
 
@@ -17,12 +18,19 @@ from engram.channels import open_channel
 from engram.errors import Unavailable
 from engram.journal.v1 import journal_pb2 as jpb
 from engram.journal.v1 import journal_pb2_grpc as jpb_grpc
+from learning_service.quarantine import QuarantineChange
 from learning_service.skills import RunEvidence
 
 log = logging.getLogger("engram.learning.journal")
 
 RUN_EVENT = "run.completed"
 SUBJECT_PURGED = jpb.CHANGE_KIND_SUBJECT_PURGED
+QUARANTINE_KINDS = (jpb.CHANGE_KIND_RECORD_QUARANTINED, jpb.CHANGE_KIND_RECORD_RESTORED)
+# The journal record kinds a learning source names (run id, event id).
+SOURCE_RECORD_KINDS: dict[int, str] = {
+    jpb.RECORD_KIND_RUN_RECORD: "run_record",
+    jpb.RECORD_KIND_EVENT: "event",
+}
 CALL_TIMEOUT_SECONDS = 5.0
 PAGE_SIZE = 200
 
@@ -154,6 +162,39 @@ class JournalClient:
             if not page.next_page_token:
                 return None
             token = page.next_page_token
+
+    def quarantine_changes(self, after_cursor: int) -> tuple[list[QuarantineChange], int]:
+        """(quarantines and restores of run records and events after the
+        cursor, in commit order; the watermark they are complete up to). The
+        stream ends once caught up (follow = false)."""
+        changes: list[QuarantineChange] = []
+        watermark = after_cursor
+        try:
+            for batch in self._stub.StreamChanges(
+                jpb.StreamChangesRequest(
+                    after_cursor=after_cursor, follow=False, kinds=list(QUARANTINE_KINDS)
+                ),
+                timeout=CALL_TIMEOUT_SECONDS,
+            ):
+                watermark = max(watermark, int(batch.watermark))
+                for change in batch.changes:
+                    kind = SOURCE_RECORD_KINDS.get(change.record_kind)
+                    if kind is not None:
+                        changes.append(
+                            QuarantineChange(
+                                cursor=int(change.cursor),
+                                record_kind=kind,
+                                record_id=change.record_id,
+                                quarantined=change.kind == jpb.CHANGE_KIND_RECORD_QUARANTINED,
+                            )
+                        )
+        except grpc.RpcError as exc:
+            raise Unavailable(
+                f"cannot read the journal's quarantine state: StreamChanges failed "
+                f"({exc.code().name})",
+                reason="QUARANTINE_STATE_UNAVAILABLE",
+            ) from exc
+        return changes, watermark
 
     def follow_capture_changes(self, after_cursor: int) -> ChangeStream:
         """Event-appended and subject-purged changes after the cursor, in

@@ -26,6 +26,7 @@ from engram.errors import (
     NotFound,
     TransitionDetail,
 )
+from engram.validation import DEFAULT_WORKSPACE
 from learning_service import skills
 from learning_service.candidates import (
     check_reason,
@@ -40,6 +41,7 @@ from learning_service.model import (
     Kind,
     LearningStatus,
     Scope,
+    ScopeKind,
     Tier,
     Verification,
 )
@@ -98,12 +100,25 @@ def find_conflict(conn: Conn, candidate: Row, exclude: UUID | None = None) -> Co
             "kind": candidate["kind"],
             "subject_key": split.subject_key,
             "value_key": split.value_key,
+            "source_subject": candidate["source_subject"],
+            "source_workspace": candidate["source_workspace"],
         },
     ).fetchall()
     for row in rows:
         if row["learning_id"] != exclude:
             return ConflictFound(row["learning_id"], split.subject_key)
     return None
+
+
+def same_session_owner(a: Row, b: Row) -> bool:
+    """A session scope is its source subject/workspace's (as the SQL's
+    learning.session_visible decides); other scopes are shared."""
+    if a["scope_kind"] != ScopeKind.SESSION.value:
+        return True
+    return (a["source_subject"], a["source_workspace"] or DEFAULT_WORKSPACE) == (
+        b["source_subject"],
+        b["source_workspace"] or DEFAULT_WORKSPACE,
+    )
 
 
 def _lock_active_learning(conn: Conn, learning_id: UUID, requested: LearningStatus) -> Row:
@@ -165,6 +180,12 @@ def publish(conn: Conn, candidate: Row, pub: Publication) -> Row:
                 "supersedes",
                 f"learning {pub.supersedes} is {replaced['kind']} in {replaced['scope_key']}; "
                 f"a replacement must have the same scope and kind",
+            )
+        if not same_session_owner(replaced, candidate):
+            raise InvalidArgument(
+                "supersedes",
+                f"learning {pub.supersedes} is in another subject's or workspace's "
+                f"{replaced['scope_key']}; a replacement must have the same scope",
             )
     row = conn.execute(
         Q["insert_learning"],

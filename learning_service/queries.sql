@@ -29,6 +29,23 @@ SELECT position FROM learning.worker_cursors WHERE name = %(name)s FOR UPDATE;
 UPDATE learning.worker_cursors SET position = %(position)s, updated_at = now()
 WHERE name = %(name)s;
 
+-- name: cursor_advance_to
+-- Forward only: concurrent advancers leave the highest position.
+UPDATE learning.worker_cursors SET position = %(position)s, updated_at = now()
+WHERE name = %(name)s AND position < %(position)s;
+
+-- ------------------------------------------------------------------ quarantine
+
+-- name: source_quarantine_put
+-- A journal quarantine or restore; an older change never overwrites a newer one.
+INSERT INTO learning.source_quarantine (record_kind, record_id, quarantined, change_cursor)
+VALUES (%(record_kind)s, %(record_id)s, %(quarantined)s, %(change_cursor)s)
+ON CONFLICT (record_kind, record_id) DO UPDATE SET
+    quarantined = excluded.quarantined,
+    change_cursor = excluded.change_cursor,
+    updated_at = now()
+WHERE learning.source_quarantine.change_cursor < excluded.change_cursor;
+
 -- ------------------------------------------------------------------ policy
 
 -- name: policy_current
@@ -133,11 +150,15 @@ WHERE learning_id = ANY (%(ids)s::uuid[])
 ORDER BY learning_id, revision;
 
 -- name: conflicting_learnings
+-- A session scope is its source subject/workspace's: another subject's
+-- session of the same id is another scope.
 SELECT learning_id
 FROM learning.learning_current
 WHERE scope_kind = %(scope_kind)s AND scope_id = %(scope_id)s AND kind = %(kind)s
   AND subject_key = %(subject_key)s AND value_key <> %(value_key)s
   AND status = 'active'
+  AND learning.session_visible(scope_kind, source_subject, source_workspace,
+                               %(source_subject)s, %(source_workspace)s)
 ORDER BY created_at DESC;
 
 -- name: learnings_page
@@ -153,24 +174,38 @@ LIMIT %(limit)s;
 -- ------------------------------------------------------------------ read paths
 
 -- name: eligible_in_scopes
+-- prompt_eligible is the one injection gate (not withheld by quarantine
+-- included); a session scope is the reading subject/workspace's only.
 SELECT * FROM learning.learning_current
-WHERE scope_key = ANY (%(scope_keys)s::text[]) AND prompt_eligible;
+WHERE scope_key = ANY (%(scope_keys)s::text[]) AND prompt_eligible
+  AND learning.session_visible(scope_kind, source_subject, source_workspace,
+                               %(subject)s, %(workspace)s);
 
 -- name: revision_watermark
--- An erasure removes revisions without adding one: the last purge is part
--- of the snapshot so the version still changes.
+-- An erasure removes revisions without adding one, and a journal quarantine
+-- or restore changes what is served without one: the last purge and the
+-- last applied quarantine change are part of the snapshot so the version
+-- still changes.
 SELECT (SELECT coalesce(max(revision_seq), 0) FROM learning.learning_revisions) AS revision_seq,
-       (SELECT coalesce(max(purge_id), 0) FROM learning.purge_ledger) AS purge_id;
+       (SELECT coalesce(max(purge_id), 0) FROM learning.purge_ledger) AS purge_id,
+       (SELECT coalesce(max(change_cursor), 0) FROM learning.source_quarantine)
+           AS quarantine_cursor;
 
 -- name: searchable_learnings
--- Sensitive learnings never reach search; the prompt_eligible tag comes from the one gate.
+-- Sensitive learnings and learnings withheld by quarantine never reach
+-- search; the prompt_eligible tag comes from the one gate. With a subject,
+-- session scopes are that subject/workspace's only.
 SELECT learning_id, kind, content, scope_key, prompt_eligible, updated_at
 FROM learning.learning_current
-WHERE status = 'active' AND sensitivity <> 'sensitive'
-  AND (cardinality(%(scope_keys)s::text[]) = 0 OR scope_key = ANY (%(scope_keys)s::text[]));
+WHERE status = 'active' AND sensitivity <> 'sensitive' AND NOT withheld_by_quarantine
+  AND (cardinality(%(scope_keys)s::text[]) = 0 OR scope_key = ANY (%(scope_keys)s::text[]))
+  AND (%(subject)s::text = ''
+       OR learning.session_visible(scope_kind, source_subject, source_workspace,
+                                   %(subject)s, %(workspace)s));
 
 -- name: searchable_skills
-SELECT skill_name, state, instructions, updated_at FROM learning.skill_current;
+SELECT skill_name, state, instructions, updated_at FROM learning.skill_current
+WHERE NOT withheld_by_quarantine;
 
 -- name: status_counts
 SELECT
@@ -184,7 +219,11 @@ SELECT
         WHERE status = 'active' AND publish_tier = 'provisional') AS learnings_provisional,
     (SELECT count(*) FROM learning.skill_state WHERE state = 'active') AS skills_active,
     (SELECT position FROM learning.worker_cursors WHERE name = 'capture') AS capture_cursor,
-    (SELECT position FROM learning.worker_cursors WHERE name = 'review') AS review_cursor;
+    (SELECT position FROM learning.worker_cursors WHERE name = 'review') AS review_cursor,
+    (SELECT count(*) FROM learning.learning_current
+        WHERE status = 'active' AND withheld_by_quarantine) AS learnings_withheld,
+    (SELECT position FROM learning.worker_cursors WHERE name = 'quarantine')
+        AS quarantine_cursor;
 
 -- ------------------------------------------------------------------ skills
 
@@ -234,8 +273,11 @@ ORDER BY e.event_id DESC
 LIMIT 1;
 
 -- name: skills_page
+-- The runtime catalog leaves out skills withheld by quarantine; governance
+-- lists them (include_withheld).
 SELECT * FROM learning.skill_current
 WHERE (cardinality(%(states)s::text[]) = 0 OR state = ANY (%(states)s::text[]))
+  AND (%(include_withheld)s OR NOT withheld_by_quarantine)
   AND skill_name > %(after)s
 ORDER BY skill_name
 LIMIT %(limit)s;

@@ -8,6 +8,12 @@ conflict check, recorded on the candidate and (mode enabled) applied.
 The worker follows candidates in insertion order through a durable cursor
 (learning.worker_cursors 'review'), advanced in the same transaction as the
 review it recorded, so a restart neither skips nor repeats a review.
+
+A candidate withheld by journal quarantine (its source run's record or
+event is quarantined) is never sent to the judge and never published by
+automation: its review ends at manual_review (reject stays reject). The
+quarantine state is synced before each batch is read; when the journal
+cannot be read the step fails and is retried, nothing is reviewed.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from learning_service.model import (
 from learning_service.plugins import JudgeClients, PluginError
 from learning_service.policy import Policy, RuleInput, clamp_judge_action, first_match
 from learning_service.policy_store import load
+from learning_service.quarantine import SourceQuarantine
 from learning_service.skills import RunRecords
 from learning_service.store import Conn, Q, Row, add_counter, advance_cursor, cursor_position
 from learning_service.text import is_supported
@@ -157,16 +164,36 @@ def verify(runs: RunRecords, row: Row) -> tuple[Verification, str]:
     return Verification.FAILED, f"the run-memory record of run {run_id} does not support it"
 
 
+def withhold(outcome: Outcome) -> Outcome:
+    """A candidate withheld by quarantine: no judge, no automatic publication."""
+    if outcome.final in PUBLISH_ACTIONS:
+        outcome.final = Action.MANUAL_REVIEW
+    outcome.reasons.append(
+        "withheld by quarantine: a journal record it was derived from is quarantined; "
+        f"the judge was not called: {outcome.final}"
+    )
+    return outcome
+
+
 class Reviewer:
-    def __init__(self, db: Database, judges: JudgeClients, runs: RunRecords) -> None:
+    def __init__(
+        self,
+        db: Database,
+        judges: JudgeClients,
+        runs: RunRecords,
+        quarantine: SourceQuarantine | None = None,
+    ) -> None:
         self.db = db
         self.judges = judges
         self.runs = runs
+        self.quarantine = quarantine
 
     # -- evaluation (remote calls, no database locks held) -------------------
 
     def evaluate(self, policy: Policy, row: Row) -> Outcome:
         outcome = baseline(policy, row)
+        if row.get("withheld_by_quarantine"):
+            return withhold(outcome)
         if outcome.baseline is not Action.MANUAL_REVIEW and policy.judge.enabled:
             outcome.judge = self._judge(policy, row, outcome.baseline, outcome.matched_rule)
             outcome.final = outcome.judge.clamped
@@ -287,6 +314,17 @@ class Reviewer:
 
     def step(self) -> bool:
         """Review the next batch of new candidates; True when there was work."""
+        policy, rows = self._batch()
+        if rows and self.quarantine is not None:
+            # Only when there is work: then read the batch again, so its
+            # withheld_by_quarantine flags are the journal's current state.
+            self.quarantine.sync()
+            policy, rows = self._batch()
+        for row in rows:
+            self.review_one(policy, row)
+        return bool(rows)
+
+    def _batch(self) -> tuple[Policy, list[Row]]:
         with self.db.connection() as conn, conn.transaction():
             # One snapshot for the policy and the batch: a candidate created
             # after a policy change is never reviewed under the older policy.
@@ -296,9 +334,7 @@ class Reviewer:
             rows = conn.execute(
                 Q["candidates_after_seq"], {"after": after, "limit": BATCH}
             ).fetchall()
-        for row in rows:
-            self.review_one(policy, row)
-        return bool(rows)
+        return policy, rows
 
     def review_one(self, policy: Policy, row: Row) -> None:
         skip = policy.mode is Mode.MANUAL_ONLY or row["status"] not in (

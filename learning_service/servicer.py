@@ -1,7 +1,9 @@
 """LearningService transport: validate requests, call the domain, build responses.
 
 Thin on purpose: the rules live in the domain modules; errors are domain
-exceptions that the shared interceptor maps to status codes.
+exceptions that the shared interceptor maps to status codes. Every read of
+candidates, learnings or skills first syncs the journal's quarantine state
+(learning_service.quarantine), after validating the request.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from learning_service.model import (
     Kind,
     Mode,
     Origin,
+    ScopeKind,
     Sensitivity,
     SkillState,
     make_scope,
@@ -41,6 +44,7 @@ from learning_service.model import (
 )
 from learning_service.plugins import KIND_FROM_PB
 from learning_service.policy_store import PolicyStore
+from learning_service.quarantine import SourceQuarantine
 from learning_service.skills import SkillBook
 
 SERVICE = pb.DESCRIPTOR.services_by_name["LearningService"].full_name
@@ -77,6 +81,15 @@ def _enum(mapping: Mapping[Any, E], field: str, value: int, *, required: bool) -
     return found
 
 
+def session_owner(session_id: str, subject: str, workspace: str) -> tuple[str, str]:
+    """(subject, workspace) of a session-keyed read: a session id is only
+    unique within one subject's workspace, so a session_id needs a subject
+    (INVALID_ARGUMENT naming it); an empty workspace is "default"."""
+    if session_id and not subject:
+        raise InvalidArgument("subject", "must be set with session_id: whose session it is")
+    return optional_id("subject", subject), workspace_or_default("workspace", workspace)
+
+
 def _page(
     rows: Sequence[Any], limit: int, make_token: Callable[[Any], str]
 ) -> tuple[list[Any], str]:
@@ -94,6 +107,7 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
         policies: PolicyStore,
         reader: ContextReader,
         skills: SkillBook,
+        quarantine: SourceQuarantine,
         on_new_candidate: Callable[[], None] = lambda: None,
     ) -> None:
         self.candidates = candidates
@@ -101,6 +115,7 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
         self.policies = policies
         self.reader = reader
         self.skills = skills
+        self.quarantine = quarantine
         self.on_new_candidate = on_new_candidate
 
     # -- scopes ---------------------------------------------------------------
@@ -109,6 +124,7 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
         self, request: pb.ResolveScopesRequest, context: grpc.ServicerContext
     ) -> pb.ResolveScopesResponse:
         scopes = resolve_scopes(request.session_id, request.persona_id, request.project_ids)
+        session_owner(request.session_id, request.subject, request.workspace)
         return pb.ResolveScopesResponse(
             scopes=[convert.scope(s.kind, s.id) for s in scopes],
             scope_keys=[s.key for s in scopes],
@@ -169,6 +185,7 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
         limit = page_size("page_size", request.page_size, default=50, maximum=500)
         query = {"statuses": [s.value for s in statuses], "kind": kind.value if kind else ""}
         before = decode(request.page_token, query, {"before": int}).get("before", 2**62)
+        self.quarantine.sync()
         rows, token = _page(
             self.candidates.list(statuses, kind, before, limit + 1),
             limit,
@@ -181,7 +198,9 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
     def GetCandidate(
         self, request: pb.GetCandidateRequest, context: grpc.ServicerContext
     ) -> pb.GetCandidateResponse:
-        row = self.candidates.get(require_uuid("candidate_id", request.candidate_id))
+        candidate_id = require_uuid("candidate_id", request.candidate_id)
+        self.quarantine.sync()
+        row = self.candidates.get(candidate_id)
         return pb.GetCandidateResponse(candidate=convert.candidate(row))
 
     def PublishCandidate(
@@ -247,6 +266,7 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
             "scope_key": scope.key if scope else "",
         }
         before = decode(request.page_token, query, {"before": int}).get("before", 2**62)
+        self.quarantine.sync()
         rows, token = _page(
             self.learnings.list(status, kind, scope, before, limit + 1),
             limit,
@@ -259,7 +279,9 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
     def GetLearning(
         self, request: pb.GetLearningRequest, context: grpc.ServicerContext
     ) -> pb.GetLearningResponse:
-        row, history = self.learnings.get(require_uuid("learning_id", request.learning_id))
+        learning_id = require_uuid("learning_id", request.learning_id)
+        self.quarantine.sync()
+        row, history = self.learnings.get(learning_id)
         return pb.GetLearningResponse(learning=convert.learning(row, history))
 
     def RevokeLearning(
@@ -280,14 +302,20 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
         self, request: pb.GetLearnedContextRequest, context: grpc.ServicerContext
     ) -> pb.GetLearnedContextResponse:
         scopes = resolve_scopes(request.session_id, request.persona_id, request.project_ids)
+        subject, workspace = session_owner(request.session_id, request.subject, request.workspace)
         if len(request.pending_input) > MAX_INPUT:
             raise InvalidArgument("pending_input", f"at most {MAX_INPUT} characters")
         if not 0 <= request.max_entries <= MAX_ENTRIES:
             raise InvalidArgument(
                 "max_entries", f"must be 0..{MAX_ENTRIES} (0 means {DEFAULT_MAX_ENTRIES})"
             )
+        self.quarantine.sync()
         result = self.reader.learned_context(
-            scopes, request.pending_input, request.max_entries or DEFAULT_MAX_ENTRIES
+            scopes,
+            request.pending_input,
+            request.max_entries or DEFAULT_MAX_ENTRIES,
+            subject=subject,
+            workspace=workspace,
         )
         return pb.GetLearnedContextResponse(
             entries=[
@@ -304,15 +332,23 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
     def SearchLearnings(
         self, request: pb.SearchLearningsRequest, context: grpc.ServicerContext
     ) -> pb.SearchLearningsResponse:
-        keys = sorted(
-            {parse_scope_key(f"scope_keys[{i}]", k).key for i, k in enumerate(request.scope_keys)}
+        scopes = {parse_scope_key(f"scope_keys[{i}]", k) for i, k in enumerate(request.scope_keys)}
+        keys = sorted(s.key for s in scopes)
+        sessions = [s.id for s in scopes if s.kind is ScopeKind.SESSION]
+        subject, workspace = session_owner(
+            sessions[0] if sessions else "", request.subject, request.workspace
         )
         if len(request.query) > MAX_QUERY:
             raise InvalidArgument("query", f"at most {MAX_QUERY} characters")
         limit = page_size("page_size", request.page_size, default=20, maximum=100)
-        query = {"scope_keys": keys, "query": request.query}
+        query: dict[str, object] = {"scope_keys": keys, "query": request.query}
+        if subject:
+            query |= {"subject": subject, "workspace": workspace}
         offset = decode(request.page_token, query, {"offset": int}).get("offset", 0)
-        hits = self.reader.search(keys, request.query)
+        self.quarantine.sync()
+        hits = self.reader.search(
+            keys, request.query, subject=subject, workspace=workspace if subject else ""
+        )
         page = hits[offset : offset + limit]
         token = encode(query, {"offset": offset + limit}) if len(hits) > offset + limit else ""
         return pb.SearchLearningsResponse(
@@ -348,13 +384,19 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
         return pb.PromoteToSkillResponse(skill=convert.skill(view))
 
     def _list_skills(
-        self, states: list[SkillState], page_size_value: int, page_token: str
+        self,
+        states: list[SkillState],
+        page_size_value: int,
+        page_token: str,
+        *,
+        include_withheld: bool,
     ) -> tuple[list[pb.Skill], str]:
         limit = page_size("page_size", page_size_value, default=50, maximum=500)
         query = {"states": [s.value for s in states]}
         after = decode(page_token, query, {"after": str}).get("after", "")
+        self.quarantine.sync()
         views, token = _page(
-            self.skills.list(states, after, limit + 1),
+            self.skills.list(states, after, limit + 1, include_withheld=include_withheld),
             limit,
             lambda v: encode(query, {"after": v.skill["skill_name"]}),
         )
@@ -373,20 +415,23 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
                 if s is not None
             }
         )
-        skills, token = self._list_skills(states, request.page_size, request.page_token)
+        skills, token = self._list_skills(
+            states, request.page_size, request.page_token, include_withheld=True
+        )
         return pb.ListSkillsResponse(skills=skills, next_page_token=token)
 
     def ListActiveSkills(
         self, request: pb.ListActiveSkillsRequest, context: grpc.ServicerContext
     ) -> pb.ListActiveSkillsResponse:
         skills, token = self._list_skills(
-            [SkillState.ACTIVE], request.page_size, request.page_token
+            [SkillState.ACTIVE], request.page_size, request.page_token, include_withheld=False
         )
         return pb.ListActiveSkillsResponse(skills=skills, next_page_token=token)
 
     def GetSkill(
         self, request: pb.GetSkillRequest, context: grpc.ServicerContext
     ) -> pb.GetSkillResponse:
+        self.quarantine.sync()
         return pb.GetSkillResponse(skill=convert.skill(self.skills.get(request.skill_name)))
 
     def RecordRolloutResult(
@@ -443,4 +488,6 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
             capture_cursor=int(counts["capture_cursor"]),
             mode=convert.MODE_TO_PB[mode],
             metrics=metrics,
+            learnings_withheld=int(counts["learnings_withheld"]),
+            quarantine_cursor=int(counts["quarantine_cursor"]),
         )

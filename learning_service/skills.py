@@ -468,11 +468,25 @@ class SkillBook:
         with self.db.connection() as conn:
             return self._view(conn, name)
 
-    def list(self, states: list[SkillState], after_name: str, limit: int) -> list[SkillView]:
+    def list(
+        self,
+        states: list[SkillState],
+        after_name: str,
+        limit: int,
+        *,
+        include_withheld: bool = True,
+    ) -> list[SkillView]:
+        """Skills by name; `include_withheld` False leaves out skills withheld
+        by quarantine (the runtime catalog)."""
         with self.db.connection() as conn:
             rows = conn.execute(
                 Q["skills_page"],
-                {"states": [s.value for s in states], "after": after_name, "limit": limit},
+                {
+                    "states": [s.value for s in states],
+                    "after": after_name,
+                    "limit": limit,
+                    "include_withheld": include_withheld,
+                },
             ).fetchall()
             events = lifecycle(conn, [r["skill_name"] for r in rows])
         return [SkillView(r, events[r["skill_name"]]) for r in rows]

@@ -202,12 +202,14 @@ def test_preference_from_statement_to_injection_to_supersession(stubs: Stubs) ->
     assert {r.detail["decision"] for r in audited} >= {"evaluated", "selected"}
 
     # An operator supersedes the preference: only the new value is injected.
+    # The session scope is the subject's, so the replacement names them.
     candidate = stubs.learning.CreateCandidate(
         lpb.CreateCandidateRequest(
             scope=learning.scope,
             kind=lpb.LEARNING_KIND_PREFERENCE,
             content="always report sizes in gibibytes, not gigabytes.",
             confidence=90,
+            source=lpb.Source(subject=learning.source.subject, workspace=learning.source.workspace),
             request_id=str(uuid.uuid4()),
         )
     ).candidate

@@ -17,13 +17,19 @@ Record kinds:
 * ``run_record``: a recovered run-memory record;
 * ``run_event``: the run's ``run.completed`` event.
 
+Run kinds also reach the learning plane through what it derived from the
+run: a preference captured from the run's labelled request (learned context,
+its rendered section, SearchLearnings, the gateway's operator views) and a
+skill promoted from a procedure whose source names the run (ListActiveSkills,
+SearchLearnings, GetMemoryContext's visible skills). While the run's record
+or its run.completed event is quarantined they are withheld there; the
+governance views (GetLearning, ListLearnings, GetCandidate, GetSkill,
+ListSkills) still list them, marked withheld_by_quarantine.
+
 Pairs left out of the table are paths the kind's content never reaches:
 episode text is never in run memory, learnings, SearchMemory or
 GetMemoryContext, and run text is never in episodes, the episode indexes or
-the feed (feed changes carry ids, and bodies of episodes only). The learning
-plane has no quarantine of its own (candidates and learnings are withdrawn
-through review and RevokeLearning), so there are no learning rows beyond
-learned context reached through a quarantined run.
+the feed (feed changes carry ids, and bodies of episodes only).
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ import grpc
 import pytest
 from google.protobuf.json_format import MessageToJson
 
+from engram.common.v1 import common_pb2 as cpb
 from engram.gateway.v1 import gateway_pb2 as gpb
 from engram.gateway.v1 import gateway_pb2_grpc as gpb_grpc
 from engram.journal.v1 import journal_pb2 as jpb
@@ -167,7 +174,74 @@ def seed_turn(world: World, kind: str) -> Target:
     )
 
 
-def seed_run(world: World, kind: str, *, learned: bool) -> Target:
+SKILL = "file-report"
+SKILL_MARKER = "SKILL-ROLLOUT-OK"
+
+
+def rollout_run(world: World) -> str:
+    """A completed run (not the quarantined one) whose output has the marker."""
+    run_id = f"run-rollout-{uuid.uuid4().hex[:8]}"
+    world.journal.CompleteRun(
+        jpb.CompleteRunRequest(
+            run_id=run_id,
+            session_id=f"s-rollout-{uuid.uuid4().hex[:8]}",
+            subject=SUBJECT,
+            status=jpb.RUN_STATUS_COMPLETED,
+            request_text="run the filing skill",
+            outcome_text=f"done: {SKILL_MARKER}",
+            request_id=str(uuid.uuid4()),
+        )
+    )
+    return run_id
+
+
+def seed_skill(world: World, run_id: str, event_id: int) -> None:
+    """A procedure whose source is the run, published, promoted and rolled out
+    to an active skill."""
+    candidate = world.learning.CreateCandidate(
+        lpb.CreateCandidateRequest(
+            scope=cpb.Scope(kind=cpb.SCOPE_KIND_WORKSPACE, id="default"),
+            kind=lpb.LEARNING_KIND_PROCEDURE,
+            content=f"To file the {WORD} report: open the ledger and attach the receipts.",
+            confidence=95,
+            source=lpb.Source(
+                run_id=run_id, session_id=RUN_SESSION, subject=SUBJECT, event_id=event_id
+            ),
+            request_id=str(uuid.uuid4()),
+        )
+    ).candidate
+    learning = world.learning.PublishCandidate(
+        lpb.PublishCandidateRequest(
+            candidate_id=candidate.candidate_id, publish_tier=lpb.PUBLISH_TIER_ACTIVE
+        )
+    ).learning
+    world.learning.PromoteToSkill(
+        lpb.PromoteToSkillRequest(
+            learning_id=learning.learning_id,
+            skill_name=SKILL,
+            execution_context=lpb.EXECUTION_CONTEXT_FORK,
+            verification_profile="verification",
+        )
+    )
+    for stage in (
+        lpb.ROLLOUT_STAGE_VERIFICATION,
+        lpb.ROLLOUT_STAGE_CANARY,
+        lpb.ROLLOUT_STAGE_CANARY,
+    ):
+        world.learning.RecordRolloutResult(
+            lpb.RecordRolloutResultRequest(
+                skill_name=SKILL,
+                stage=stage,
+                run_id=rollout_run(world),
+                subject=SUBJECT,
+                expected_marker=SKILL_MARKER,
+            )
+        )
+    skill = world.learning.GetSkill(lpb.GetSkillRequest(skill_name=SKILL)).skill
+    assert skill.state == lpb.SKILL_STATE_ACTIVE, lpb.SkillState.Name(skill.state)
+
+
+def seed_run(world: World, kind: str, *, learned: bool, skill: bool = False) -> Target:
     run_id = "run-reach"
     if learned:
         # A labelled request: capture turns it into a preference that the
@@ -200,6 +274,8 @@ def seed_run(world: World, kind: str, *, learned: bool) -> Target:
             ]
 
         poll(published, "the preference to publish")
+    if skill:
+        seed_skill(world, run_id, completed.event_id)
     if kind == "run_record":
         record_kind, record_id = jpb.RECORD_KIND_RUN_RECORD, run_id
     else:
@@ -387,7 +463,9 @@ def memory_context(world: World, t: Target) -> bool:
 def learned_context(world: World, t: Target) -> bool:
     response = world.learning.GetLearnedContext(
         lpb.GetLearnedContextRequest(
-            session_id=t.session_id, pending_input=f"how do I title the weekly report {WORD}"
+            subject=SUBJECT,
+            session_id=t.session_id,
+            pending_input=f"how do I title the weekly report {WORD}",
         )
     )
     return any(WORD in e.learning.content for e in response.entries)
@@ -396,6 +474,102 @@ def learned_context(world: World, t: Target) -> bool:
 def learned_context_section(world: World, t: Target) -> bool:
     response = world.assemble(t.session_id, f"How do I title the weekly report {WORD}?")
     return WORD in section(response, "learned_context").rendered
+
+
+def search_learnings(world: World, t: Target) -> bool:
+    hits = world.learning.SearchLearnings(
+        lpb.SearchLearningsRequest(
+            subject=SUBJECT, scope_keys=[f"session:{t.session_id}"], query=WORD
+        )
+    ).hits
+    return any(h.hit_kind == "learning" and WORD in h.excerpt for h in hits)
+
+
+def search_memory_learnings(world: World, t: Target) -> bool:
+    hits = world.gateway.SearchMemory(
+        gpb.SearchMemoryRequest(subject=SUBJECT, session_id=t.session_id, query=WORD)
+    ).hits
+    return any(h.hit_kind == "learning" and WORD in h.excerpt for h in hits)
+
+
+def memory_context_learned(world: World, t: Target) -> bool:
+    view = world.gateway.GetMemoryContext(
+        gpb.GetMemoryContextRequest(
+            subject=SUBJECT,
+            session_id=t.session_id,
+            pending_input=f"how do I title the weekly report {WORD}",
+        )
+    )
+    return any(WORD in i.text for i in view.learned_context)
+
+
+def learnings_from_the_run(world: World) -> list[lpb.Learning]:
+    return [
+        item
+        for item in world.learning.ListLearnings(lpb.ListLearningsRequest()).learnings
+        if WORD in item.content
+    ]
+
+
+def learning_marked(world: World, withheld: bool) -> None:
+    """Governance still shows the learning, and says whether it is withheld."""
+    found = learnings_from_the_run(world)
+    assert found, "ListLearnings no longer lists the learning"
+    for item in found:
+        assert item.withheld_by_quarantine is withheld, item.learning_id
+        got = world.learning.GetLearning(lpb.GetLearningRequest(learning_id=item.learning_id))
+        assert got.learning.withheld_by_quarantine is withheld
+        candidate = world.learning.GetCandidate(
+            lpb.GetCandidateRequest(candidate_id=item.candidate_id)
+        ).candidate
+        assert candidate.withheld_by_quarantine is withheld
+    status = world.learning.GetLearningStatus(lpb.GetLearningStatusRequest())
+    assert (status.learnings_withheld > 0) is withheld
+
+
+def learning_marked_withheld(world: World, t: Target) -> None:
+    learning_marked(world, True)
+
+
+def learning_marked_visible(world: World, t: Target) -> None:
+    learning_marked(world, False)
+
+
+def active_skills(world: World, t: Target) -> bool:
+    skills = world.learning.ListActiveSkills(lpb.ListActiveSkillsRequest()).skills
+    return any(s.skill_name == SKILL for s in skills)
+
+
+def search_learnings_skills(world: World, t: Target) -> bool:
+    hits = world.learning.SearchLearnings(lpb.SearchLearningsRequest(query=WORD)).hits
+    return any(h.hit_kind == "skill" and h.id == SKILL for h in hits)
+
+
+def memory_context_skills(world: World, t: Target) -> bool:
+    view = world.gateway.GetMemoryContext(
+        gpb.GetMemoryContextRequest(subject=SUBJECT, session_id=t.session_id)
+    )
+    return any(i.id == SKILL for i in view.visible_skills)
+
+
+def skill_marked(world: World, withheld: bool) -> None:
+    got = world.learning.GetSkill(lpb.GetSkillRequest(skill_name=SKILL)).skill
+    assert got.state == lpb.SKILL_STATE_ACTIVE
+    assert got.withheld_by_quarantine is withheld
+    listed = [
+        s
+        for s in world.learning.ListSkills(lpb.ListSkillsRequest()).skills
+        if s.skill_name == SKILL
+    ]
+    assert [s.withheld_by_quarantine for s in listed] == [withheld]
+
+
+def skill_marked_withheld(world: World, t: Target) -> None:
+    skill_marked(world, True)
+
+
+def skill_marked_visible(world: World, t: Target) -> None:
+    skill_marked(world, False)
 
 
 # --------------------------------------------------------------------- table
@@ -413,10 +587,14 @@ class ReadPath:
     hidden_check: Callable[[World, Target], None] | None = None
     # Extra checks once every worker caught up with the quarantine.
     settled_check: Callable[[World, Target], None] | None = None
+    # Extra checks once restored.
+    restored_check: Callable[[World, Target], None] | None = None
     # Suite settings for this path.
     settings: dict[str, object] = field(default_factory=dict)
-    # Seed a run whose content reaches the learning plane.
+    # Seed a run whose content reaches the learning plane: a captured
+    # preference (learned) or a skill promoted from a procedure (skill).
     learned: bool = False
+    skill: bool = False
 
 
 PATHS: dict[str, ReadPath] = {
@@ -437,8 +615,24 @@ PATHS: dict[str, ReadPath] = {
     "rendered.recovered_memory": ReadPath(recovered_memory_section),
     "SearchMemory": ReadPath(search_memory),
     "GetMemoryContext": ReadPath(memory_context),
-    "learned_context": ReadPath(learned_context, learned=True),
+    "learned_context": ReadPath(
+        learned_context,
+        learned=True,
+        hidden_check=learning_marked_withheld,
+        restored_check=learning_marked_visible,
+    ),
     "rendered.learned_context": ReadPath(learned_context_section, learned=True),
+    "SearchLearnings": ReadPath(search_learnings, learned=True),
+    "SearchMemory.learnings": ReadPath(search_memory_learnings, learned=True),
+    "GetMemoryContext.learned_context": ReadPath(memory_context_learned, learned=True),
+    "ListActiveSkills": ReadPath(
+        active_skills,
+        skill=True,
+        hidden_check=skill_marked_withheld,
+        restored_check=skill_marked_visible,
+    ),
+    "SearchLearnings.skills": ReadPath(search_learnings_skills, skill=True),
+    "GetMemoryContext.visible_skills": ReadPath(memory_context_skills, skill=True),
 }
 
 TURN_PATHS = [
@@ -462,6 +656,12 @@ RUN_PATHS = [
     "GetMemoryContext",
     "learned_context",
     "rendered.learned_context",
+    "SearchLearnings",
+    "SearchMemory.learnings",
+    "GetMemoryContext.learned_context",
+    "ListActiveSkills",
+    "SearchLearnings.skills",
+    "GetMemoryContext.visible_skills",
 ]
 TABLE: dict[str, list[str]] = {
     "turn_event": TURN_PATHS,
@@ -470,29 +670,13 @@ TABLE: dict[str, list[str]] = {
     "run_event": RUN_PATHS,
 }
 
-LEARNING_HAS_NO_QUARANTINE = (
-    "the learning plane does not follow journal quarantine: a learning already published "
-    "from the quarantined run stays in learned context until it is revoked (RevokeLearning)"
-)
-XFAIL: dict[tuple[str, str], str] = {
-    (kind, path): LEARNING_HAS_NO_QUARANTINE
-    for kind in ("run_record", "run_event")
-    for path in ("learned_context", "rendered.learned_context")
-}
-
 
 def rows() -> list[Any]:
-    params = []
-    for kind, paths in TABLE.items():
-        for path in paths:
-            reason = XFAIL.get((kind, path))
-            marks = (
-                [pytest.mark.xfail(reason=reason, raises=StillVisible, strict=True)]
-                if reason
-                else []
-            )
-            params.append(pytest.param(kind, path, marks=marks, id=f"{kind}-{path}"))
-    return params
+    return [
+        pytest.param(kind, path, id=f"{kind}-{path}")
+        for kind, paths in TABLE.items()
+        for path in paths
+    ]
 
 
 @pytest.mark.parametrize(("kind", "path_name"), rows())
@@ -518,7 +702,7 @@ def test_quarantine_reach(
     target = (
         seed_turn(world, kind)
         if kind in ("turn_event", "episode")
-        else seed_run(world, kind, learned=path.learned)
+        else seed_run(world, kind, learned=path.learned, skill=path.skill)
     )
 
     def visible() -> bool:
@@ -565,6 +749,8 @@ def test_quarantine_reach(
     )
     world.settle()
     assert visible(), f"{kind} content is back on {path_name} after Restore"
+    if path.restored_check is not None:
+        path.restored_check(world, target)
 
 
 def test_a_turn_event_quarantine_announces_its_episode(

@@ -45,6 +45,7 @@ def create_candidate(
             kind=kind,  # type: ignore[arg-type]
             content=content,
             confidence=90,
+            source=lpb.Source(subject="alice"),
             request_id=str(uuid.uuid4()),
         )
     )

@@ -83,6 +83,7 @@ def test_create_get_and_replay(learning: Any) -> None:
                 scope=unique_session(),
                 kind=pb.LEARNING_KIND_FACT,
                 content="other",
+                source=pb.Source(subject="u1"),
                 request_id=request_id,
             )
         )
@@ -140,6 +141,9 @@ def test_secret_looking_content_is_refused_before_storage(learning: Any, content
             "INVALID_ARGUMENT",
         ),
         ({"request_id": "not-a-uuid"}, "request_id", "INVALID_ARGUMENT"),
+        # A session scope names whose session it is.
+        ({}, "source.subject", "INVALID_ARGUMENT"),
+        ({"source": pb.Source(subject="a b")}, "source.subject", "INVALID_ARGUMENT"),
     ],
 )
 def test_bad_input_names_the_field_and_writes_nothing(
@@ -257,8 +261,10 @@ def test_manual_conflict_aborts_unless_superseded(learning: Any, session: cpb.Sc
     assert "supersedes" in detail.resolution
     still = learning.GetCandidate(pb.GetCandidateRequest(candidate_id=borealis.candidate_id))
     assert still.candidate.status == pb.CANDIDATE_STATUS_PENDING  # nothing written
-    # Other scope, other kind or the same value: no conflict.
+    # Other scope, other kind or the same value: no conflict. Another
+    # subject's session of the same id is another scope.
     learn(learning, "Project codename is Borealis", scope=WORKSPACE)
+    learn(learning, "Project codename is Borealis", scope=session, source=pb.Source(subject="zoe"))
     learn(learning, "Project codename is Borealis", kind=pb.LEARNING_KIND_DECISION, scope=session)
     twin = learn(learning, "project codename is ATLAS.", scope=session)
     # supersedes must resolve every conflict: the twin still disagrees with Borealis.
@@ -279,6 +285,7 @@ def test_manual_conflict_aborts_unless_superseded(learning: Any, session: cpb.Sc
     ("target", "code"),
     [
         ("decision", grpc.StatusCode.INVALID_ARGUMENT),
+        ("other subject", grpc.StatusCode.INVALID_ARGUMENT),
         ("revoked", grpc.StatusCode.FAILED_PRECONDITION),
         ("missing", grpc.StatusCode.NOT_FOUND),
     ],
@@ -289,6 +296,9 @@ def test_supersedes_must_name_an_active_record_of_the_same_kind(
     targets: dict[str, Callable[[], str]] = {
         "decision": lambda: (
             learn(learning, "use bazel", kind=pb.LEARNING_KIND_DECISION, scope=session).learning_id
+        ),
+        "other subject": lambda: (
+            learn(learning, "use make", scope=session, source=pb.Source(subject="zoe")).learning_id
         ),
         "revoked": lambda: (
             learning.RevokeLearning(

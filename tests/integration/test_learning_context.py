@@ -18,6 +18,7 @@ from engram.common.v1 import common_pb2 as cpb
 from engram.coverage import derive_absence, validate
 from engram.learning.v1 import learning_pb2 as pb
 from tests.integration.test_learning_support import (
+    SUBJECT,
     WORKSPACE,
     candidate,
     error_info,
@@ -80,17 +81,27 @@ def insert_learning(
     with psycopg.connect(database_url, autocommit=True) as conn, conn.transaction():
         cand = conn.execute(
             "INSERT INTO learning.candidates (origin, scope_kind, scope_id, kind, content,"
-            " content_sha256, confidence, sensitivity, expires_at)"
-            " VALUES ('daemon', %s, %s, %s, %s, md5(%s), 90, %s, %s) RETURNING candidate_id",
-            (scope[0], scope[1], v["kind"], content, content, v["sensitivity"], v["expires_at"]),
+            " content_sha256, confidence, source_subject, sensitivity, expires_at)"
+            " VALUES ('daemon', %s, %s, %s, %s, md5(%s), 90, %s, %s, %s) RETURNING candidate_id",
+            (
+                scope[0],
+                scope[1],
+                v["kind"],
+                content,
+                content,
+                SUBJECT,
+                v["sensitivity"],
+                v["expires_at"],
+            ),
         ).fetchone()
         assert cand is not None
         row = conn.execute(
             "INSERT INTO learning.learnings (candidate_id, origin, scope_kind, scope_id, kind,"
-            " content, content_sha256, confidence, sensitivity, expires_at,"
+            " content, content_sha256, confidence, source_subject, sensitivity, expires_at,"
             " verification_status, policy_decision, policy_actor)"
             " SELECT candidate_id, origin, scope_kind, scope_id, kind, content, content_sha256,"
-            " confidence, sensitivity, expires_at, %s, %s, 'test' FROM learning.candidates"
+            " confidence, source_subject, sensitivity, expires_at, %s, %s, 'test'"
+            " FROM learning.candidates"
             " WHERE candidate_id = %s RETURNING learning_id",
             (v["verification"], v["decision"], cand[0]),
         ).fetchone()
@@ -146,7 +157,9 @@ def test_learned_context_gate(
         url, f"{marker} applies here", ("session", session.id), **overrides
     )
     found = learning.GetLearnedContext(
-        pb.GetLearnedContextRequest(session_id=session.id, pending_input=f"what about {marker}?")
+        pb.GetLearnedContextRequest(
+            subject=SUBJECT, session_id=session.id, pending_input=f"what about {marker}?"
+        )
     )
     assert ([e.learning.learning_id for e in found.entries] == [learning_id]) is injected
     if not injected:
@@ -175,7 +188,11 @@ def test_scope_visibility(env: tuple[Any, str], scope: str, visible: bool) -> No
     learning_id = insert_learning(url, f"{marker} fact", (kind, scope_id))
     found = learning.GetLearnedContext(
         pb.GetLearnedContextRequest(
-            session_id=session.id, persona_id="ana", project_ids=["p1", "p2"], pending_input=marker
+            subject=SUBJECT,
+            session_id=session.id,
+            persona_id="ana",
+            project_ids=["p1", "p2"],
+            pending_input=marker,
         )
     )
     assert (learning_id in [e.learning.learning_id for e in found.entries]) is visible
@@ -191,7 +208,9 @@ def test_scope_visibility(env: tuple[Any, str], scope: str, visible: bool) -> No
 def test_resolve_scopes(env: tuple[Any, str]) -> None:
     learning, _ = env
     response = learning.ResolveScopes(
-        pb.ResolveScopesRequest(session_id="s1", persona_id="ana", project_ids=["p1", "p1", "p2"])
+        pb.ResolveScopesRequest(
+            subject=SUBJECT, session_id="s1", persona_id="ana", project_ids=["p1", "p1", "p2"]
+        )
     )
     assert list(response.scope_keys) == [
         "session:s1",
@@ -209,7 +228,13 @@ def test_resolve_scopes(env: tuple[Any, str]) -> None:
     ]
     for request, field in (
         (pb.ResolveScopesRequest(), "session_id"),
-        (pb.ResolveScopesRequest(session_id="s1", project_ids=["a b"]), "project_ids[0]"),
+        (pb.ResolveScopesRequest(session_id="s1"), "subject"),
+        (pb.ResolveScopesRequest(session_id="s1", subject="a b"), "subject"),
+        (pb.ResolveScopesRequest(session_id="s1", subject=SUBJECT, workspace="x y"), "workspace"),
+        (
+            pb.ResolveScopesRequest(session_id="s1", subject=SUBJECT, project_ids=["a b"]),
+            "project_ids[0]",
+        ),
     ):
         err = fails(lambda r=request: learning.ResolveScopes(r))  # type: ignore[misc]
         assert error_info(err).metadata["field"] == field
@@ -225,7 +250,9 @@ def test_scoring_fallback_limits_and_coverage(start_services: Any, channel_to: A
 
     def context(text: str, limit: int = 0) -> pb.GetLearnedContextResponse:
         return learning.GetLearnedContext(
-            pb.GetLearnedContextRequest(session_id="s1", pending_input=text, max_entries=limit)
+            pb.GetLearnedContextRequest(
+                subject=SUBJECT, session_id="s1", pending_input=text, max_entries=limit
+            )
         )
 
     scored = context("How big are the sizes on this disk?")
@@ -260,7 +287,12 @@ def test_scoring_fallback_limits_and_coverage(start_services: Any, channel_to: A
 
     for request, field in (
         (pb.GetLearnedContextRequest(), "session_id"),
-        (pb.GetLearnedContextRequest(session_id="s1", max_entries=51), "max_entries"),
+        (pb.GetLearnedContextRequest(session_id="s1"), "subject"),
+        (pb.GetLearnedContextRequest(session_id="s1", subject=SUBJECT, workspace="-"), "workspace"),
+        (
+            pb.GetLearnedContextRequest(session_id="s1", subject=SUBJECT, max_entries=51),
+            "max_entries",
+        ),
     ):
         err = fails(lambda r=request: learning.GetLearnedContext(r))  # type: ignore[misc]
         assert err.code() == grpc.StatusCode.INVALID_ARGUMENT
@@ -303,7 +335,7 @@ def test_search_hides_sensitive_and_tags_prompt_eligibility(env: tuple[Any, str]
     )
     scopes = [f"session:{session.id}", "workspace:default"]
     hits = learning.SearchLearnings(
-        pb.SearchLearningsRequest(query=word, scope_keys=scopes, page_size=100)
+        pb.SearchLearningsRequest(subject=SUBJECT, query=word, scope_keys=scopes, page_size=100)
     ).hits
     by_id = {h.id: h for h in hits}
     assert sensitive.learning_id not in by_id and revoked.learning_id not in by_id
@@ -313,12 +345,17 @@ def test_search_hides_sensitive_and_tags_prompt_eligibility(env: tuple[Any, str]
     skill = by_id[f"release-{word}"]
     assert (skill.hit_kind, skill.prompt_eligible) == ("skill", False)
     browse = learning.SearchLearnings(
-        pb.SearchLearningsRequest(scope_keys=[f"session:{session.id}"], page_size=1)
+        pb.SearchLearningsRequest(
+            subject=SUBJECT, scope_keys=[f"session:{session.id}"], page_size=1
+        )
     )
     assert [h.id for h in browse.hits] == [provisional.learning_id]
     rest = learning.SearchLearnings(
         pb.SearchLearningsRequest(
-            scope_keys=[f"session:{session.id}"], page_size=1, page_token=browse.next_page_token
+            subject=SUBJECT,
+            scope_keys=[f"session:{session.id}"],
+            page_size=1,
+            page_token=browse.next_page_token,
         )
     )
     assert [h.id for h in rest.hits] == [visible.learning_id] and rest.next_page_token == ""
@@ -326,6 +363,13 @@ def test_search_hides_sensitive_and_tags_prompt_eligibility(env: tuple[Any, str]
         lambda: learning.SearchLearnings(pb.SearchLearningsRequest(scope_keys=["workspace:team"]))
     )
     assert error_info(err).metadata["field"] == "scope_keys[0]"
+    # A session scope key names a subject's session: the subject is required.
+    err = fails(
+        lambda: learning.SearchLearnings(
+            pb.SearchLearningsRequest(scope_keys=[f"session:{session.id}"])
+        )
+    )
+    assert error_info(err).metadata["field"] == "subject"
 
 
 def test_status_counts(start_services: Any, channel_to: Any) -> None:

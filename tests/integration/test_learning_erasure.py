@@ -13,7 +13,6 @@ import grpc
 import psycopg
 import pytest
 
-from engram.common.v1 import common_pb2 as cpb
 from engram.db import Database
 from engram.journal.v1 import journal_pb2 as jpb
 from engram.learning.v1 import learning_pb2 as pb
@@ -43,10 +42,6 @@ ALL_CANDIDATES = [
 ]
 
 
-def session(session_id: str) -> cpb.Scope:
-    return cpb.Scope(kind=cpb.SCOPE_KIND_SESSION, id=session_id)
-
-
 def candidates(s: Stubs) -> list[pb.Candidate]:
     return list(
         s.learning.ListCandidates(
@@ -63,9 +58,11 @@ def learnings(s: Stubs) -> list[pb.Learning]:
     )
 
 
-def context(s: Stubs, session_id: str) -> set[str]:
+def context(s: Stubs, session_id: str, subject: str) -> set[str]:
     response = s.learning.GetLearnedContext(
-        pb.GetLearnedContextRequest(session_id=session_id, pending_input="codename deploy")
+        pb.GetLearnedContextRequest(
+            subject=subject, session_id=session_id, pending_input="codename deploy"
+        )
     )
     return {entry.learning.content for entry in response.entries}
 
@@ -125,10 +122,12 @@ def test_purging_a_subject_erases_what_the_learning_plane_derived_from_it(
             source=pb.Source(subject="ana"),
         ).candidate_id,
     )
+    assert "the deploy day is Friday" in context(s, "s-bob", "bob")
     # One without a subject is untouched, also when it supersedes the
-    # subject's record or the subject's record superseded it.
-    replacement = candidate(s.learning, "the ana codename is Apollo", scope=session("s-ana"))
-    operator_fact = publish(s.learning, replacement.candidate_id, supersedes=ana_fact.learning_id)
+    # subject's record or the subject's record superseded it. (A session
+    # scope is always its subject's, so these are workspace-scoped.)
+    replacement = candidate(s.learning, "the deploy day is Saturday", scope=WORKSPACE)
+    operator_fact = publish(s.learning, replacement.candidate_id, supersedes=ana_api.learning_id)
     operator_old = publish(
         s.learning,
         candidate(s.learning, "the deploy window is Monday", scope=WORKSPACE).candidate_id,
@@ -168,7 +167,6 @@ def test_purging_a_subject_erases_what_the_learning_plane_derived_from_it(
     promote(procedure("To release: tag, build, push", "ana"), "ana-release")
     promote(procedure("To rotate: drain, swap, resume", ""), "ops-rotate")
 
-    assert "the deploy day is Friday" in context(s, "s-bob")
     wait_until(lambda: caught_up(s), what="capture to catch up before the purge")
     bob_before = {c.candidate_id for c in candidates(s) if c.source.subject == "bob"}
     assert len(bob_before) == 2  # the fact and the run summary
@@ -187,11 +185,14 @@ def test_purging_a_subject_erases_what_the_learning_plane_derived_from_it(
     assert not any(learning.source.subject == "ana" for learning in remaining.values())
     assert remaining[bob_fact.learning_id].status == pb.LEARNING_STATUS_ACTIVE
     assert remaining[operator_fact.learning_id].status == pb.LEARNING_STATUS_ACTIVE
-    assert remaining[operator_fact.learning_id].supersedes == ana_fact.learning_id
+    assert remaining[operator_fact.learning_id].supersedes == ana_api.learning_id
     # Erasure removes; it never brings back what the erased record replaced.
     assert remaining[operator_old.learning_id].status == pb.LEARNING_STATUS_SUPERSEDED
-    assert context(s, "s-ana") == {"the ana codename is Apollo"}
-    assert context(s, "s-bob") == {"the bob codename is Borealis"}
+    assert context(s, "s-ana", "ana") == {"the deploy day is Saturday"}
+    assert context(s, "s-bob", "bob") == {
+        "the bob codename is Borealis",
+        "the deploy day is Saturday",
+    }
     err = fails(lambda: s.learning.GetSkill(pb.GetSkillRequest(skill_name="ana-release")))
     assert err.code() == grpc.StatusCode.NOT_FOUND
     assert s.learning.GetSkill(pb.GetSkillRequest(skill_name="ops-rotate")).skill.skill_name
@@ -229,7 +230,9 @@ def test_purging_a_subject_erases_what_the_learning_plane_derived_from_it(
     assert counts["candidates"] == 5  # fact, run summary, two API facts, the procedure
     assert (counts["learnings"], counts["skill_versions"], counts["skills_removed"]) == (4, 1, 1)
     # An erasure adds no revision; the snapshot version still moves.
-    served = s.learning.GetLearnedContext(pb.GetLearnedContextRequest(session_id="s-bob"))
+    served = s.learning.GetLearnedContext(
+        pb.GetLearnedContextRequest(subject="bob", session_id="s-bob")
+    )
     assert served.coverage.snapshot_version.endswith(f".{purge_id}")
     metrics = s.learning.GetLearningStatus(pb.GetLearningStatusRequest()).metrics
     assert metrics["purge_subjects_total"] == 1

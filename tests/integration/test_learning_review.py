@@ -15,6 +15,7 @@ import psycopg
 import pytest
 
 from engram.common.v1 import common_pb2 as cpb
+from engram.journal.v1 import journal_pb2 as jpb
 from engram.learning.v1 import learning_pb2 as pb
 from engram.learning.v1 import plugins_pb2 as ppb
 from tests.integration.test_learning_support import (
@@ -221,7 +222,7 @@ def test_api_origin_active_is_downgraded_unless_allowed(s: Stubs) -> None:
         # nothing daemon-owned to check against
         (
             "the build is fast",
-            pb.Source(),
+            pb.Source(subject="u1"),
             pb.VERIFICATION_STATUS_UNVERIFIED,
             pb.PUBLISH_TIER_PROVISIONAL,
         ),
@@ -256,7 +257,7 @@ def test_forged_evidence_never_matches_strict_gates(s: Stubs) -> None:
             "the deploy region is eu-west-1",
             scope=scope,
             confidence=99,
-            source=pb.Source(run_id=run_id, session_id=scope.id),
+            source=pb.Source(run_id=run_id, session_id=scope.id, subject="u1"),
             evidence_refs=[f"run:{run_id}"],
         ).candidate_id,
     )
@@ -318,6 +319,75 @@ def test_judge_is_clamped_to_the_baseline(
     set_policy(s.learning, SHADOW, judge=settings)
     c = reviewed(s.learning, candidate(s.learning, "unjudged", scope=unique_session()).candidate_id)
     assert not c.review.HasField("judge") and len(fake.calls) == calls
+
+
+def test_a_candidate_withheld_by_quarantine_never_reaches_the_judge(
+    s: Stubs, judge: tuple[FakeJudge, pb.JudgeSettings]
+) -> None:
+    """A candidate derived from a quarantined run is neither judged nor
+    published by automation; governance shows it withheld."""
+    fake, settings = judge
+    scope = unique_session()
+    run_id = f"run-{scope.id}"
+    completed = complete_run(
+        s.journal, run_id, "the deploy region is eu-west-1", session_id=scope.id
+    )
+    s.journal.Quarantine(
+        jpb.QuarantineRequest(
+            record_kind=jpb.RECORD_KIND_RUN_RECORD, record_id=run_id, reason="poisoned run"
+        )
+    )
+    set_policy(
+        s.learning,
+        ENABLED,
+        judge=settings,
+        rules=[rule("facts", ACTIVE, kind=pb.LEARNING_KIND_FACT)],
+        allow_api_origin_active_publication=True,
+    )
+    source = pb.Source(run_id=run_id, session_id=scope.id, subject="u1")
+    withheld = reviewed(
+        s.learning,
+        candidate(
+            s.learning, "the deploy region is eu-west-1", scope=scope, source=source
+        ).candidate_id,
+    )
+    assert withheld.withheld_by_quarantine
+    assert not withheld.review.HasField("judge") and fake.calls == []
+    assert withheld.review.final_action == MANUAL
+    assert withheld.status == pb.CANDIDATE_STATUS_ESCALATED
+    assert "withheld by quarantine" in withheld.review.reason
+    # Quarantining its run.completed event withholds it the same way.
+    other = unique_session()
+    event = complete_run(s.journal, f"run-{other.id}", "the build is fast", session_id=other.id)
+    s.journal.Quarantine(
+        jpb.QuarantineRequest(
+            record_kind=jpb.RECORD_KIND_EVENT, record_id=str(event.event_id), reason="poisoned"
+        )
+    )
+    by_event = reviewed(
+        s.learning,
+        candidate(
+            s.learning,
+            "the build is fast",
+            scope=other,
+            source=pb.Source(subject="u1", event_id=event.event_id),
+        ).candidate_id,
+    )
+    assert by_event.withheld_by_quarantine and fake.calls == []
+    # After Restore it is an ordinary candidate again.
+    s.journal.Restore(
+        jpb.RestoreRequest(record_kind=jpb.RECORD_KIND_RUN_RECORD, record_id=run_id, reason="ok")
+    )
+    again = s.learning.GetCandidate(pb.GetCandidateRequest(candidate_id=withheld.candidate_id))
+    assert not again.candidate.withheld_by_quarantine
+    assert completed.event_id > 0
+    fresh = reviewed(
+        s.learning,
+        candidate(
+            s.learning, "the deploy region is eu-west-1", scope=unique_session(), source=source
+        ).candidate_id,
+    )
+    assert fresh.review.HasField("judge") and len(fake.calls) == 1
 
 
 @pytest.mark.parametrize("failure", ["error", "timeout"])
@@ -457,7 +527,9 @@ def test_worked_scenario_from_statement_to_recall(s: Stubs) -> None:
     def recall() -> list[str]:
         found = s.learning.GetLearnedContext(
             pb.GetLearnedContextRequest(
-                session_id=scope.id, pending_input="What sizes should the disk report use?"
+                subject="u1",
+                session_id=scope.id,
+                pending_input="What sizes should the disk report use?",
             )
         )
         return [e.learning.content for e in found.entries]
@@ -486,6 +558,8 @@ def test_workspace_scope_reaches_every_session(s: Stubs) -> None:
     )
     for session in ("a1", "b2"):
         found = s.learning.GetLearnedContext(
-            pb.GetLearnedContextRequest(session_id=session, pending_input=f"who is {word}?")
+            pb.GetLearnedContextRequest(
+                subject="u1", session_id=session, pending_input=f"who is {word}?"
+            )
         )
         assert [e.learning.content for e in found.entries] == [f"{word} is the team mascot"]

@@ -35,6 +35,8 @@ T = TypeVar("T")
 
 SESSION = cpb.Scope(kind=cpb.SCOPE_KIND_SESSION, id="s1")
 WORKSPACE = cpb.Scope(kind=cpb.SCOPE_KIND_WORKSPACE, id="default")
+# Whose sessions the tests' session scopes are (complete_run's default subject).
+SUBJECT = "u1"
 
 
 @dataclass
@@ -138,6 +140,10 @@ def candidate(
     confidence: int = 90,
     **extra: Any,
 ) -> pb.Candidate:
+    """An API candidate; a session-scoped one is SUBJECT's unless `source`
+    says otherwise (a session scope names whose session it is)."""
+    if scope.kind == cpb.SCOPE_KIND_SESSION and "source" not in extra:
+        extra["source"] = pb.Source(subject=SUBJECT)
     response = stub.CreateCandidate(
         pb.CreateCandidateRequest(
             scope=scope, kind=kind, content=content, confidence=confidence, **extra

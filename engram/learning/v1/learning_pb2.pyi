@@ -334,8 +334,14 @@ class ResolveScopesRequest(_message.Message):
     SESSION_ID_FIELD_NUMBER: _builtins.int
     PERSONA_ID_FIELD_NUMBER: _builtins.int
     PROJECT_IDS_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    WORKSPACE_FIELD_NUMBER: _builtins.int
     session_id: _builtins.str
     persona_id: _builtins.str
+    subject: _builtins.str
+    """Required: whose session it is."""
+    workspace: _builtins.str
+    """The session's workspace; "default" when empty."""
     @_builtins.property
     def project_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -344,10 +350,12 @@ class ResolveScopesRequest(_message.Message):
         session_id: _builtins.str = ...,
         persona_id: _builtins.str = ...,
         project_ids: _abc.Iterable[_builtins.str] | None = ...,
+        subject: _builtins.str = ...,
+        workspace: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["persona_id", b"persona_id", "project_ids", b"project_ids", "session_id", b"session_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["persona_id", b"persona_id", "project_ids", b"project_ids", "session_id", b"session_id", "subject", b"subject", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -536,6 +544,7 @@ class Candidate(_message.Message):
     LEARNING_ID_FIELD_NUMBER: _builtins.int
     STATUS_REASON_FIELD_NUMBER: _builtins.int
     EXPIRES_AT_FIELD_NUMBER: _builtins.int
+    WITHHELD_BY_QUARANTINE_FIELD_NUMBER: _builtins.int
     candidate_id: _builtins.str
     origin: Global___CandidateOrigin.ValueType
     kind: Global___LearningKind.ValueType
@@ -549,6 +558,11 @@ class Candidate(_message.Message):
     """Set once published."""
     status_reason: _builtins.str
     """Reason given on rejection or escalation."""
+    withheld_by_quarantine: _builtins.bool
+    """True while a journal record the candidate was derived from (source
+    run_id's run record or source event_id's event) is quarantined; the
+    review does not send it to the judge then.
+    """
     @_builtins.property
     def scope(self) -> _common_pb2.Scope: ...
     @_builtins.property
@@ -582,10 +596,11 @@ class Candidate(_message.Message):
         learning_id: _builtins.str = ...,
         status_reason: _builtins.str = ...,
         expires_at: _timestamp_pb2.Timestamp | None = ...,
+        withheld_by_quarantine: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "expires_at", b"expires_at", "review", b"review", "scope", b"scope", "source", b"source", "updated_at", b"updated_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["candidate_id", b"candidate_id", "confidence", b"confidence", "content", b"content", "created_at", b"created_at", "evidence_refs", b"evidence_refs", "expires_at", b"expires_at", "kind", b"kind", "learning_id", b"learning_id", "origin", b"origin", "review", b"review", "scope", b"scope", "sensitivity", b"sensitivity", "source", b"source", "status", b"status", "status_reason", b"status_reason", "updated_at", b"updated_at"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["candidate_id", b"candidate_id", "confidence", b"confidence", "content", b"content", "created_at", b"created_at", "evidence_refs", b"evidence_refs", "expires_at", b"expires_at", "kind", b"kind", "learning_id", b"learning_id", "origin", b"origin", "review", b"review", "scope", b"scope", "sensitivity", b"sensitivity", "source", b"source", "status", b"status", "status_reason", b"status_reason", "updated_at", b"updated_at", "withheld_by_quarantine", b"withheld_by_quarantine"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1219,6 +1234,7 @@ class Learning(_message.Message):
     CREATED_AT_FIELD_NUMBER: _builtins.int
     CONFIDENCE_FIELD_NUMBER: _builtins.int
     ORIGIN_FIELD_NUMBER: _builtins.int
+    WITHHELD_BY_QUARANTINE_FIELD_NUMBER: _builtins.int
     learning_id: _builtins.str
     kind: Global___LearningKind.ValueType
     content: _builtins.str
@@ -1236,6 +1252,13 @@ class Learning(_message.Message):
     """Id of the learning that superseded this one."""
     confidence: _builtins.int
     origin: Global___CandidateOrigin.ValueType
+    withheld_by_quarantine: _builtins.bool
+    """True while a journal record the learning was derived from (source
+    run_id's run record or source event_id's event) is quarantined: it is
+    withheld from learned context and search until Restore. Current as of
+    the call in reads; a write's response (publish, revoke) does not ask the
+    journal and carries the state as of the plane's last read.
+    """
     @_builtins.property
     def scope(self) -> _common_pb2.Scope: ...
     @_builtins.property
@@ -1271,10 +1294,11 @@ class Learning(_message.Message):
         created_at: _timestamp_pb2.Timestamp | None = ...,
         confidence: _builtins.int = ...,
         origin: Global___CandidateOrigin.ValueType = ...,
+        withheld_by_quarantine: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "expires_at", b"expires_at", "scope", b"scope", "source", b"source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["candidate_id", b"candidate_id", "confidence", b"confidence", "content", b"content", "created_at", b"created_at", "evidence_refs", b"evidence_refs", "expires_at", b"expires_at", "history", b"history", "kind", b"kind", "learning_id", b"learning_id", "origin", b"origin", "policy_actor", b"policy_actor", "policy_decision", b"policy_decision", "publish_tier", b"publish_tier", "scope", b"scope", "sensitivity", b"sensitivity", "source", b"source", "status", b"status", "superseded_by", b"superseded_by", "supersedes", b"supersedes", "verification_status", b"verification_status"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["candidate_id", b"candidate_id", "confidence", b"confidence", "content", b"content", "created_at", b"created_at", "evidence_refs", b"evidence_refs", "expires_at", b"expires_at", "history", b"history", "kind", b"kind", "learning_id", b"learning_id", "origin", b"origin", "policy_actor", b"policy_actor", "policy_decision", b"policy_decision", "publish_tier", b"publish_tier", "scope", b"scope", "sensitivity", b"sensitivity", "source", b"source", "status", b"status", "superseded_by", b"superseded_by", "supersedes", b"supersedes", "verification_status", b"verification_status", "withheld_by_quarantine", b"withheld_by_quarantine"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1474,11 +1498,19 @@ class GetLearnedContextRequest(_message.Message):
     PROJECT_IDS_FIELD_NUMBER: _builtins.int
     PENDING_INPUT_FIELD_NUMBER: _builtins.int
     MAX_ENTRIES_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    WORKSPACE_FIELD_NUMBER: _builtins.int
     session_id: _builtins.str
     persona_id: _builtins.str
     pending_input: _builtins.str
     max_entries: _builtins.int
     """Maximum entries; 0 means 8."""
+    subject: _builtins.str
+    """Required: whose session it is. Session-scoped learnings of another
+    subject are never returned nor counted.
+    """
+    workspace: _builtins.str
+    """The session's workspace; "default" when empty."""
     @_builtins.property
     def project_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -1489,10 +1521,12 @@ class GetLearnedContextRequest(_message.Message):
         project_ids: _abc.Iterable[_builtins.str] | None = ...,
         pending_input: _builtins.str = ...,
         max_entries: _builtins.int = ...,
+        subject: _builtins.str = ...,
+        workspace: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["max_entries", b"max_entries", "pending_input", b"pending_input", "persona_id", b"persona_id", "project_ids", b"project_ids", "session_id", b"session_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["max_entries", b"max_entries", "pending_input", b"pending_input", "persona_id", b"persona_id", "project_ids", b"project_ids", "session_id", b"session_id", "subject", b"subject", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1597,9 +1631,18 @@ class SearchLearningsRequest(_message.Message):
     QUERY_FIELD_NUMBER: _builtins.int
     PAGE_SIZE_FIELD_NUMBER: _builtins.int
     PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    WORKSPACE_FIELD_NUMBER: _builtins.int
     query: _builtins.str
     page_size: _builtins.int
     page_token: _builtins.str
+    subject: _builtins.str
+    """Whose sessions the session scope keys name; required when scope_keys
+    has a session key. When set, session-scoped learnings of other subjects
+    or workspaces are left out.
+    """
+    workspace: _builtins.str
+    """The workspace of those sessions; "default" when empty."""
     @_builtins.property
     def scope_keys(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -1609,10 +1652,12 @@ class SearchLearningsRequest(_message.Message):
         query: _builtins.str = ...,
         page_size: _builtins.int = ...,
         page_token: _builtins.str = ...,
+        subject: _builtins.str = ...,
+        workspace: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["page_size", b"page_size", "page_token", b"page_token", "query", b"query", "scope_keys", b"scope_keys"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["page_size", b"page_size", "page_token", b"page_token", "query", b"query", "scope_keys", b"scope_keys", "subject", b"subject", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1714,6 +1759,7 @@ class Skill(_message.Message):
     CREATED_AT_FIELD_NUMBER: _builtins.int
     UPDATED_AT_FIELD_NUMBER: _builtins.int
     VERIFIED_FIELD_NUMBER: _builtins.int
+    WITHHELD_BY_QUARANTINE_FIELD_NUMBER: _builtins.int
     skill_name: _builtins.str
     source_learning_id: _builtins.str
     state: Global___SkillState.ValueType
@@ -1729,6 +1775,10 @@ class Skill(_message.Message):
     canary_successes: _builtins.int
     canary_failures: _builtins.int
     verified: _builtins.bool
+    withheld_by_quarantine: _builtins.bool
+    """True while the source learning is withheld by quarantine: the skill is
+    left out of ListActiveSkills and SearchLearnings until Restore.
+    """
     @_builtins.property
     def lifecycle_events(self) -> _containers.RepeatedCompositeFieldContainer[Global___SkillLifecycleEvent]: ...
     @_builtins.property
@@ -1754,10 +1804,11 @@ class Skill(_message.Message):
         created_at: _timestamp_pb2.Timestamp | None = ...,
         updated_at: _timestamp_pb2.Timestamp | None = ...,
         verified: _builtins.bool = ...,
+        withheld_by_quarantine: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "updated_at", b"updated_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["canary_failures", b"canary_failures", "canary_successes", b"canary_successes", "created_at", b"created_at", "definition_fingerprint", b"definition_fingerprint", "distinct_sessions", b"distinct_sessions", "execution_context", b"execution_context", "instructions", b"instructions", "lifecycle_events", b"lifecycle_events", "skill_name", b"skill_name", "source_learning_id", b"source_learning_id", "state", b"state", "successful_runs", b"successful_runs", "updated_at", b"updated_at", "verification_profile", b"verification_profile", "verified", b"verified", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["canary_failures", b"canary_failures", "canary_successes", b"canary_successes", "created_at", b"created_at", "definition_fingerprint", b"definition_fingerprint", "distinct_sessions", b"distinct_sessions", "execution_context", b"execution_context", "instructions", b"instructions", "lifecycle_events", b"lifecycle_events", "skill_name", b"skill_name", "source_learning_id", b"source_learning_id", "state", b"state", "successful_runs", b"successful_runs", "updated_at", b"updated_at", "verification_profile", b"verification_profile", "verified", b"verified", "version", b"version", "withheld_by_quarantine", b"withheld_by_quarantine"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -2188,6 +2239,8 @@ class GetLearningStatusResponse(_message.Message):
     CAPTURE_CURSOR_FIELD_NUMBER: _builtins.int
     MODE_FIELD_NUMBER: _builtins.int
     METRICS_FIELD_NUMBER: _builtins.int
+    LEARNINGS_WITHHELD_FIELD_NUMBER: _builtins.int
+    QUARANTINE_CURSOR_FIELD_NUMBER: _builtins.int
     candidates_pending: _builtins.int
     candidates_escalated: _builtins.int
     learnings_active: _builtins.int
@@ -2196,6 +2249,12 @@ class GetLearningStatusResponse(_message.Message):
     capture_cursor: _builtins.int
     """Journal change cursor capture has processed."""
     mode: Global___AutomationMode.ValueType
+    learnings_withheld: _builtins.int
+    """Active learnings withheld by quarantine, as of the last quarantine sync."""
+    quarantine_cursor: _builtins.int
+    """Journal change cursor the plane's copy of the quarantine state has
+    caught up to.
+    """
     @_builtins.property
     def metrics(self) -> _containers.ScalarMap[_builtins.str, _builtins.int]: ...
     def __init__(
@@ -2209,10 +2268,12 @@ class GetLearningStatusResponse(_message.Message):
         capture_cursor: _builtins.int = ...,
         mode: Global___AutomationMode.ValueType = ...,
         metrics: _abc.Mapping[_builtins.str, _builtins.int] | None = ...,
+        learnings_withheld: _builtins.int = ...,
+        quarantine_cursor: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["candidates_escalated", b"candidates_escalated", "candidates_pending", b"candidates_pending", "capture_cursor", b"capture_cursor", "learnings_active", b"learnings_active", "learnings_provisional", b"learnings_provisional", "metrics", b"metrics", "mode", b"mode", "skills_active", b"skills_active"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["candidates_escalated", b"candidates_escalated", "candidates_pending", b"candidates_pending", "capture_cursor", b"capture_cursor", "learnings_active", b"learnings_active", "learnings_provisional", b"learnings_provisional", "learnings_withheld", b"learnings_withheld", "metrics", b"metrics", "mode", b"mode", "quarantine_cursor", b"quarantine_cursor", "skills_active", b"skills_active"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

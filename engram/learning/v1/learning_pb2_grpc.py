@@ -35,6 +35,24 @@ class LearningServiceStub:
     state moves are FAILED_PRECONDITION with an engram.common.v1.IllegalTransition
     detail; same-subject/different-value conflicts are ABORTED with an
     engram.common.v1.ConflictDetail.
+
+    Journal quarantine reaches this plane at read time: a candidate, learning
+    or skill is withheld by quarantine while a journal record it was derived
+    from is quarantined (its source run's record, Source.run_id, or the event
+    Source.event_id; for a skill, those of its source learning). Every read
+    first brings the plane's copy of the journal's quarantine state up to the
+    change-feed watermark (JournalService.StreamChanges), so a withheld record
+    is gone from the paths that reach a model or a runtime (GetLearnedContext,
+    SearchLearnings, ListActiveSkills) on the first call after Quarantine
+    returns, and back on the first call after Restore; governance views mark
+    it (withheld_by_quarantine) instead of hiding it. When the journal cannot
+    be read, those reads fail closed: UNAVAILABLE, reason
+    QUARANTINE_STATE_UNAVAILABLE.
+
+    Session scopes are keyed by subject and workspace: a session-scoped
+    learning is visible only to reads naming the subject and workspace of its
+    source (an empty workspace is "default"), so two subjects using the same
+    session id never see each other's session learnings.
     """
 
     def __init__(self, channel):
@@ -160,11 +178,31 @@ class LearningServiceServicer:
     state moves are FAILED_PRECONDITION with an engram.common.v1.IllegalTransition
     detail; same-subject/different-value conflicts are ABORTED with an
     engram.common.v1.ConflictDetail.
+
+    Journal quarantine reaches this plane at read time: a candidate, learning
+    or skill is withheld by quarantine while a journal record it was derived
+    from is quarantined (its source run's record, Source.run_id, or the event
+    Source.event_id; for a skill, those of its source learning). Every read
+    first brings the plane's copy of the journal's quarantine state up to the
+    change-feed watermark (JournalService.StreamChanges), so a withheld record
+    is gone from the paths that reach a model or a runtime (GetLearnedContext,
+    SearchLearnings, ListActiveSkills) on the first call after Quarantine
+    returns, and back on the first call after Restore; governance views mark
+    it (withheld_by_quarantine) instead of hiding it. When the journal cannot
+    be read, those reads fail closed: UNAVAILABLE, reason
+    QUARANTINE_STATE_UNAVAILABLE.
+
+    Session scopes are keyed by subject and workspace: a session-scoped
+    learning is visible only to reads naming the subject and workspace of its
+    source (an empty workspace is "default"), so two subjects using the same
+    session id never see each other's session learnings.
     """
 
     def ResolveScopes(self, request, context):
         """The ordered scopes a session can see: session, persona, projects, workspace.
-        Errors: INVALID_ARGUMENT (empty session_id, malformed ids).
+        The session is the subject's: subject is required with session_id.
+        Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+        malformed ids or workspace).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -172,17 +210,22 @@ class LearningServiceServicer:
 
     def CreateCandidate(self, request, context):
         """Creates an API-origin candidate. Secret-looking content is rejected before
-        storage; run_summary is daemon-owned.
+        storage; run_summary is daemon-owned. A session-scoped candidate names
+        whose session it is in source.subject (and source.workspace, "default"
+        when empty).
         Errors: INVALID_ARGUMENT (reason SECRET_CONTENT, RUN_SUMMARY_DAEMON_OWNED,
-        bad scope, workspace id other than "default").
+        bad scope, workspace id other than "default", field source.subject when a
+        session-scoped candidate names no subject).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ListCandidates(self, request, context):
-        """Lists candidates, newest first (AIP-158), by status.
-        Errors: INVALID_ARGUMENT (bad page_size or page_token).
+        """Lists candidates, newest first (AIP-158), by status. Candidates withheld
+        by quarantine are listed, marked withheld_by_quarantine.
+        Errors: INVALID_ARGUMENT (bad page_size or page_token), UNAVAILABLE
+        (reason QUARANTINE_STATE_UNAVAILABLE).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -190,7 +233,7 @@ class LearningServiceServicer:
 
     def GetCandidate(self, request, context):
         """Reads one candidate with its automation review.
-        Errors: NOT_FOUND.
+        Errors: NOT_FOUND, UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -230,16 +273,19 @@ class LearningServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListLearnings(self, request, context):
-        """Lists learnings by status filter (AIP-158).
-        Errors: INVALID_ARGUMENT.
+        """Lists learnings by status filter (AIP-158). Learnings withheld by
+        quarantine are listed, marked withheld_by_quarantine.
+        Errors: INVALID_ARGUMENT, UNAVAILABLE (reason
+        QUARANTINE_STATE_UNAVAILABLE).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetLearning(self, request, context):
-        """Reads one learning with its revision history.
-        Errors: NOT_FOUND.
+        """Reads one learning with its revision history (withheld_by_quarantine
+        set while its source is quarantined).
+        Errors: NOT_FOUND, UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -256,17 +302,25 @@ class LearningServiceServicer:
 
     def GetLearnedContext(self, request, context):
         """Prompt-eligible learnings for the visible scopes, scored against the
-        pending input, passing every injection gate.
-        Errors: INVALID_ARGUMENT.
+        pending input, passing every injection gate (not withheld by quarantine
+        among them). Session-scoped learnings are this subject/workspace's only.
+        Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+        malformed ids or workspace, oversize pending_input, max_entries out of
+        range), UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def SearchLearnings(self, request, context):
-        """Searches learnings and skills for operators (sensitive never returned).
-        An empty query browses recent items.
-        Errors: INVALID_ARGUMENT.
+        """Searches learnings and skills for operators (sensitive and withheld by
+        quarantine never returned). An empty query browses recent items.
+        With a subject, session-scoped learnings are that subject/workspace's
+        only; a session scope key needs a subject.
+        Errors: INVALID_ARGUMENT naming the field (malformed scope_keys, a
+        session scope key without subject, malformed subject or workspace, bad
+        page_size or page_token), UNAVAILABLE (reason
+        QUARANTINE_STATE_UNAVAILABLE).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -282,7 +336,10 @@ class LearningServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListSkills(self, request, context):
-        """Governance view of promoted skills with state and lifecycle events.
+        """Governance view of promoted skills with state and lifecycle events;
+        skills withheld by quarantine are listed, marked withheld_by_quarantine.
+        Errors: INVALID_ARGUMENT (bad states, page_size or page_token),
+        UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -290,7 +347,7 @@ class LearningServiceServicer:
 
     def GetSkill(self, request, context):
         """Reads one skill.
-        Errors: NOT_FOUND.
+        Errors: NOT_FOUND, UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -331,7 +388,9 @@ class LearningServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListActiveSkills(self, request, context):
-        """The runtime catalog: active skills only.
+        """The runtime catalog: active skills only, none withheld by quarantine.
+        Errors: INVALID_ARGUMENT (bad page_size or page_token), UNAVAILABLE
+        (reason QUARANTINE_STATE_UNAVAILABLE).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -470,6 +529,24 @@ class LearningService:
     state moves are FAILED_PRECONDITION with an engram.common.v1.IllegalTransition
     detail; same-subject/different-value conflicts are ABORTED with an
     engram.common.v1.ConflictDetail.
+
+    Journal quarantine reaches this plane at read time: a candidate, learning
+    or skill is withheld by quarantine while a journal record it was derived
+    from is quarantined (its source run's record, Source.run_id, or the event
+    Source.event_id; for a skill, those of its source learning). Every read
+    first brings the plane's copy of the journal's quarantine state up to the
+    change-feed watermark (JournalService.StreamChanges), so a withheld record
+    is gone from the paths that reach a model or a runtime (GetLearnedContext,
+    SearchLearnings, ListActiveSkills) on the first call after Quarantine
+    returns, and back on the first call after Restore; governance views mark
+    it (withheld_by_quarantine) instead of hiding it. When the journal cannot
+    be read, those reads fail closed: UNAVAILABLE, reason
+    QUARANTINE_STATE_UNAVAILABLE.
+
+    Session scopes are keyed by subject and workspace: a session-scoped
+    learning is visible only to reads naming the subject and workspace of its
+    source (an empty workspace is "default"), so two subjects using the same
+    session id never see each other's session learnings.
     """
 
     @staticmethod

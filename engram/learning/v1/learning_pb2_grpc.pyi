@@ -36,6 +36,24 @@ class LearningServiceStub:
     state moves are FAILED_PRECONDITION with an engram.common.v1.IllegalTransition
     detail; same-subject/different-value conflicts are ABORTED with an
     engram.common.v1.ConflictDetail.
+
+    Journal quarantine reaches this plane at read time: a candidate, learning
+    or skill is withheld by quarantine while a journal record it was derived
+    from is quarantined (its source run's record, Source.run_id, or the event
+    Source.event_id; for a skill, those of its source learning). Every read
+    first brings the plane's copy of the journal's quarantine state up to the
+    change-feed watermark (JournalService.StreamChanges), so a withheld record
+    is gone from the paths that reach a model or a runtime (GetLearnedContext,
+    SearchLearnings, ListActiveSkills) on the first call after Quarantine
+    returns, and back on the first call after Restore; governance views mark
+    it (withheld_by_quarantine) instead of hiding it. When the journal cannot
+    be read, those reads fail closed: UNAVAILABLE, reason
+    QUARANTINE_STATE_UNAVAILABLE.
+
+    Session scopes are keyed by subject and workspace: a session-scoped
+    learning is visible only to reads naming the subject and workspace of its
+    source (an empty workspace is "default"), so two subjects using the same
+    session id never see each other's session learnings.
     """
 
     @_typing.overload
@@ -44,21 +62,28 @@ class LearningServiceStub:
     def __new__(cls, channel: _aio.Channel) -> LearningServiceAsyncStub: ...
     ResolveScopes: _grpc.UnaryUnaryMultiCallable[_learning_pb2.ResolveScopesRequest, _learning_pb2.ResolveScopesResponse]
     """The ordered scopes a session can see: session, persona, projects, workspace.
-    Errors: INVALID_ARGUMENT (empty session_id, malformed ids).
+    The session is the subject's: subject is required with session_id.
+    Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+    malformed ids or workspace).
     """
     CreateCandidate: _grpc.UnaryUnaryMultiCallable[_learning_pb2.CreateCandidateRequest, _learning_pb2.CreateCandidateResponse]
     """Creates an API-origin candidate. Secret-looking content is rejected before
-    storage; run_summary is daemon-owned.
+    storage; run_summary is daemon-owned. A session-scoped candidate names
+    whose session it is in source.subject (and source.workspace, "default"
+    when empty).
     Errors: INVALID_ARGUMENT (reason SECRET_CONTENT, RUN_SUMMARY_DAEMON_OWNED,
-    bad scope, workspace id other than "default").
+    bad scope, workspace id other than "default", field source.subject when a
+    session-scoped candidate names no subject).
     """
     ListCandidates: _grpc.UnaryUnaryMultiCallable[_learning_pb2.ListCandidatesRequest, _learning_pb2.ListCandidatesResponse]
-    """Lists candidates, newest first (AIP-158), by status.
-    Errors: INVALID_ARGUMENT (bad page_size or page_token).
+    """Lists candidates, newest first (AIP-158), by status. Candidates withheld
+    by quarantine are listed, marked withheld_by_quarantine.
+    Errors: INVALID_ARGUMENT (bad page_size or page_token), UNAVAILABLE
+    (reason QUARANTINE_STATE_UNAVAILABLE).
     """
     GetCandidate: _grpc.UnaryUnaryMultiCallable[_learning_pb2.GetCandidateRequest, _learning_pb2.GetCandidateResponse]
     """Reads one candidate with its automation review.
-    Errors: NOT_FOUND.
+    Errors: NOT_FOUND, UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
     """
     PublishCandidate: _grpc.UnaryUnaryMultiCallable[_learning_pb2.PublishCandidateRequest, _learning_pb2.PublishCandidateResponse]
     """Publishes a pending or escalated candidate at a tier (manual decision).
@@ -77,12 +102,15 @@ class LearningServiceStub:
     Errors: INVALID_ARGUMENT naming the rule or field, PERMISSION_DENIED.
     """
     ListLearnings: _grpc.UnaryUnaryMultiCallable[_learning_pb2.ListLearningsRequest, _learning_pb2.ListLearningsResponse]
-    """Lists learnings by status filter (AIP-158).
-    Errors: INVALID_ARGUMENT.
+    """Lists learnings by status filter (AIP-158). Learnings withheld by
+    quarantine are listed, marked withheld_by_quarantine.
+    Errors: INVALID_ARGUMENT, UNAVAILABLE (reason
+    QUARANTINE_STATE_UNAVAILABLE).
     """
     GetLearning: _grpc.UnaryUnaryMultiCallable[_learning_pb2.GetLearningRequest, _learning_pb2.GetLearningResponse]
-    """Reads one learning with its revision history.
-    Errors: NOT_FOUND.
+    """Reads one learning with its revision history (withheld_by_quarantine
+    set while its source is quarantined).
+    Errors: NOT_FOUND, UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
     """
     RevokeLearning: _grpc.UnaryUnaryMultiCallable[_learning_pb2.RevokeLearningRequest, _learning_pb2.RevokeLearningResponse]
     """Revokes a learning (and, atomically, any skill promoted from it).
@@ -91,13 +119,21 @@ class LearningServiceStub:
     """
     GetLearnedContext: _grpc.UnaryUnaryMultiCallable[_learning_pb2.GetLearnedContextRequest, _learning_pb2.GetLearnedContextResponse]
     """Prompt-eligible learnings for the visible scopes, scored against the
-    pending input, passing every injection gate.
-    Errors: INVALID_ARGUMENT.
+    pending input, passing every injection gate (not withheld by quarantine
+    among them). Session-scoped learnings are this subject/workspace's only.
+    Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+    malformed ids or workspace, oversize pending_input, max_entries out of
+    range), UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
     """
     SearchLearnings: _grpc.UnaryUnaryMultiCallable[_learning_pb2.SearchLearningsRequest, _learning_pb2.SearchLearningsResponse]
-    """Searches learnings and skills for operators (sensitive never returned).
-    An empty query browses recent items.
-    Errors: INVALID_ARGUMENT.
+    """Searches learnings and skills for operators (sensitive and withheld by
+    quarantine never returned). An empty query browses recent items.
+    With a subject, session-scoped learnings are that subject/workspace's
+    only; a session scope key needs a subject.
+    Errors: INVALID_ARGUMENT naming the field (malformed scope_keys, a
+    session scope key without subject, malformed subject or workspace, bad
+    page_size or page_token), UNAVAILABLE (reason
+    QUARANTINE_STATE_UNAVAILABLE).
     """
     PromoteToSkill: _grpc.UnaryUnaryMultiCallable[_learning_pb2.PromoteToSkillRequest, _learning_pb2.PromoteToSkillResponse]
     """Promotes an active, active-tier, workspace-scoped procedure to a draft skill.
@@ -105,10 +141,14 @@ class LearningServiceStub:
     detail IllegalTransition), ALREADY_EXISTS (skill name taken), NOT_FOUND.
     """
     ListSkills: _grpc.UnaryUnaryMultiCallable[_learning_pb2.ListSkillsRequest, _learning_pb2.ListSkillsResponse]
-    """Governance view of promoted skills with state and lifecycle events."""
+    """Governance view of promoted skills with state and lifecycle events;
+    skills withheld by quarantine are listed, marked withheld_by_quarantine.
+    Errors: INVALID_ARGUMENT (bad states, page_size or page_token),
+    UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
+    """
     GetSkill: _grpc.UnaryUnaryMultiCallable[_learning_pb2.GetSkillRequest, _learning_pb2.GetSkillResponse]
     """Reads one skill.
-    Errors: NOT_FOUND.
+    Errors: NOT_FOUND, UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
     """
     RecordRolloutResult: _grpc.UnaryUnaryMultiCallable[_learning_pb2.RecordRolloutResultRequest, _learning_pb2.RecordRolloutResultResponse]
     """Records a verification or canary rollout result, checked against the
@@ -133,7 +173,10 @@ class LearningServiceStub:
     no longer active at the active tier), NOT_FOUND.
     """
     ListActiveSkills: _grpc.UnaryUnaryMultiCallable[_learning_pb2.ListActiveSkillsRequest, _learning_pb2.ListActiveSkillsResponse]
-    """The runtime catalog: active skills only."""
+    """The runtime catalog: active skills only, none withheld by quarantine.
+    Errors: INVALID_ARGUMENT (bad page_size or page_token), UNAVAILABLE
+    (reason QUARANTINE_STATE_UNAVAILABLE).
+    """
     GetLearningStatus: _grpc.UnaryUnaryMultiCallable[_learning_pb2.GetLearningStatusRequest, _learning_pb2.GetLearningStatusResponse]
     """Counts, capture cursor and metrics."""
 
@@ -148,26 +191,51 @@ class LearningServiceAsyncStub(LearningServiceStub):
     state moves are FAILED_PRECONDITION with an engram.common.v1.IllegalTransition
     detail; same-subject/different-value conflicts are ABORTED with an
     engram.common.v1.ConflictDetail.
+
+    Journal quarantine reaches this plane at read time: a candidate, learning
+    or skill is withheld by quarantine while a journal record it was derived
+    from is quarantined (its source run's record, Source.run_id, or the event
+    Source.event_id; for a skill, those of its source learning). Every read
+    first brings the plane's copy of the journal's quarantine state up to the
+    change-feed watermark (JournalService.StreamChanges), so a withheld record
+    is gone from the paths that reach a model or a runtime (GetLearnedContext,
+    SearchLearnings, ListActiveSkills) on the first call after Quarantine
+    returns, and back on the first call after Restore; governance views mark
+    it (withheld_by_quarantine) instead of hiding it. When the journal cannot
+    be read, those reads fail closed: UNAVAILABLE, reason
+    QUARANTINE_STATE_UNAVAILABLE.
+
+    Session scopes are keyed by subject and workspace: a session-scoped
+    learning is visible only to reads naming the subject and workspace of its
+    source (an empty workspace is "default"), so two subjects using the same
+    session id never see each other's session learnings.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
     ResolveScopes: _aio.UnaryUnaryMultiCallable[_learning_pb2.ResolveScopesRequest, _learning_pb2.ResolveScopesResponse]  # type: ignore[assignment]
     """The ordered scopes a session can see: session, persona, projects, workspace.
-    Errors: INVALID_ARGUMENT (empty session_id, malformed ids).
+    The session is the subject's: subject is required with session_id.
+    Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+    malformed ids or workspace).
     """
     CreateCandidate: _aio.UnaryUnaryMultiCallable[_learning_pb2.CreateCandidateRequest, _learning_pb2.CreateCandidateResponse]  # type: ignore[assignment]
     """Creates an API-origin candidate. Secret-looking content is rejected before
-    storage; run_summary is daemon-owned.
+    storage; run_summary is daemon-owned. A session-scoped candidate names
+    whose session it is in source.subject (and source.workspace, "default"
+    when empty).
     Errors: INVALID_ARGUMENT (reason SECRET_CONTENT, RUN_SUMMARY_DAEMON_OWNED,
-    bad scope, workspace id other than "default").
+    bad scope, workspace id other than "default", field source.subject when a
+    session-scoped candidate names no subject).
     """
     ListCandidates: _aio.UnaryUnaryMultiCallable[_learning_pb2.ListCandidatesRequest, _learning_pb2.ListCandidatesResponse]  # type: ignore[assignment]
-    """Lists candidates, newest first (AIP-158), by status.
-    Errors: INVALID_ARGUMENT (bad page_size or page_token).
+    """Lists candidates, newest first (AIP-158), by status. Candidates withheld
+    by quarantine are listed, marked withheld_by_quarantine.
+    Errors: INVALID_ARGUMENT (bad page_size or page_token), UNAVAILABLE
+    (reason QUARANTINE_STATE_UNAVAILABLE).
     """
     GetCandidate: _aio.UnaryUnaryMultiCallable[_learning_pb2.GetCandidateRequest, _learning_pb2.GetCandidateResponse]  # type: ignore[assignment]
     """Reads one candidate with its automation review.
-    Errors: NOT_FOUND.
+    Errors: NOT_FOUND, UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
     """
     PublishCandidate: _aio.UnaryUnaryMultiCallable[_learning_pb2.PublishCandidateRequest, _learning_pb2.PublishCandidateResponse]  # type: ignore[assignment]
     """Publishes a pending or escalated candidate at a tier (manual decision).
@@ -186,12 +254,15 @@ class LearningServiceAsyncStub(LearningServiceStub):
     Errors: INVALID_ARGUMENT naming the rule or field, PERMISSION_DENIED.
     """
     ListLearnings: _aio.UnaryUnaryMultiCallable[_learning_pb2.ListLearningsRequest, _learning_pb2.ListLearningsResponse]  # type: ignore[assignment]
-    """Lists learnings by status filter (AIP-158).
-    Errors: INVALID_ARGUMENT.
+    """Lists learnings by status filter (AIP-158). Learnings withheld by
+    quarantine are listed, marked withheld_by_quarantine.
+    Errors: INVALID_ARGUMENT, UNAVAILABLE (reason
+    QUARANTINE_STATE_UNAVAILABLE).
     """
     GetLearning: _aio.UnaryUnaryMultiCallable[_learning_pb2.GetLearningRequest, _learning_pb2.GetLearningResponse]  # type: ignore[assignment]
-    """Reads one learning with its revision history.
-    Errors: NOT_FOUND.
+    """Reads one learning with its revision history (withheld_by_quarantine
+    set while its source is quarantined).
+    Errors: NOT_FOUND, UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
     """
     RevokeLearning: _aio.UnaryUnaryMultiCallable[_learning_pb2.RevokeLearningRequest, _learning_pb2.RevokeLearningResponse]  # type: ignore[assignment]
     """Revokes a learning (and, atomically, any skill promoted from it).
@@ -200,13 +271,21 @@ class LearningServiceAsyncStub(LearningServiceStub):
     """
     GetLearnedContext: _aio.UnaryUnaryMultiCallable[_learning_pb2.GetLearnedContextRequest, _learning_pb2.GetLearnedContextResponse]  # type: ignore[assignment]
     """Prompt-eligible learnings for the visible scopes, scored against the
-    pending input, passing every injection gate.
-    Errors: INVALID_ARGUMENT.
+    pending input, passing every injection gate (not withheld by quarantine
+    among them). Session-scoped learnings are this subject/workspace's only.
+    Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+    malformed ids or workspace, oversize pending_input, max_entries out of
+    range), UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
     """
     SearchLearnings: _aio.UnaryUnaryMultiCallable[_learning_pb2.SearchLearningsRequest, _learning_pb2.SearchLearningsResponse]  # type: ignore[assignment]
-    """Searches learnings and skills for operators (sensitive never returned).
-    An empty query browses recent items.
-    Errors: INVALID_ARGUMENT.
+    """Searches learnings and skills for operators (sensitive and withheld by
+    quarantine never returned). An empty query browses recent items.
+    With a subject, session-scoped learnings are that subject/workspace's
+    only; a session scope key needs a subject.
+    Errors: INVALID_ARGUMENT naming the field (malformed scope_keys, a
+    session scope key without subject, malformed subject or workspace, bad
+    page_size or page_token), UNAVAILABLE (reason
+    QUARANTINE_STATE_UNAVAILABLE).
     """
     PromoteToSkill: _aio.UnaryUnaryMultiCallable[_learning_pb2.PromoteToSkillRequest, _learning_pb2.PromoteToSkillResponse]  # type: ignore[assignment]
     """Promotes an active, active-tier, workspace-scoped procedure to a draft skill.
@@ -214,10 +293,14 @@ class LearningServiceAsyncStub(LearningServiceStub):
     detail IllegalTransition), ALREADY_EXISTS (skill name taken), NOT_FOUND.
     """
     ListSkills: _aio.UnaryUnaryMultiCallable[_learning_pb2.ListSkillsRequest, _learning_pb2.ListSkillsResponse]  # type: ignore[assignment]
-    """Governance view of promoted skills with state and lifecycle events."""
+    """Governance view of promoted skills with state and lifecycle events;
+    skills withheld by quarantine are listed, marked withheld_by_quarantine.
+    Errors: INVALID_ARGUMENT (bad states, page_size or page_token),
+    UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
+    """
     GetSkill: _aio.UnaryUnaryMultiCallable[_learning_pb2.GetSkillRequest, _learning_pb2.GetSkillResponse]  # type: ignore[assignment]
     """Reads one skill.
-    Errors: NOT_FOUND.
+    Errors: NOT_FOUND, UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
     """
     RecordRolloutResult: _aio.UnaryUnaryMultiCallable[_learning_pb2.RecordRolloutResultRequest, _learning_pb2.RecordRolloutResultResponse]  # type: ignore[assignment]
     """Records a verification or canary rollout result, checked against the
@@ -242,7 +325,10 @@ class LearningServiceAsyncStub(LearningServiceStub):
     no longer active at the active tier), NOT_FOUND.
     """
     ListActiveSkills: _aio.UnaryUnaryMultiCallable[_learning_pb2.ListActiveSkillsRequest, _learning_pb2.ListActiveSkillsResponse]  # type: ignore[assignment]
-    """The runtime catalog: active skills only."""
+    """The runtime catalog: active skills only, none withheld by quarantine.
+    Errors: INVALID_ARGUMENT (bad page_size or page_token), UNAVAILABLE
+    (reason QUARANTINE_STATE_UNAVAILABLE).
+    """
     GetLearningStatus: _aio.UnaryUnaryMultiCallable[_learning_pb2.GetLearningStatusRequest, _learning_pb2.GetLearningStatusResponse]  # type: ignore[assignment]
     """Counts, capture cursor and metrics."""
 
@@ -256,6 +342,24 @@ class LearningServiceServicer(metaclass=_abc_1.ABCMeta):
     state moves are FAILED_PRECONDITION with an engram.common.v1.IllegalTransition
     detail; same-subject/different-value conflicts are ABORTED with an
     engram.common.v1.ConflictDetail.
+
+    Journal quarantine reaches this plane at read time: a candidate, learning
+    or skill is withheld by quarantine while a journal record it was derived
+    from is quarantined (its source run's record, Source.run_id, or the event
+    Source.event_id; for a skill, those of its source learning). Every read
+    first brings the plane's copy of the journal's quarantine state up to the
+    change-feed watermark (JournalService.StreamChanges), so a withheld record
+    is gone from the paths that reach a model or a runtime (GetLearnedContext,
+    SearchLearnings, ListActiveSkills) on the first call after Quarantine
+    returns, and back on the first call after Restore; governance views mark
+    it (withheld_by_quarantine) instead of hiding it. When the journal cannot
+    be read, those reads fail closed: UNAVAILABLE, reason
+    QUARANTINE_STATE_UNAVAILABLE.
+
+    Session scopes are keyed by subject and workspace: a session-scoped
+    learning is visible only to reads naming the subject and workspace of its
+    source (an empty workspace is "default"), so two subjects using the same
+    session id never see each other's session learnings.
     """
 
     @_abc_1.abstractmethod
@@ -265,7 +369,9 @@ class LearningServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_learning_pb2.ResolveScopesResponse, _abc.Awaitable[_learning_pb2.ResolveScopesResponse]]:
         """The ordered scopes a session can see: session, persona, projects, workspace.
-        Errors: INVALID_ARGUMENT (empty session_id, malformed ids).
+        The session is the subject's: subject is required with session_id.
+        Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+        malformed ids or workspace).
         """
 
     @_abc_1.abstractmethod
@@ -275,9 +381,12 @@ class LearningServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_learning_pb2.CreateCandidateResponse, _abc.Awaitable[_learning_pb2.CreateCandidateResponse]]:
         """Creates an API-origin candidate. Secret-looking content is rejected before
-        storage; run_summary is daemon-owned.
+        storage; run_summary is daemon-owned. A session-scoped candidate names
+        whose session it is in source.subject (and source.workspace, "default"
+        when empty).
         Errors: INVALID_ARGUMENT (reason SECRET_CONTENT, RUN_SUMMARY_DAEMON_OWNED,
-        bad scope, workspace id other than "default").
+        bad scope, workspace id other than "default", field source.subject when a
+        session-scoped candidate names no subject).
         """
 
     @_abc_1.abstractmethod
@@ -286,8 +395,10 @@ class LearningServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _learning_pb2.ListCandidatesRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_learning_pb2.ListCandidatesResponse, _abc.Awaitable[_learning_pb2.ListCandidatesResponse]]:
-        """Lists candidates, newest first (AIP-158), by status.
-        Errors: INVALID_ARGUMENT (bad page_size or page_token).
+        """Lists candidates, newest first (AIP-158), by status. Candidates withheld
+        by quarantine are listed, marked withheld_by_quarantine.
+        Errors: INVALID_ARGUMENT (bad page_size or page_token), UNAVAILABLE
+        (reason QUARANTINE_STATE_UNAVAILABLE).
         """
 
     @_abc_1.abstractmethod
@@ -297,7 +408,7 @@ class LearningServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_learning_pb2.GetCandidateResponse, _abc.Awaitable[_learning_pb2.GetCandidateResponse]]:
         """Reads one candidate with its automation review.
-        Errors: NOT_FOUND.
+        Errors: NOT_FOUND, UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
         """
 
     @_abc_1.abstractmethod
@@ -346,8 +457,10 @@ class LearningServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _learning_pb2.ListLearningsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_learning_pb2.ListLearningsResponse, _abc.Awaitable[_learning_pb2.ListLearningsResponse]]:
-        """Lists learnings by status filter (AIP-158).
-        Errors: INVALID_ARGUMENT.
+        """Lists learnings by status filter (AIP-158). Learnings withheld by
+        quarantine are listed, marked withheld_by_quarantine.
+        Errors: INVALID_ARGUMENT, UNAVAILABLE (reason
+        QUARANTINE_STATE_UNAVAILABLE).
         """
 
     @_abc_1.abstractmethod
@@ -356,8 +469,9 @@ class LearningServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _learning_pb2.GetLearningRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_learning_pb2.GetLearningResponse, _abc.Awaitable[_learning_pb2.GetLearningResponse]]:
-        """Reads one learning with its revision history.
-        Errors: NOT_FOUND.
+        """Reads one learning with its revision history (withheld_by_quarantine
+        set while its source is quarantined).
+        Errors: NOT_FOUND, UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
         """
 
     @_abc_1.abstractmethod
@@ -378,8 +492,11 @@ class LearningServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_learning_pb2.GetLearnedContextResponse, _abc.Awaitable[_learning_pb2.GetLearnedContextResponse]]:
         """Prompt-eligible learnings for the visible scopes, scored against the
-        pending input, passing every injection gate.
-        Errors: INVALID_ARGUMENT.
+        pending input, passing every injection gate (not withheld by quarantine
+        among them). Session-scoped learnings are this subject/workspace's only.
+        Errors: INVALID_ARGUMENT naming the field (empty session_id or subject,
+        malformed ids or workspace, oversize pending_input, max_entries out of
+        range), UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
         """
 
     @_abc_1.abstractmethod
@@ -388,9 +505,14 @@ class LearningServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _learning_pb2.SearchLearningsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_learning_pb2.SearchLearningsResponse, _abc.Awaitable[_learning_pb2.SearchLearningsResponse]]:
-        """Searches learnings and skills for operators (sensitive never returned).
-        An empty query browses recent items.
-        Errors: INVALID_ARGUMENT.
+        """Searches learnings and skills for operators (sensitive and withheld by
+        quarantine never returned). An empty query browses recent items.
+        With a subject, session-scoped learnings are that subject/workspace's
+        only; a session scope key needs a subject.
+        Errors: INVALID_ARGUMENT naming the field (malformed scope_keys, a
+        session scope key without subject, malformed subject or workspace, bad
+        page_size or page_token), UNAVAILABLE (reason
+        QUARANTINE_STATE_UNAVAILABLE).
         """
 
     @_abc_1.abstractmethod
@@ -410,7 +532,11 @@ class LearningServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _learning_pb2.ListSkillsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_learning_pb2.ListSkillsResponse, _abc.Awaitable[_learning_pb2.ListSkillsResponse]]:
-        """Governance view of promoted skills with state and lifecycle events."""
+        """Governance view of promoted skills with state and lifecycle events;
+        skills withheld by quarantine are listed, marked withheld_by_quarantine.
+        Errors: INVALID_ARGUMENT (bad states, page_size or page_token),
+        UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
+        """
 
     @_abc_1.abstractmethod
     def GetSkill(
@@ -419,7 +545,7 @@ class LearningServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_learning_pb2.GetSkillResponse, _abc.Awaitable[_learning_pb2.GetSkillResponse]]:
         """Reads one skill.
-        Errors: NOT_FOUND.
+        Errors: NOT_FOUND, UNAVAILABLE (reason QUARANTINE_STATE_UNAVAILABLE).
         """
 
     @_abc_1.abstractmethod
@@ -468,7 +594,10 @@ class LearningServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _learning_pb2.ListActiveSkillsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_learning_pb2.ListActiveSkillsResponse, _abc.Awaitable[_learning_pb2.ListActiveSkillsResponse]]:
-        """The runtime catalog: active skills only."""
+        """The runtime catalog: active skills only, none withheld by quarantine.
+        Errors: INVALID_ARGUMENT (bad page_size or page_token), UNAVAILABLE
+        (reason QUARANTINE_STATE_UNAVAILABLE).
+        """
 
     @_abc_1.abstractmethod
     def GetLearningStatus(

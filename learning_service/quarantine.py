@@ -1,0 +1,80 @@
+"""Journal quarantine on the learning plane: the read-time sync.
+
+A candidate, learning or skill is withheld by quarantine while a journal
+record it was derived from is quarantined: its source run's record
+(source_run_id) or the event source_event_id names (the run.completed event
+capture read); a skill follows its source learning. The SQL decides it
+(learning.source_quarantined over learning.source_quarantine, the plane's
+copy of the journal's quarantine state; prompt_eligible requires it false),
+so every read path filters withheld records in its query.
+
+The copy is brought up to date by the read itself, never by a background
+consumer: before a read path queries, :meth:`SourceQuarantine.sync` asks the
+journal for the quarantines and restores committed after the plane's
+'quarantine' cursor (JournalService.StreamChanges, follow = false, which ends
+at the journal's watermark) and applies them. Quarantine returns only after
+its change is committed, so the first read after it returns sees it, and the
+first read after Restore sees the record again. Concurrent syncs are safe:
+each change is applied only over an older one for the same record, and the
+cursor only moves forward. When the journal cannot be read, the sync raises
+Unavailable (reason QUARANTINE_STATE_UNAVAILABLE) and the read fails closed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from engram.db import Database
+from learning_service.store import Q, cursor_position
+
+CURSOR = "quarantine"
+
+
+@dataclass(frozen=True)
+class QuarantineChange:
+    """A journal quarantine or restore of a record kind learnings are derived
+    from: "run_record" (record_id = run id) or "event" (record_id = event id)."""
+
+    cursor: int
+    record_kind: str
+    record_id: str
+    quarantined: bool
+
+
+class QuarantineFeed(Protocol):
+    def quarantine_changes(self, after_cursor: int) -> tuple[list[QuarantineChange], int]:
+        """(run-record and event quarantines/restores after the cursor, the
+        journal watermark they are complete up to)."""
+        ...
+
+
+class SourceQuarantine:
+    def __init__(self, db: Database, feed: QuarantineFeed) -> None:
+        self.db = db
+        self.feed = feed
+
+    def sync(self) -> int:
+        """Catch the plane's quarantine state up with the journal; returns the
+        journal cursor it is now current to."""
+        with self.db.connection() as conn:
+            cursor = cursor_position(conn, CURSOR)
+        changes, watermark = self.feed.quarantine_changes(cursor)
+        if watermark > cursor or changes:
+            self.apply(changes, watermark)
+        return max(cursor, watermark)
+
+    def apply(self, changes: Sequence[QuarantineChange], watermark: int) -> None:
+        with self.db.transaction() as conn:
+            for change in changes:
+                conn.execute(
+                    Q["source_quarantine_put"],
+                    {
+                        "record_kind": change.record_kind,
+                        "record_id": change.record_id,
+                        "quarantined": change.quarantined,
+                        "change_cursor": change.cursor,
+                    },
+                )
+            conn.execute(Q["cursor_advance_to"], {"name": CURSOR, "position": watermark})
