@@ -163,6 +163,10 @@ SCOPE_DECLARED: Mapping[str, Mapping[str, ScopeRule]] = {
         "ListReceipts": REC,
     },
     "engram.learning.v1.LearningService": {
+        # Session learnings are the subject's own (filtered in SQL); persona,
+        # project and workspace learnings are shared knowledge.
+        "ResolveScopes": Q_,
+        "GetLearnedContext": Q_,
         "ListActiveSkills": SH,
     },
     "engram.retrieval.v1.RetrievalService": {

@@ -34,6 +34,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engram.auth import Role, TokenScope
+from engram.common.v1 import common_pb2 as cpb
 from engram.gateway.v1 import gateway_pb2 as gpb
 from engram.gateway.v1 import gateway_pb2_grpc as gpb_grpc
 from engram.journal.v1 import journal_pb2 as jpb
@@ -148,6 +149,22 @@ def _seed(admin: Stubs) -> dict[tuple[str, str], Records]:
                     reason="scope test",
                 )
             )
+        # A session learning of this subject and workspace, under the shared
+        # session id: only its owner's session reads may see it.
+        candidate = admin.learning.CreateCandidate(
+            lpb.CreateCandidateRequest(
+                scope=cpb.Scope(kind=cpb.SCOPE_KIND_SESSION, id=SESSION),
+                kind=lpb.LEARNING_KIND_FACT,
+                content=f"the {mark} kayak paddle is blue",
+                confidence=90,
+                source=lpb.Source(subject=subject, workspace=workspace),
+            )
+        ).candidate
+        admin.learning.PublishCandidate(
+            lpb.PublishCandidateRequest(
+                candidate_id=candidate.candidate_id, publish_tier=lpb.PUBLISH_TIER_ACTIVE
+            )
+        )
         context = admin.gateway.AssembleContext(
             gpb.AssembleContextRequest(
                 subject=subject,
@@ -287,7 +304,23 @@ def _memory_context(s: Stubs, a: Ask, r: Records) -> Any:
     )
 
 
+def _learned_context(s: Stubs, a: Ask, r: Records) -> Any:
+    return s.learning.GetLearnedContext(
+        lpb.GetLearnedContextRequest(
+            subject=a.subject, workspace=a.workspace, session_id=SESSION, pending_input="kayak"
+        )
+    )
+
+
+def _resolve_scopes(s: Stubs, a: Ask, r: Records) -> Any:
+    return s.learning.ResolveScopes(
+        lpb.ResolveScopesRequest(subject=a.subject, workspace=a.workspace, session_id=SESSION)
+    )
+
+
 REQUEST_PROBES: dict[str, tuple[Role, Probe]] = {
+    "GetLearnedContext": (Role.RUNTIME, _learned_context),
+    "ResolveScopes": (Role.RUNTIME, _resolve_scopes),
     "ReadSessionJournal": (Role.RUNTIME, _read_session),
     "GetRecoveredMemory": (Role.RUNTIME, _recovered),
     "SearchRunMemory": (Role.RUNTIME, _search_runs),
@@ -425,6 +458,19 @@ def test_record_scoped_reads_never_leak(
         return
     assert error is None, f"{name}: {error.code()} {error.details()}"
     assert _leaks(world, scope, answer) == [], name
+
+
+def test_a_scoped_runtime_sees_its_own_session_learning(world: World) -> None:
+    index = SCOPES.index(TokenScope(frozenset({"carol"}), frozenset()))
+    runtime = world.stubs(token_of(Role.RUNTIME, index))
+    entries = runtime.learning.GetLearnedContext(
+        lpb.GetLearnedContextRequest(
+            subject="carol", workspace="w2", session_id=SESSION, pending_input="kayak paddle"
+        )
+    ).entries
+    assert [e.learning.content for e in entries] == [
+        f"the {marker('carol', 'w2')} kayak paddle is blue"
+    ]
 
 
 def test_scoped_lists_show_what_is_in_scope(world: World) -> None:
