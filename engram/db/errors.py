@@ -30,4 +30,4 @@ def translating(constraints: Mapping[str, ErrorFactory]) -> Iterator[None]:
             exc.diag.message_primary or "rejected by the database", reason="APPEND_ONLY"
         ) from exc
     except psycopg.OperationalError as exc:
-        raise Unavailable("database unavailable") from exc
+        raise Unavailable("database unavailable", reason="DATABASE_UNAVAILABLE") from exc
