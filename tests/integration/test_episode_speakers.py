@@ -190,8 +190,6 @@ def test_context_turns_come_with_hits_on_both_read_paths(channel: grpc.Channel) 
 def test_context_turns_out_of_range_is_invalid(channel: grpc.Channel, turns: int) -> None:
     retrieval = rpb_grpc.RetrievalServiceStub(channel)
     with pytest.raises(grpc.RpcError) as err:
-        retrieval.Recall(
-            rpb.RecallRequest(query_text="lake", subject="alice", context_turns=turns)
-        )
+        retrieval.Recall(rpb.RecallRequest(query_text="lake", subject="alice", context_turns=turns))
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert error_field(err.value) == "context_turns"
