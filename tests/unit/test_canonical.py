@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engram.canonical import fold_characters, for_claims
+from engram.lexicon import is_known_word
 from gateway.truthfulness import find_absence_claims
 from tests.unit.truthfulness_cases import CASES
 
@@ -78,7 +79,40 @@ def _emoji_between(text: str, index: int) -> str:
     return text[:i] + " \U0001f648 " + text[i + 1 :]
 
 
+def _alternating_case(word: str) -> str:
+    if word.lower() not in _KEY_WORDS:
+        return word
+    return "".join(c.upper() if i % 2 else c.lower() for i, c in enumerate(word))
+
+
+def _with_next_word(fn: Callable[[str, str], str]) -> Callable[[str, int], str]:
+    """Rewrite a key word and the known word after it together (when there is one)."""
+
+    def apply(text: str, index: int) -> str:
+        m = _pick(text, index)
+        if m is None or m.group().lower() not in _KEY_WORDS:
+            return text
+        nxt = re.match(r" ([A-Za-z]{2,})\b", text[m.end() :])
+        if nxt is None or not is_known_word(nxt.group(1)):
+            return text
+        end = m.end() + nxt.end()
+        return text[: m.start()] + fn(m.group(), nxt.group(1)) + text[end:]
+
+    return apply
+
+
+def _camel(first: str, second: str) -> str:
+    return first[0].upper() + first[1:].lower() + second[0].upper() + second[1:].lower()
+
+
+def _dotted_words(first: str, second: str) -> str:
+    return ".".join(first) + " " + ".".join(second)
+
+
 TRANSFORMS: dict[str, Callable[[str, int], str]] = {
+    "alternating_case": _on_word(_alternating_case),
+    "camel_case_join": _with_next_word(_camel),
+    "dotted_words": _with_next_word(_dotted_words),
     "zero_width": _on_word(_zero_width),
     "soft_hyphen": _on_word(_soft_hyphen),
     "homoglyph": _on_word(_homoglyph),
@@ -159,6 +193,15 @@ def test_fenced_code_and_quotes_stay_as_written() -> None:
     assert for_claims(fenced) == fenced
     quoted = "> you **never** told me\nfine"
     assert for_claims(quoted).startswith("> you **never** told me")
+
+
+def test_case_games_and_dotted_words_are_undone_into_known_words() -> None:
+    assert for_claims("You nEvEr GaVe Me your number") == "You never Gave Me your number"
+    assert for_claims("YouNeverToldMe your blood type") == "You Never Told Me your blood type"
+    assert for_claims("It w.a.s n.e.v.e.r m.e.n.t.i.o.n.e.d") == "It was never mentioned"
+    # Names, products and abbreviations stay as written.
+    for kept in ("McDonald", "iPhone", "at 10 a.m. sharp", "e.g. U.S.A.", "DO NOT unplug"):
+        assert for_claims(kept) == kept
 
 
 def test_spacing_and_digits_are_undone_only_into_known_words() -> None:

@@ -39,3 +39,27 @@ def test_the_shipped_model_reads_claims_in_the_gate_languages() -> None:
     labels = [s.label for s in model.classify(texts)]
     assert labels[:3] == ["corpus_wide"] * 3
     assert labels[3] == "benign"
+
+
+def test_leave_one_batch_out_drops_exactly_that_batchs_clauses() -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+    import train_claim_classifier as trainer
+
+    corpus = trainer.load()
+    fold = corpus.without(["blind_2026-12-01d"])
+    assert "blind_2026-12-01d" in corpus.sources
+    assert "blind_2026-12-01d" not in fold.sources
+    dropped = sum(1 for s in corpus.sources if s == "blind_2026-12-01d")
+    assert len(fold.texts) == len(corpus.texts) - dropped
+    assert {s for s in fold.sources} == set(corpus.sources) - {"blind_2026-12-01d"}
+
+
+def test_the_combiner_is_monotone_in_the_model_head() -> None:
+    model = claim_model.classifier()
+    fast = np.array([0.7, 0.1, 0.1, 0.1])
+    low = model.combined_probability("x", fast, np.array([0.9, 0.05, 0.03, 0.02]))
+    high = model.combined_probability("x", fast, np.array([0.1, 0.6, 0.2, 0.1]))
+    assert high > low
