@@ -4,7 +4,8 @@ Usage:
     python bench/gate_eval.py [--batch DIR] [--json OUT]
 
 For every text of ``absence_*.jsonl``, ``obfuscated.jsonl`` and ``recollection.jsonl``
-under DIR (default: the newest folder of tests/gate_eval/blind) the gate decides on
+under DIR (default: the newest *reported* batch, :data:`REPORTED_BATCHES`; a folder
+still being written is never listed or read) the gate decides on
 attempt 1 against evidence built for the test:
 
 * **block-recall** -- a labelled absence claim under a state that licenses neither
@@ -174,8 +175,13 @@ def score_recollection(
             report.add("recollection/false_block", bare, item, "benign blocked")
 
 
+# Batches whose figures have been reported (docs/gateway.md). The default never lists
+# tests/gate_eval/blind: a batch being written there must not be read by accident.
+REPORTED_BATCHES = ("2026-12-01", "2026-12-01b", "2026-12-01c", "2026-12-01d", "2026-12-01e")
+
+
 def newest_batch() -> Path:
-    return sorted(p for p in BLIND.iterdir() if p.is_dir())[-1]
+    return BLIND / REPORTED_BATCHES[-1]
 
 
 def evaluate_batch(

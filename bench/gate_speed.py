@@ -40,7 +40,7 @@ from gateway.gate import decide  # noqa: E402
 from gateway.truthfulness import find_absence_claims  # noqa: E402
 
 BLIND = ROOT / "tests" / "gate_eval" / "blind"
-SEEN_BATCHES = ("2026-12-01", "2026-12-01b", "2026-12-01c", "2026-12-01d")
+SEEN_BATCHES = ("2026-12-01", "2026-12-01b", "2026-12-01c", "2026-12-01d", "2026-12-01e")
 _SENTENCE_RX = re.compile(r"[.!?\u3002]+(?:\s|$)")
 
 

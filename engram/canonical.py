@@ -110,9 +110,30 @@ def _unoverride(text: str) -> str:
     return _RLO_RX.sub(lambda m: m.group(1)[::-1], text) if "\u202e" in text else text
 
 
+@functools.cache
+def _enclosed_letter(char: str) -> str:
+    """PARENTHESIZED LATIN SMALL LETTER D, CIRCLED LATIN CAPITAL LETTER D, SQUARED/NEGATIVE
+    CIRCLED ... -> the letter (NFKC would give "(d)", or leave the symbol)."""
+    name = unicodedata.name(char, "")
+    for kind in ("PARENTHESIZED", "CIRCLED", "SQUARED", "NEGATIVE CIRCLED", "NEGATIVE SQUARED"):
+        for case in ("SMALL", "CAPITAL"):
+            prefix = f"{kind} LATIN {case} LETTER "
+            if name.startswith(prefix) and len(name) == len(prefix) + 1:
+                letter = name[-1]
+                return letter.lower() if case == "SMALL" else letter
+    return char
+
+
+def _unenclose(text: str) -> str:
+    if text.isascii():
+        return text
+    return "".join(_enclosed_letter(c) if ord(c) >= 0x2460 else c for c in text)
+
+
 def fold_characters(text: str) -> str:
-    """NFKC, no format characters, no stray marks, Latin skeleton in mixed words."""
-    text = unicodedata.normalize("NFKC", _unoverride(text))
+    """NFKC, no format characters, no stray marks, Latin skeleton in mixed words;
+    enclosed letters (parenthesized, circled, squared) are their plain letters."""
+    text = unicodedata.normalize("NFKC", _unenclose(_unoverride(text)))
     out: list[str] = []
     for char in text:
         category = unicodedata.category(char)
@@ -196,7 +217,11 @@ def _join_lines(text: str) -> str:
     return "\n".join(out)
 
 
-_SPACED_RX = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][ .\-\u00b7*]){2,}[^\W\d_](?![^\W\d_])")
+# A run of single letters with separators; an apostrophe may stand as a letter inside a
+# dotted word ("i.s.n.'.t").
+_SPACED_RX = re.compile(
+    r"(?<![^\W\d_])(?:[^\W\d_][ .\-\u00b7*]|'[.\-\u00b7*](?=[^\W\d_])){2,}[^\W\d_](?![^\W\d_])"
+)
 _LEET = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s"}
 _LEET_ALT = {"1": "l", "0": "o"}
 _MIXED_RX = re.compile(r"(?<![\w@$])(?=[\w@$]*[^\W\d_])(?=[\w@$]*[013457@$8])[\w@$]{3,}")
@@ -217,10 +242,17 @@ def _unspace(match: re.Match[str]) -> str:
         pieces = run.split(" ")
         words = ["".join(_LETTER_SEP_RX.split(p)) for p in pieces]
         if max(map(len, words)) >= 3 and all(
-            len(p) == 1 or is_known_word(w) for p, w in zip(pieces, words, strict=True)
+            len(p) == 1 or is_known_word(w) or _known_contraction(w)
+            for p, w in zip(pieces, words, strict=True)
         ):
             return " ".join(words)
     letters = re.split(r"[ .\-\u00b7*]", run)
+    if "'" in letters and _known_contraction("".join(letters)):
+        return "".join(letters)
+    if not is_known_word("".join(letters)):
+        segmented = _segment("".join(letters))
+        if segmented:
+            return " ".join(segmented)
     for size in range(len(letters), 2, -1):
         for start in range(len(letters) - size + 1):
             joined = "".join(letters[start : start + size])
@@ -229,6 +261,40 @@ def _unspace(match: re.Match[str]) -> str:
                 after = " ".join(letters[start + size :])
                 return " ".join(p for p in (before, joined, after) if p)
     return run
+
+
+_CONTRACTION_RX = re.compile(r"([^\W\d_]+)'(t|s|re|ve|ll|d|m)", re.I)
+
+
+def _known_contraction(word: str) -> bool:
+    m = _CONTRACTION_RX.fullmatch(word)
+    return m is not None and (is_known_word(word) or is_known_word(m.group(1)))
+
+
+def _segment(letters: str) -> list[str] | None:
+    """``letters`` as the fewest known words ("norecord" -> "no record"; one-letter words
+    only "I" and "a"), or None; two to four words, so random letters are not read as
+    words."""
+    n = len(letters)
+    if n < 5 or n > 40:
+        return None
+    best: list[list[str] | None] = [None] * (n + 1)
+    best[0] = []
+    for end in range(1, n + 1):
+        for start in range(max(0, end - 20), end):
+            prev = best[start]
+            piece = letters[start:end]
+            if prev is None:
+                continue
+            if len(piece) == 1 and piece not in "IiAa":
+                continue
+            if len(piece) > 1 and not is_known_word(piece):
+                continue
+            current = best[end]
+            if current is None or len(prev) + 1 < len(current):
+                best[end] = [*prev, piece]
+    words = best[n]
+    return words if words is not None and 2 <= len(words) <= 4 else None
 
 
 def _unleet(match: re.Match[str]) -> str:
@@ -291,12 +357,12 @@ def _unmark_word(word: str) -> str:
 
 
 # Text-speak spellings of the words claims are made of ("u nevr told me ur ..."): whole
-# lower-case tokens only, so "U-Bahn" or "R" stay.
+# lower-case tokens only, so "U-Bahn" or "R" stay; none that is a word of another gate
+# language (German "im", Spanish "ya" stay as written).
 _TEXTSPEAK = {
     "u": "you",
     "ur": "your",
     "yr": "your",
-    "ya": "you",
     "nvr": "never",
     "nevr": "never",
     "neva": "never",
@@ -316,7 +382,6 @@ _TEXTSPEAK = {
     "wasnt": "wasn't",
     "isnt": "isn't",
     "ive": "I've",
-    "im": "I'm",
     "rly": "really",
     "b4": "before",
     "2day": "today",
@@ -337,7 +402,57 @@ def _untextspeak(text: str) -> str:
     return _TEXTSPEAK_RX.sub(lambda m: _TEXTSPEAK[m.group()], text)
 
 
+# Literal escapes of letters written out in the text ("\\u006e\\u0065\\u0076..." or
+# "\\x6e"): a run of them is decoded when it spells letters.
+_ESCAPE_RUN_RX = re.compile(r"(?:\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|\\x[0-9A-Fa-f]{2}){2,}")
+_ONE_ESCAPE_RX = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|x([0-9A-Fa-f]{2}))")
+
+
+def _unescape_run(match: re.Match[str]) -> str:
+    chars = [
+        chr(int(next(g for g in m.groups() if g), 16))
+        for m in _ONE_ESCAPE_RX.finditer(match.group())
+    ]
+    if all(c.isprintable() and (c.isalnum() or c in " '\u2019-.,") for c in chars):
+        return "".join(chars)
+    return match.group()
+
+
+def _unescape(text: str) -> str:
+    return _ESCAPE_RUN_RX.sub(_unescape_run, text) if "\\" in text else text
+
+
+# A line written in capitals ("YOU NEVER TOLD ME!!!"): its known words are lower-cased
+# (acronyms in ordinary text stay: only a line that is mostly capitals of several words).
+_CAPS_WORD_RX = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+def _unshout_line(line: str) -> str:
+    words = _CAPS_WORD_RX.findall(line)
+    if len(words) < 4:
+        return line
+    upper = sum(1 for w in words if w.isupper() and len(w) > 1)
+    if upper < 0.8 * sum(1 for w in words if len(w) > 1):
+        return line
+
+    def lower(m: re.Match[str]) -> str:
+        w = m.group()
+        if not w.isupper():
+            return w
+        low = w.lower()
+        if low == "i" or low.startswith("i'"):
+            return "I" + low[1:]
+        return low if is_known_word(low) or is_known_word(low.split("'")[0]) else w
+
+    return _CAPS_WORD_RX.sub(lower, line)
+
+
+def _unshout(text: str) -> str:
+    return "\n".join(_unshout_line(line) for line in text.split("\n"))
+
+
 def _unformat(text: str) -> str:
+    text = _unescape(text)
     text = _LATEX_GROUP_RX.sub(r"\1", _LATEX_RX.sub(r"\1", _HTML_COMMENT_RX.sub("", text)))
     text = _BBCODE_RX.sub("", text)
     text = fold_characters(html.unescape(_TAG_RX.sub("", text)))
@@ -353,12 +468,37 @@ def _unformat(text: str) -> str:
     text = _LETTERS_RX.sub(_unstretch, text)
     text = _LETTERS_RX.sub(_unmark, text)
     text = _INNER_UPPER_RX.sub(_uncamel, text)
-    text = _untextspeak(text)
+    text = _untextspeak(_unshout(text))
     return _SPACES_RX.sub(" ", text)
 
 
 def _passes_through(block: str) -> bool:
     return bool(_FENCE_RX.fullmatch(block))
+
+
+# A fence declared as prose around one sentence ("```text\nYou never told me.\n```") is
+# prose in a box: no code characters, several words, one sentence end. A bare fence, tool
+# output and anything else stay code.
+_PROSE_FENCE_RX = re.compile(
+    r"[ \t]*(`{3,}|~{3,})[ \t]*(?:text|txt|plain|plaintext|md|markdown|prose)[ \t]*\n"
+    r"[ \t]*([^\n]+?)[ \t]*\n[ \t]*\1[ \t]*\Z",
+    re.I,
+)
+_CODE_CHARS_RX = re.compile(
+    r"[={}<>$#|\\]|;\s*$|\b(?:def|return|import|SELECT|function)\b|\w\(|\)\s*$"
+)
+
+
+def _prose_in_fence(block: str) -> str | None:
+    m = _PROSE_FENCE_RX.fullmatch(block.rstrip("\n"))
+    if not m:
+        return None
+    body = m.group(2)
+    if _CODE_CHARS_RX.search(body) or len(body.split()) < 4 or not _SENTENCE_END_RX.search(body):
+        return None
+    if len(re.findall(r"[.!?\u2026]+(?:\s|$)", body)) > 1:
+        return None
+    return body
 
 
 def for_claims(text: str) -> str:
@@ -368,7 +508,12 @@ def for_claims(text: str) -> str:
     pos = 0
     for fence in _FENCE_RX.finditer(folded):
         pieces.append(_unformat_outside_quotes(folded[pos : fence.start()]))
-        pieces.append(fence.group())
+        prose = _prose_in_fence(fence.group())
+        if prose is None:
+            pieces.append(fence.group())
+        else:
+            # Same length as the fence, so offsets map back: the prose, then padding.
+            pieces.append(_unformat(prose).ljust(len(fence.group()))[: len(fence.group())])
         pos = fence.end()
     pieces.append(_unformat_outside_quotes(folded[pos:]))
     return "".join(pieces)

@@ -8,7 +8,9 @@
 3. Every other asserted clause goes to the learned classifier in one batch
    (:mod:`gateway.claim_model`): its fast stage settles what it is sure of, the model
    stage the rest. A clause the model is unsure of is returned as *unsure*.
-4. Coverage qualifiers release what they govern, whichever stage found the claim.
+4. Clauses that are questions only by a confirmation tag ("..., right?") are read for
+   recollections alone: they present the fact before the tag as known.
+5. Coverage qualifiers release what they govern, whichever stage found the claim.
 
 Each claim carries its topic (:mod:`gateway.topics`), which binds it to a search.
 """
@@ -16,6 +18,7 @@ Each claim carries its topic (:mod:`gateway.topics`), which binds it to a search
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, replace
 
 from gateway.claim_model import ClaimClassifier, classifier
@@ -105,7 +108,8 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
         if info.start in settled:
             continue
         body = analysis.masked[info.start : info.end]
-        if find_recollection_spans(body):
+        before = analysis.masked[analysis.sentences[sentence].start : info.start]
+        if find_recollection_spans(body, before):
             found.append(
                 FoundClaim(
                     ClaimKind.RECOLLECTION,
@@ -119,10 +123,60 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
             )
             continue
         pending.append((sentence, info.start, info.end))
-    if pending:
-        found.extend(_classified(analysis, pending, model or classifier()))
+    # Tag questions ("Your son starts school in May, right?") present a fact as known:
+    # they are read for recollections only (an absence claim asked back is a question).
+    tagged: list[tuple[int, int, int]] = []
+    for sentence, info in analysis.tagged():
+        body = analysis.masked[info.start : info.end]
+        before = analysis.masked[analysis.sentences[sentence].start : info.start]
+        if find_recollection_spans(body, before):
+            found.append(
+                FoundClaim(
+                    ClaimKind.RECOLLECTION,
+                    analysis.clause(info.start, info.end),
+                    _topic(analysis, sentence),
+                    "recollection",
+                    None,
+                    1.0,
+                    info.start,
+                )
+            )
+        else:
+            tagged.append((sentence, info.start, info.end))
+    if pending or tagged:
+        units = _conjoined(analysis, pending) if MERGE_CONJOINED else pending
+        scored = _classified(analysis, units + tagged, model or classifier())
+        tagged_starts = {start for _, start, _ in tagged}
+        found.extend(
+            c
+            for c in scored
+            if c.canonical_start not in tagged_starts or c.kind is ClaimKind.RECOLLECTION
+        )
     found = [replace(c, sentence=_sentence_of(analysis, c.canonical_start)) for c in found]
     return sorted(_unqualified(analysis, found), key=lambda c: c.canonical_start)
+
+
+# Clauses the splitter cut at a bare "and"/"or" are read by the classifier as one unit
+# when none of them was settled by a rule: "I've combed through our chat log and your
+# plan isn't anywhere in it" needs its first half to be a claim, "I searched your inbox
+# and found nothing" needs its first half to be benign.
+MERGE_CONJOINED = True
+_CONJUNCTION_GAP_RX = re.compile(r"\s*,?\s*(?:and|or|nor)\s*", re.I)
+
+
+def _conjoined(
+    analysis: Analysis, pending: list[tuple[int, int, int]]
+) -> list[tuple[int, int, int]]:
+    out: list[tuple[int, int, int]] = []
+    for sentence, start, end in pending:
+        if out:
+            last_sentence, last_start, last_end = out[-1]
+            gap = analysis.masked[last_end:start]
+            if last_sentence == sentence and _CONJUNCTION_GAP_RX.fullmatch(gap):
+                out[-1] = (sentence, last_start, end)
+                continue
+        out.append((sentence, start, end))
+    return out
 
 
 def _classified(

@@ -8,7 +8,8 @@ a record the context actually holds, or by an exact lookup the gate runs itself.
 The rules here are English and high-precision (first pass); the classifier in
 :mod:`gateway.claim_model` finds the rest in any language. Not recollections: the
 current message ("you just said", "you're asking", "in your message"), questions,
-conditionals (the splitter drops both), and negated telling ("you never told me" is an
+conditionals (the splitter drops both), and negated telling ("you never told me", or a
+negation earlier in the sentence: "X has never been part of what you've shared" is an
 absence claim).
 
 Support (:func:`supported_by_records`): the claim's topic (:mod:`gateway.topics`) shares
@@ -58,13 +59,26 @@ _NOT_PAST_RX = re.compile(
 )
 
 
-def find_recollection_spans(clause: str) -> list[tuple[int, int]]:
-    """Spans of ``clause`` (canonical, asserted) where a rule sees a recollection."""
+# A negation anywhere before the telling verb in its sentence makes the telling part of
+# an absence claim ("your diagnosis has never been part of what you've shared with me",
+# "there is no record, in anything you've told me, of ..."), not a recollection.
+_NEGATED_BEFORE_RX = re.compile(
+    r"\b(?:never|not|nothing|none|nobody|nowhere|no(?!\s+(?:worries|problem|doubt)\b)"
+    r"|without)\b|n't\b",
+    re.IGNORECASE,
+)
+
+
+def find_recollection_spans(clause: str, before: str = "") -> list[tuple[int, int]]:
+    """Spans of ``clause`` (canonical, asserted) where a rule sees a recollection;
+    ``before`` is the text of its sentence before the clause."""
     spans: list[tuple[int, int]] = []
     for rule in _RULES:
         for m in rule.finditer(clause):
             window = clause[max(0, m.start() - 12) : m.end() + 16]
             if _NOT_PAST_RX.search(window):
+                continue
+            if _NEGATED_BEFORE_RX.search(before + " " + clause[: m.start()]):
                 continue
             spans.append((m.start(), m.end()))
             break

@@ -252,7 +252,8 @@ _SENT_BOUNDARY_RX = re.compile(
     r"[.!?\u2026]+(?=\s)|\u3002+|[!?]+(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
 )
 _SEGMENT_RX = re.compile(
-    r"[;:,()\[\]\u3001]|\s[-\u2013\u2014]+\s|[\u2013\u2014]|\.{3}|\u2026"
+    # a comma or colon between digits ("18,000", "3:15") is not a boundary
+    r"[;()\[\]\u3001]|(?<!\d)[,:]|[,:](?!\d)|\s[-\u2013\u2014]+\s|[\u2013\u2014]|\.{3}|\u2026"
     r"|(?<!nothing\s)(?<!anything\s)(?<!\ball\s)\bbut\b"
     r"|\b(?:though|although|however|whereas|because|since)\b"
     # "but" and "because" in the other gate languages
@@ -308,7 +309,10 @@ _QUESTION_START_RX = re.compile(
 _TAG_RX = re.compile(
     r"(?:(?:did|do|does|have|has|had|is|was|are|were|can|could|would|will|should)(?:n't)?"
     r"\s+(?:you|we|i|it|they|he|she)(?:\s+not)?|right|correct|true|no|yes|eh|huh|ok|okay"
-    r"|yeah|or\s+not|is\s+that\s+(?:right|correct|true|so)|am\s+i\s+right)",
+    r"|yeah|or\s+not|is\s+that\s+(?:right|correct|true|so)|am\s+i\s+right"
+    # the other gate languages
+    r"|n'est-ce\s+pas|c'est\s+(?:bien\s+)?ça|non|hein|vrai|¿?(?:verdad|cierto|no)|oder"
+    r"|nicht\s+wahr|stimmt'?s?|gell|ne|vero|giusto|no|né|não\s+é|certo|verdade|toch|hè)",
     re.I,
 )
 _REPORT_FRAME_RX = re.compile(
@@ -332,6 +336,9 @@ class _ClauseInfo:
     question: bool
     conditional: bool
     frame_end: int | None  # reported speech: matches starting at/after this are content
+    # A question only by its confirmation tag ("Your son starts in May, right?"): it
+    # still presents what comes before the tag as known (recollections are read there).
+    tagged: bool = False
 
 
 @dataclass(frozen=True)
@@ -425,6 +432,7 @@ def _analyse_sentence(masked: str, s_start: int, s_end: int, paragraph: int) -> 
                     question=clause_question,
                     conditional=conditional,
                     frame_end=frame_end,
+                    tagged=tag_question and index < len(segments) - 1,
                 )
             )
     return _Sentence(s_start, s_end, paragraph, tuple(clauses))
@@ -1143,6 +1151,16 @@ class Analysis:
             if not c.question and not c.conditional
         ]
 
+    def tagged(self) -> list[tuple[int, _ClauseInfo]]:
+        """(sentence index, clause) of the clauses that are questions only by a
+        confirmation tag ("..., right?", "..., n'est-ce pas ?"), not conditional."""
+        return [
+            (i, c)
+            for i, s in enumerate(self.sentences)
+            for c in s.clauses
+            if c.question and c.tagged and not c.conditional
+        ]
+
     def sentence_text(self, index: int) -> str:
         s = self.sentences[index]
         return self.masked[s.start : s.end]
@@ -1242,7 +1260,10 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
                     hits[rule.scope] = (rule, m)
             if _CW in hits and _QS in hits and hits[_CW][0].existence:
                 del hits[_CW]  # "I found nothing in my memory" is search-framed
-            if hits and _OTHER_SYSTEM_RX.search(body) and not _MEMORY_WORD_RX.search(body):
+            # The search may be named earlier in the sentence ("I searched your inbox
+            # and found nothing").
+            upto = masked[sentence.start : c.end]
+            if hits and _OTHER_SYSTEM_RX.search(upto) and not _MEMORY_WORD_RX.search(upto):
                 # A search of another system (a website, an inbox, a database, PubMed,
                 # the user's own lookup) says nothing about memory: the rules hold back
                 # and the classifier reads the clause.

@@ -76,6 +76,21 @@ COMBINER_C = 1.0
 # others) against the written corpus's, in the heads' fit (3 against 1: 0.6 points fewer
 # false blocks per answer on the folds at the same recall).
 BLIND_WEIGHT = 3.0
+# Weight of the round-5 clauses (remembered facts presented as known, and their twins):
+# the folded batches hold many second-person facts labelled benign around them.
+ROUND5_WEIGHT = 3.0
+# The recollection head: a binary logistic regression over the e5 embedding, "does this
+# clause present something about the user as remembered?", fitted on the written corpus
+# (every round) and the folded batches' recollections only (their benign clauses hold
+# unlabelled second-person facts); a clause is a recollection when its probability
+# reaches the held-out quantile giving at most MAX_REC_FALSE of non-recollection clauses
+# (five-fold LOBO: 1% gave recollection recall 0.78 at 5.2% false blocks per answer,
+# 0.4% 0.77 at 3.2%, 0.2% 0.75 at 2.9%; without the head 0.74 at 1.9%).
+REC_C = 8.0
+MAX_REC_FALSE = 0.002
+# Off (0): at its best setting the head added 0.003 recollection recall for 0.9 points
+# more false blocks on the folds. `bench/gate_lobo.py --set REC_HEAD=1` measures it.
+REC_HEAD = 0.0
 
 
 @dataclass(frozen=True)
@@ -191,7 +206,16 @@ def train(corpus: Corpus, *, verbose: bool = True) -> dict[str, npt.NDArray[np.g
     test = np.array([held_out(t) for t in texts])
     train_idx, test_idx = np.where(~test)[0], np.where(test)[0]
     is_claim = y != LABELS.index("benign")
-    weight = np.array([BLIND_WEIGHT if s.startswith("blind_") else 1.0 for s in corpus.sources])
+    weight = np.array(
+        [
+            BLIND_WEIGHT
+            if s.startswith("blind_")
+            else ROUND5_WEIGHT
+            if s.startswith("round5_")
+            else 1.0
+            for s in corpus.sources
+        ]
+    )
 
     x_fast = featurise(texts)
     emb = cached_embeddings(texts)
@@ -218,6 +242,8 @@ def train(corpus: Corpus, *, verbose: bool = True) -> dict[str, npt.NDArray[np.g
         print(f"combiner: claim at {threshold:.3f}, unsure in {band}")
         print("combiner weights: " + " ".join(f"{w:+.2f}" for w in combiner.coef_[0]))
 
+    rec_arrays = _recollection_head(corpus, y, emb, weight, train_idx, test_idx, verbose)
+
     # Refit both heads on everything for the shipped weights; combiner and thresholds
     # stay the held-out ones.
     fast = fit(x_fast, y, FAST_C, weight)
@@ -237,6 +263,47 @@ def train(corpus: Corpus, *, verbose: bool = True) -> dict[str, npt.NDArray[np.g
         "claim_threshold": np.array(threshold, dtype=np.float32),
         "seen_words": seen,
         "corpus_sha256": np.array(corpus_hash),
+        **rec_arrays,
+    }
+
+
+def _recollection_head(
+    corpus: Corpus,
+    y: npt.NDArray[np.int64],
+    emb: npt.NDArray[np.float32],
+    weight: npt.NDArray[np.float64],
+    train_idx: npt.NDArray[np.int64],
+    test_idx: npt.NDArray[np.int64],
+    verbose: bool,
+) -> dict[str, npt.NDArray[np.generic]]:
+    """The recollection head's arrays (none while REC_HEAD is off; constants above)."""
+    if not REC_HEAD:
+        return {}
+    rec_y = (y == LABELS.index("recollection")).astype(np.int64)
+    clean = np.array(
+        [
+            not src.startswith("blind_") or bool(r)
+            for src, r in zip(corpus.sources, rec_y, strict=True)
+        ]
+    )
+    rec_train = train_idx[clean[train_idx]]
+    rec = fit(emb[rec_train], rec_y[rec_train], REC_C, weight[rec_train])
+    # Calibrated on the whole held-out split: the folded batches' benign clauses are
+    # the realistic ones (on the clean split alone, 1% gave 13% false blocks per answer).
+    rec_test = test_idx
+    p_rec = rec.predict_proba(emb[rec_test])[:, 1]
+    not_rec = np.sort(p_rec[rec_y[rec_test] == 0])[::-1]
+    k = int(np.floor(MAX_REC_FALSE * len(not_rec)))
+    rec_threshold = float(max(MIN_THRESHOLD, not_rec[k] + 1e-4)) if len(not_rec) > k else 1.0
+    if verbose:
+        hit = (p_rec[rec_y[rec_test] == 1] >= rec_threshold).mean()
+        print(f"recollection head: at {rec_threshold:.3f} held-out recall {hit:.3f}")
+    rec_all = np.where(clean)[0]
+    rec = fit(emb[rec_all], rec_y[rec_all], REC_C, weight[rec_all])
+    return {
+        "rec_coef": rec.coef_[0].astype(np.float32),
+        "rec_intercept": np.array(rec.intercept_[0], dtype=np.float32),
+        "rec_threshold": np.array(rec_threshold, dtype=np.float32),
     }
 
 

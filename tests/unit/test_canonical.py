@@ -109,7 +109,66 @@ def _dotted_words(first: str, second: str) -> str:
     return ".".join(first) + " " + ".".join(second)
 
 
+# Armenian and Greek letters Unicode's confusables table maps to Latin ones.
+_OTHER_SCRIPT = {"n": "\u0578", "u": "\u057d", "h": "\u0570", "o": "\u03bf", "i": "\u03b9"}
+
+
+def _other_script(word: str) -> str:
+    if not set(word) & set(_OTHER_SCRIPT):
+        return word
+    return "".join(_OTHER_SCRIPT.get(c, c) for c in word)
+
+
+def _enclosed(word: str, base: int) -> str:
+    if word.lower() not in _KEY_WORDS:
+        return word
+    return "".join(chr(base + ord(c) - ord("a")) if "a" <= c <= "z" else c for c in word)
+
+
+def _escaped(word: str) -> str:
+    return "".join(f"\\u{ord(c):04x}" for c in word) if word.lower() in _KEY_WORDS else word
+
+
+def _joiners(word: str) -> str:
+    return "\u2060".join(word) if word.lower() in _KEY_WORDS else word
+
+
+def _zwnj_zwj(word: str) -> str:
+    if word.lower() not in _KEY_WORDS:
+        return word
+    marks = ("\u200d", "\u200c")
+    return "".join(c + marks[i % 2] for i, c in enumerate(word[:-1])) + word[-1]
+
+
+def _alternating_spaced(word: str) -> str:
+    return " ".join(_alternating_case(word)) if word.lower() in _KEY_WORDS else word
+
+
+def _shouting(text: str, index: int) -> str:
+    return re.sub(r"\.$", "!!!", text.upper())
+
+
+def _spaced_pair(first: str, second: str) -> str:
+    return " ".join(first + second)
+
+
+def _prose_fence(text: str, index: int) -> str:
+    if len(re.findall(r"[.!?](?:\s|$)", text)) > 1 or not re.search(r"[.!?]$", text):
+        return text
+    return f"```text\n{text}\n```"
+
+
 TRANSFORMS: dict[str, Callable[[str, int], str]] = {
+    "other_script_homoglyph": _on_word(_other_script),
+    "parenthesized_letters": _on_word(lambda w: _enclosed(w, 0x249C)),
+    "circled_letters": _on_word(lambda w: _enclosed(w, 0x24D0)),
+    "literal_unicode_escapes": _on_word(_escaped),
+    "word_joiner": _on_word(_joiners),
+    "zwnj_zwj_alternating": _on_word(_zwnj_zwj),
+    "alternating_case_spaced": _on_word(_alternating_spaced),
+    "spaced_two_words": _with_next_word(_spaced_pair),
+    "shouting": _shouting,
+    "prose_code_fence": _prose_fence,
     "alternating_case": _on_word(_alternating_case),
     "camel_case_join": _with_next_word(_camel),
     "dotted_words": _with_next_word(_dotted_words),
@@ -208,3 +267,33 @@ def test_spacing_and_digits_are_undone_only_into_known_words() -> None:
     assert for_claims("You n e v e r told me") == "You never told me"
     assert for_claims("I found n0thing") == "I found nothing"
     assert for_claims("R2 D2 and k l m n zzz") == "R2 D2 and k l m n zzz"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I \u249f\u24aa\u24a9'\u24af know", "I don't know"),
+        ("it has \u24dd\u24d4\u24e5\u24d4\u24e1 come up", "it has never come up"),
+        ("I \\u0064\\u006f\\u006e\\u0027\\u0074 know", "I don't know"),
+        ("path C:\\\\u00zz stays", "path C:\\\\u00zz stays"),
+        ("YOU HAVE NEVER TOLD ME ABOUT IT!!!", "you have never told me about it!!!"),
+        ("The NASA and ESA budgets are fine.", "The NASA and ESA budgets are fine."),
+        ("There is n o r e c o r d of it", "There is no record of it"),
+        ("Your b.i.r.t.h.d.a.y i.s.n.'.t here", "Your birthday isn't here"),
+        ("a b c d e f", "a b c d e f"),
+        ("Dein Vater wird im Juni siebzig, ya que", "Dein Vater wird im Juni siebzig, ya que"),
+    ],
+)
+def test_more_disguises_are_undone(text: str, expected: str) -> None:
+    assert for_claims(text) == expected
+
+
+def test_a_prose_fence_around_one_sentence_is_prose_and_code_stays_code() -> None:
+    prose = "```text\nYou have never told me about your sister.\n```"
+    assert for_claims(prose).strip() == "You have never told me about your sister."
+    for code in (
+        "```python\nprint('You never told me')\n```",
+        "```\nNo results found.\n```",
+        "```text\nYou never told me. I have no record.\n```",
+    ):
+        assert for_claims(code) == code

@@ -13,9 +13,12 @@ quotations masked), and its asserted clauses are labelled:
   (no absence claim, but perhaps a recollection): every clause neither the recollection
   rules nor the shipped classifier read as a recollection;
 * a claim text: the clause the rules find the claim in (they are high-precision), else
-  the clause the shipped classifier scores highest for a claim, gets the text's label (``corpus_wide`` / ``query_scoped`` / ``recollection``); the text's other
-  clauses are ``benign`` when the classifier gives them a claim probability below 0.3
-  and are left out otherwise (a claim spread over two clauses is not mislabelled).
+  (recollections) the clause sharing most stemmed words with the item's ``claim_terms``
+  (the remembered fact), else the clause the shipped classifier scores highest for a
+  claim, gets the text's label (``corpus_wide`` / ``query_scoped`` / ``recollection``);
+  the text's other clauses are ``benign`` when the classifier gives them a claim
+  probability below 0.3 and are left out otherwise (a claim spread over two clauses is
+  not mislabelled).
 
 The output is committed; rerunning with a different shipped head may choose other
 clauses, so the trainer reads the committed files, not this script.
@@ -33,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from gateway.claim_model import LABELS, ClaimClassifier  # noqa: E402
 from gateway.recollection import find_recollection_spans  # noqa: E402
+from gateway.topics import stems_of  # noqa: E402
 from gateway.truthfulness import absence_claims, analyse  # noqa: E402
 
 OTHER_CLAUSE_MAX = 0.3
@@ -42,6 +46,15 @@ def claim_probabilities(model: ClaimClassifier, clauses: list[str]) -> list[floa
     fast = [1.0 - float(model.fast_probabilities(c)[0]) for c in clauses]
     slow = [1.0 - float(row[0]) for row in model.slow_probabilities(clauses)]
     return [(f * s) ** 0.5 for f, s in zip(fast, slow, strict=True)]
+
+
+def _by_terms(clauses: list[str], terms: list[str]) -> list[int]:
+    """Indices of the clauses sharing the most stemmed words with ``terms`` (none when no
+    clause shares any)."""
+    want = stems_of(" ".join(str(t) for t in terms))
+    overlap = [len(want & stems_of(c)) for c in clauses]
+    top = max(overlap, default=0)
+    return [i for i, n in enumerate(overlap) if n == top] if top else []
 
 
 def fold(batch: Path, model: ClaimClassifier) -> list[dict[str, str]]:
@@ -81,6 +94,9 @@ def fold(batch: Path, model: ClaimClassifier) -> list[dict[str, str]]:
             else:
                 starts = {a.canonical_start for a in absence_claims(analysis)}
                 ruled = [i for i, c in enumerate(infos) if c.start in starts]
+            if not ruled and label == "recollection":
+                # The clause holding the remembered fact: most of the item's claim terms.
+                ruled = _by_terms(clauses, item.get("claim_terms") or [])
             best = ruled[0] if ruled else max(range(len(clauses)), key=lambda i: probs[i])
             for i, clause in enumerate(clauses):
                 if i == best:
