@@ -129,7 +129,8 @@ def load(url: str, corpus: Corpus, model: str, log: dict[str, float]) -> None:
         for start, clusters, vectors in corpus.chunks():
             _copy_chunk(conn, start, clusters, vectors, model)
             print(f"  loaded {start + len(clusters)} / {corpus.episodes}", flush=True)
-        conn.execute("UPDATE journal.feed_clock SET last_cursor = %s", (corpus.episodes,))
+        # Cursors 1..n were copied in: keep the live feed's above them.
+        conn.execute("SELECT journal.feed_align_base()")
         log["copy_seconds"] = round(time.monotonic() - started, 1)
         started = time.monotonic()
         conn.execute("SET maintenance_work_mem = '4GB'")

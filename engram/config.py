@@ -48,6 +48,13 @@ class Settings:
     log_json: bool = field(default=True, metadata={"help": "JSON log lines"})
     grace_seconds: float = field(default=10.0, metadata={"help": "drain time on shutdown"})
     max_workers: int = field(default=32, metadata={"help": "gRPC handler threads"})
+    processes: int = field(
+        default=1,
+        metadata={
+            "help": "serving processes sharing the listen port (SO_REUSEPORT), each with "
+            "its own pools, workers and resident index"
+        },
+    )
     pool_max_size: int = field(default=16, metadata={"help": "database connections per service"})
     index_staleness_seconds: float = field(
         default=5.0, metadata={"help": "resident index lag before Recall falls back"}
@@ -57,6 +64,14 @@ class Settings:
     )
     index_persist: bool = field(default=True, metadata={"help": "persist index snapshots"})
     embed_batch_size: int = field(default=32, metadata={"help": "episodes per embedding batch"})
+    recall_ranker: str = field(
+        default="default",
+        metadata={
+            "help": "second ranking stage of Recall and SearchEpisodes: none (first stage "
+            "only) | default (shipped weights) | path to weights from "
+            "tools/train_recall_ranker.py"
+        },
+    )
     extractor_addr: str = field(default="", metadata={"help": "ExtractorService host:port"})
     downstream_timeout_ms: int = field(
         default=2000, metadata={"help": "gateway deadline per downstream call"}
@@ -105,11 +120,16 @@ class Settings:
         split_address("listen", self.listen)
         if not -1 <= self.metrics_port <= 65535:
             raise InvalidArgument("metrics_port", f"{self.metrics_port} is not -1 or a port")
-        for name in ("max_workers", "pool_max_size", "embed_batch_size"):
+        for name in ("max_workers", "pool_max_size", "embed_batch_size", "processes"):
             if getattr(self, name) < 1:
                 raise InvalidArgument(name, f"must be at least 1, not {getattr(self, name)}")
         if self.grace_seconds < 0:
             raise InvalidArgument("grace_seconds", "must not be negative")
+        if (
+            self.recall_ranker.strip().lower() not in ("", "none", "default")
+            and not Path(self.recall_ranker.strip()).is_file()
+        ):
+            raise InvalidArgument("recall_ranker", "is not none, default or a weights file")
         if self.database_url:
             from psycopg import ProgrammingError, conninfo
 

@@ -1,19 +1,14 @@
-"""Rank fusion and the episode-recall rules every read path shares.
+"""Rank fusion functions and the episode-recall rules every read path shares.
 
-JournalService's PostgreSQL path (pgvector + full-text) and RetrievalService's
-resident index (FAISS + in-memory lexical) must rank and filter identically, so
-that a fallback or a shadow comparison differs only in the candidates each side
-found, never in how they were combined. Both call ``fuse`` from here.
-
-``fuse`` (the default of both paths) is reciprocal rank fusion with k = 60
-and equal weights over the top ``limit`` candidates of each list (each list
-still gathers a wider candidate window first, so filters cannot starve it).
-Cutting each list to ``limit`` before fusing was chosen within the RRF family
-on LoCoMo with a tuning / held-out split of the conversations
-(docs/benchmarks.md): deep windows let MiniLM's weak dense tail outvote a
-strong lexical list on name- and date-heavy questions. ``score_fusion`` (min-max
-normalised scores) measured a little higher there and is kept for
-evaluation; both read paths use ``fuse`` so they always agree.
+Both read paths (JournalService's PostgreSQL SearchEpisodes and
+RetrievalService's resident index) now rank through ``engram.ranking``
+(window min-max score fusion with neighbours, speaker and time bonuses and a
+learned second stage; prefix-stable). This module keeps the shared
+exclude-session rule (``session_excluded``) and the previous default,
+``fuse`` (reciprocal rank fusion with k = 60 over the top ``limit`` of each
+list, each list gathering ``candidate_window(limit)`` first), which
+bench/locomo_recall.py reports as the "old default" it compares against;
+no read path calls it any more. ``score_fusion`` is kept for evaluation.
 
 ``rrf`` (Cormack et al.): ``score(d) = sum over lists of w_list / (k + rank(d))``
 with 1-based ranks and per-list weights (all 1.0 unless given).

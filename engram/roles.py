@@ -97,6 +97,9 @@ DECLARED: Mapping[str, Mapping[str, Role]] = {
         "RecordRetrievalAudit": S,
         "RecordContextInjection": S,
         "ListReceipts": OP,
+        "GetSessionContext": R,
+        "GetCompactionPolicy": OP,
+        "SetCompactionPolicy": OP,
     },
     "engram.learning.v1.LearningService": {
         "ResolveScopes": R,
@@ -157,6 +160,7 @@ SCOPE_DECLARED: Mapping[str, Mapping[str, ScopeRule]] = {
         "SearchRunMemory": Q_,
         "SearchEpisodes": Q_,
         "FindExact": Q_,
+        "GetSessionContext": Q_,
         "Quarantine": REC,
         "Restore": REC,
         "ListQuarantine": REC,

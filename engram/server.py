@@ -101,7 +101,9 @@ class EngramServer:
             options=[
                 ("grpc.max_receive_message_length", 64 * 1024 * 1024),
                 ("grpc.max_send_message_length", 64 * 1024 * 1024),
-                ("grpc.so_reuseport", 0),
+                # Several serving processes (--processes) share one port;
+                # otherwise a second server on a port in use is refused.
+                ("grpc.so_reuseport", 1 if settings.processes > 1 else 0),
             ],
         )
         self.health = health.HealthServicer(experimental_non_blocking=True)

@@ -46,7 +46,10 @@ way of writing a term alike; when it does not, FindExact reports normalisation P
 and can never derive an authoritative absence.
 
 Bump :data:`VERSION` whenever any output of this module changes: persisted index
-snapshots record it and are rebuilt when it differs.
+snapshots record it and are rebuilt when it differs. FindExact's SQL term indexes
+spell out :func:`term_char_ranges` and the no-boundary scripts as code point ranges
+(memory_service/migrations/0007_exact_terms_index.sql): a change to either needs a
+journal migration that redefines their key functions and rebuilds them.
 """
 
 from __future__ import annotations

@@ -37,6 +37,8 @@ from gateway.packing import estimate_tokens, split_budget
 from gateway.receipts import ReceiptWriter
 from gateway.routing import route
 from gateway.sections import SectionInput
+from gateway.transcript import NAME as TRANSCRIPT_SECTION
+from gateway.transcript import pack_transcript
 
 __all__ = ["AssembleCommand", "Assembler", "derived_id"]
 
@@ -70,7 +72,12 @@ class Assembler:
         exact_route = route(cmd.input_text)
         inputs, exact = self._fanout.fetch(cmd, context_id, exact_route)
         budgets = split_budget(cmd.budget_tokens)
-        sections = [pack_section(s, budgets[s.name]) for s in inputs]
+        sections = [
+            pack_transcript(s, cmd.transcript_budget_tokens)
+            if s.name == TRANSCRIPT_SECTION
+            else pack_section(s, budgets[s.name])
+            for s in inputs
+        ]
         state = self._state(cmd, context_id, inputs, sections, exact)
         # The evidence event does not depend on the receipts: it is written beside them
         # (one round trip fewer). Exposure is what the injection receipts say.

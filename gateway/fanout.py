@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from engram.coverage import derive_absence
 from engram.gateway.v1 import gateway_pb2 as gpb
 from engram.journal.v1 import journal_pb2 as jpb
+from engram.journal.v1 import transcript_pb2 as tpb
 from engram.learning.v1 import learning_pb2 as lpb
 from engram.retrieval.v1 import retrieval_pb2 as rpb
 from gateway.downstream import DownstreamError, Planes, wait
@@ -37,6 +38,7 @@ from gateway.sections import (
     learned_section,
     recovered_section,
 )
+from gateway.transcript import transcript_section
 
 log = logging.getLogger("engram.gateway")
 
@@ -56,6 +58,8 @@ class AssembleCommand:
     input_text: str
     budget_tokens: int
     request_id: str
+    # The session_transcript section's own budget (gateway.transcript).
+    transcript_budget_tokens: int = 1024
 
     @property
     def who(self) -> Who:
@@ -129,6 +133,23 @@ class Fanout:
             lambda: recovered_section(
                 self._planes.call(
                     "journal", "GetRecoveredMemory", request, jpb.GetRecoveredMemoryResponse
+                ),
+                query,
+            ),
+        )
+
+    def _transcript(self, cmd: AssembleCommand, query: dict[str, object]) -> SectionInput:
+        request = tpb.GetSessionContextRequest(
+            subject=cmd.subject, workspace=cmd.workspace, session_id=cmd.session_id
+        )
+        return self._guarded(
+            "session_transcript",
+            query,
+            "journal",
+            "GetSessionContext",
+            lambda: transcript_section(
+                self._planes.call(
+                    "journal", "GetSessionContext", request, tpb.GetSessionContextResponse
                 ),
                 query,
             ),
@@ -256,11 +277,15 @@ class Fanout:
                 self._recovered, cmd, query("recovered_memory")
             ),
             "episodic_recall": self._executor.submit(self._episodic, cmd, query("episodic_recall")),
+            "session_transcript": self._executor.submit(
+                self._transcript, cmd, query("session_transcript")
+            ),
         }
         plane_of = {
             "learned_context": ("learning", "GetLearnedContext"),
             "recovered_memory": ("journal", "GetRecoveredMemory"),
             "episodic_recall": ("retrieval", "Recall"),
+            "session_transcript": ("journal", "GetSessionContext"),
         }
         exact_job = None
         if exact_route is not None:

@@ -34,6 +34,7 @@ READ_PATHS: dict[str, tuple[str, str]] = {
     "recovered_memory": ("journal.GetRecoveredMemory", "grpc:engram.journal.v1.JournalService"),
     "episodic_recall": ("retrieval.Recall", "grpc:engram.retrieval.v1.RetrievalService"),
     "exact_lookup": ("retrieval.FindExact", "grpc:engram.retrieval.v1.RetrievalService"),
+    "session_transcript": ("journal.GetSessionContext", "grpc:engram.journal.v1.JournalService"),
 }
 DROP_ORDERS: dict[str, DropOrder] = {
     "learned_context": DropOrder.LOWEST_RANK_FIRST,
@@ -44,6 +45,7 @@ RECORD_KINDS = {
     "learned_context": "learning",
     "recovered_memory": "run_record",
     "episodic_recall": "episode",
+    "session_transcript": "turn_event",
 }
 PROMPT_ELIGIBLE_KINDS = frozenset(
     {

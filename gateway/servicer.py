@@ -22,6 +22,7 @@ from gateway.gate import DeclaredAbsence, DeclaredClaim, DeclaredRecollection
 from gateway.operator import MemoryContextCommand, SearchCommand
 from gateway.packing import DEFAULT_BUDGET_TOKENS, MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
 from gateway.service import GatewayService, ReleaseCommand
+from gateway.transcript import DEFAULT_TRANSCRIPT_BUDGET_TOKENS, MAX_TRANSCRIPT_BUDGET_TOKENS
 from gateway.truthfulness import ClaimScope
 
 SERVICE = gpb.DESCRIPTOR.services_by_name["GatewayService"].full_name
@@ -111,6 +112,17 @@ def _budget(value: int) -> int:
     return value
 
 
+def _transcript_budget(value: int) -> int:
+    if value == 0:
+        return DEFAULT_TRANSCRIPT_BUDGET_TOKENS
+    if not 0 < value <= MAX_TRANSCRIPT_BUDGET_TOKENS:
+        raise InvalidArgument(
+            "transcript_budget_tokens",
+            f"must be 0..{MAX_TRANSCRIPT_BUDGET_TOKENS} (0 = {DEFAULT_TRANSCRIPT_BUDGET_TOKENS})",
+        )
+    return value
+
+
 class GatewayServicer(gpb_grpc.GatewayServiceServicer):
     def __init__(self, service: GatewayService) -> None:
         self.service = service
@@ -127,6 +139,7 @@ class GatewayServicer(gpb_grpc.GatewayServiceServicer):
             input_text=require_text("input_text", request.input_text, max_chars=MAX_INPUT_CHARS),
             budget_tokens=_budget(request.budget_tokens),
             request_id=_request_id(request.request_id),
+            transcript_budget_tokens=_transcript_budget(request.transcript_budget_tokens),
         )
         return self.service.assemble(command)
 

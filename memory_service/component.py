@@ -7,7 +7,7 @@ from pathlib import Path
 from engram.db import Database
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
 from engram.server import BuildContext, ServiceBinding
-from memory_service import receipt_rpcs, run_memory_rpcs, search_rpcs
+from memory_service import feed, receipt_rpcs, run_memory_rpcs, search_rpcs, transcript_rpcs
 from memory_service.feed import FeedNotifier
 from memory_service.journal import Journal
 from memory_service.planes import Lifecycle, PlaneContext
@@ -15,11 +15,12 @@ from memory_service.receipt_rpcs import ReceiptRpcs
 from memory_service.run_memory_rpcs import RunMemoryRpcs
 from memory_service.search_rpcs import SearchRpcs
 from memory_service.servicer import SERVICE, FoundationRpcs
+from memory_service.transcript_rpcs import TranscriptRpcs
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
-class JournalServicer(RunMemoryRpcs, SearchRpcs, ReceiptRpcs, FoundationRpcs):
+class JournalServicer(TranscriptRpcs, RunMemoryRpcs, SearchRpcs, ReceiptRpcs, FoundationRpcs):
     """Every JournalService RPC; each plane contributes a mixin. Mixins read
     self.plane (PlaneContext) and chain extend_status() through super()."""
 
@@ -31,11 +32,14 @@ class JournalServicer(RunMemoryRpcs, SearchRpcs, ReceiptRpcs, FoundationRpcs):
 def build(ctx: BuildContext) -> ServiceBinding:
     db = Database(ctx.database_url, max_size=ctx.settings.pool_max_size, name="journal").open()
     notifier = FeedNotifier(ctx.database_url)
-    plane = PlaneContext(ctx=ctx, db=db, journal=Journal(db), notifier=notifier)
+    # Before anything appends: new cursors stay above every stored one.
+    feed.align_cursor_base(db)
+    journal = Journal(db, announce=notifier.announce)
+    plane = PlaneContext(ctx=ctx, db=db, journal=journal, notifier=notifier)
     # The notifier is stopped at drain: that ends every following
     # StreamChanges, so shutdown does not wait out the grace period.
     lifecycle = Lifecycle(start=[notifier.start], stop=[])
-    for module in (run_memory_rpcs, search_rpcs, receipt_rpcs):
+    for module in (run_memory_rpcs, search_rpcs, receipt_rpcs, transcript_rpcs):
         module.attach(plane, lifecycle)
     lifecycle.stop.append(db.close)
 

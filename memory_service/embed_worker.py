@@ -5,8 +5,10 @@ NULL and announces it; this worker, woken by the change feed's NOTIFY (with a
 poll fallback for a lost notification), embeds pending episodes oldest first
 in batches and, in one transaction per batch, stores each vector with
 embedding_model and embedded_at and appends one `episode_embedded` change per
-episode (last, as the feed requires), so followers such as RetrievalService
-receive the vector.
+episode, so followers such as RetrievalService receive the vector. The
+transaction gets its id (which orders its changes in the feed, see
+memory_service/feed.py) at its first write, after the model ran: a batch
+holds the feed back only for its writes, never for the model.
 
 Text embedded: the canonical turn content, "User: <user_text>\\nAssistant:
 <assistant_text>" (memory_service.journal.canonical_content), the same form
@@ -139,6 +141,8 @@ class EmbeddingWorker:
                     )
             add_counter(conn, EMBEDDED_COUNTER, len(changes))
             append_changes(conn, changes)
+        if changes:
+            self._notifier.announce()
         count_plane_event("journal", "episodes_embedded", len(changes))
         return len(changes)
 

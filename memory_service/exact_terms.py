@@ -15,6 +15,15 @@ code point ranges, so it does not depend on the database's locale.
 Normalisation is COMPLETE when every term is exactly normalisable
 (:func:`engram.terms.normalization_is_exact`) and the database folds every spelling
 of the terms' characters as the reference does (:func:`fold_probe`).
+
+The SQL queries find their candidates through term indexes whose keys follow the
+same classes (migrations/0007_exact_terms_index.sql): a key is a maximal run of term
+characters outside the no-boundary scripts, or one no-boundary character. Whatever
+a pattern of :func:`term_pattern` matches holds every key of the term, so the index
+only narrows what the patterns then decide. Changing the term characters or the
+no-boundary scripts of :mod:`engram.terms` therefore needs a migration that redefines
+the key functions and rebuilds the indexes (the integration tests compare both key
+functions with :func:`engram.terms.term_char_ranges` for every character).
 """
 
 from __future__ import annotations

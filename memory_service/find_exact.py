@@ -4,9 +4,10 @@ ABSENCE_STATE_ABSENT_AUTHORITATIVE. Domain code: no gRPC here.
 Primary (read path journal.find_exact.v1, source postgresql:journal.events):
 exact folded terms (memory_service.exact_terms) over the user and assistant
 text of canonical `conversation.turn.completed` events, in one REPEATABLE READ
-snapshot: the page, and a separate pre-limit count. Units are distinct
-contents (content_sha256) of learning-eligible turns; each match shows the
-content's latest occurrence in scope.
+snapshot: the page and the pre-limit count, from one statement over every
+matching turn. Units are distinct contents (content_sha256) of
+learning-eligible turns; each match shows the content's latest occurrence in
+scope.
 
 Verifier (journal.find_exact.verifier.v1, source postgresql:journal.episodes):
 a second connection importing the primary's snapshot (pg_export_snapshot, so a
@@ -16,10 +17,18 @@ one row per learning-eligible content, so both count the same units. It runs
 only without a time window: the projection keeps first and last sightings, not
 every occurrence time, so it cannot count "occurred inside [start, end)".
 
+Both read their candidates from a GIN index over the term keys of the folded
+texts (migrations/0007_exact_terms_index.sql: events_exact_terms_idx for the
+primary and the accent-variant guard, episodes_exact_terms_idx, keyed by a
+second implementation, for the verifier), so the cost grows with the matches,
+not with the subject's turns; the patterns confirm every candidate, so the
+index narrows and never decides.
+
 Both exclude hidden content: content whose episode, or any of whose turn events
 in the subject/workspace, is quarantined. Shared by both paths, and therefore
 not checked by the verifier: the PostgreSQL cluster and snapshot, the folding
-function journal.exact_fold, the term patterns and the quarantine rule.
+function journal.exact_fold, the term patterns, the rule (and character
+classes) of the term keys and the quarantine rule.
 
 Dimensions: semantic and field COMPLETE (exact-term semantics over both text
 fields); temporal PARTIAL with a time window (part of stored time); visibility
@@ -28,7 +37,8 @@ PARTIAL with a session filter, or when matching journal content is not exposed
 normalization COMPLETE only when every term is exactly normalisable
 (engram.terms.normalization_is_exact, decided on the terms as written) and the
 database folds the terms, and every spelling of their characters, exactly as
-engram.terms.fold does (exact_terms.fold_probe, checked in the same snapshot).
+engram.terms.fold does (exact_terms.fold_probe, checked in the same snapshot;
+a character is folded once per fold definition, server and collation).
 So an empty result is ABSENT_AUTHORITATIVE only for an all-time, all-session
 search of exactly normalised terms with nothing hidden and an agreeing verifier;
 ABSENT_IN_SCOPE otherwise; COVERAGE_DISAGREEMENT when the verifier counts
@@ -38,6 +48,7 @@ differently. See docs/find-exact.md.
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -88,27 +99,77 @@ class ExactResult:
     coverage: cpb.Coverage
 
 
+_PAGE_COLUMNS = ("event_id", "session_id", "occurred_at", "user_text", "assistant_text")
+
+
+def _page_row(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: row[k] for k in _PAGE_COLUMNS}
+
+
 @dataclass(frozen=True)
 class _Counts:
     matched: int
     matched_anywhere: int
 
 
+@dataclass(frozen=True)
+class _Prepared:
+    # The terms as journal.exact_fold folds them (what is searched).
+    terms: list[str]
+    # Whether the database folds every probed spelling as engram.terms.fold does.
+    folds_like_reference: bool
+    # What the term indexes must hold for a turn to be a candidate.
+    keys: list[str]
+    variant_keys: list[str]
+    variant_marked_keys: list[str]
+    verifier_keys: list[str]
+
+
+class _FoldChecks:
+    """Probe characters the database folds as engram.terms.fold does, under one fold:
+    the server version, the database's collation (and its library's version) and
+    the definitions of journal.exact_fold and the function it calls, which
+    exact_prepare hashes into fold_version. Another fold starts afresh."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._version = ""
+        self._good: set[str] = set()
+
+    def unchecked(self, probe: list[str]) -> tuple[str, list[str]]:
+        with self._lock:
+            return self._version, [c for c in probe if c not in self._good]
+
+    def record(self, version: str, chars: list[str]) -> None:
+        with self._lock:
+            if version != self._version:
+                self._version, self._good = version, set()
+            self._good.update(chars)
+
+
 class FindExact:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self._fold_checks = _FoldChecks()
 
     def find(self, query: ExactQuery) -> ExactResult:
         windowed = query.start is not None or query.end is not None
+        # The variant guard's terms: the searched terms with accents stripped. They
+        # are only used when the database folded the terms to query.terms (exact).
+        stripped = [strip_marks(t) for t in query.terms]
         with self.db.connection() as conn, conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            snapshot = conn.execute("SELECT pg_export_snapshot() AS id").fetchone()
+            # One round trip, two statements (no parameters: the simple protocol).
+            started = conn.execute(
+                "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY; "
+                "SELECT pg_export_snapshot() AS id"
+            )
+            started.nextset()
+            snapshot = started.fetchone()
             assert snapshot is not None
-            terms = self._fold_in_database(conn, query.terms)
+            prepared = self._prepare(conn, query, stripped)
+            terms = prepared.terms
             exact = (
-                query.normalization_exact
-                and terms == query.terms
-                and self._folds_like_reference(conn, terms)
+                query.normalization_exact and terms == query.terms and prepared.folds_like_reference
             )
             params = {
                 "subject": query.subject,
@@ -117,14 +178,20 @@ class FindExact:
                 "start": query.start,
                 "end": query.end,
                 "patterns": [term_pattern(t) for t in terms],
+                "keys": prepared.keys,
+                "verifier_keys": prepared.verifier_keys,
                 "limit": query.limit,
             }
-            rows = conn.execute(SQ["exact_page"], params).fetchall()
-            count_row = conn.execute(SQ["exact_count"], params).fetchone()
+            rows = conn.execute(SQ["exact_matches"], params).fetchall()
             mark = conn.execute(Q["feed_watermark"]).fetchone()
-            assert count_row is not None and mark is not None
-            counts = _Counts(int(count_row["matched"]), int(count_row["matched_anywhere"]))
-            if exact and counts.matched_anywhere == 0 and self._variant_exists(conn, terms, params):
+            assert rows and mark is not None
+            counts = _Counts(int(rows[0]["matched"]), int(rows[0]["matched_anywhere"]))
+            page = [_page_row(r) for r in rows if r["event_id"] is not None]
+            if (
+                exact
+                and counts.matched_anywhere == 0
+                and self._variant_exists(conn, stripped, prepared, params)
+            ):
                 exact = False  # "zurich" searched, "Zürich" said: not an authoritative absence
             # The exported snapshot lives as long as this transaction: verify now.
             verifier = (
@@ -134,56 +201,89 @@ class FindExact:
             )
         if verifier.ran and not verifier.agrees:
             self._report_disagreement(query, counts.matched, verifier.count)
-        matches = [{**r, "matched_terms": terms} for r in rows]
+        matches = [{**r, "matched_terms": terms} for r in page]
         coverage = self._coverage(
-            query, terms, exact, len(rows), counts, verifier, int(mark["last_cursor"])
+            query, terms, exact, len(page), counts, verifier, int(mark["last_cursor"])
         )
         return ExactResult(matches, terms, coverage)
 
-    @staticmethod
-    def _variant_exists(conn: Conn, terms: list[str], params: dict[str, Any]) -> bool:
-        """Whether the terms match some turn once accents are stripped on both sides."""
-        stripped = [strip_marks(t) for t in terms]
-        row = conn.execute(
-            SQ["exact_variant_exists"],
-            {**params, "patterns": [term_pattern(t) for t in stripped]},
-        ).fetchone()
-        return bool(row and row["found"])
+    def _prepare(self, conn: Conn, query: ExactQuery, stripped: list[str]) -> _Prepared:
+        """One round trip: fold the terms with the same SQL function that folds the
+        text (so a term and the text it should match can never be folded
+        differently), check that the database folds every spelling of the terms'
+        characters as engram.terms.fold does (a server without casefold(), or with
+        another Unicode version or locale, may not: the search is then not exact),
+        and compute the index keys of what is searched.
 
-    @staticmethod
-    def _fold_in_database(conn: Conn, terms: list[str]) -> list[str]:
-        """Fold the terms with the same SQL function that folds the text, so a
-        term and the text it should match can never be folded differently."""
-        rows = conn.execute(SQ["exact_fold_terms"], {"terms": terms}).fetchall()
-        folded: list[str] = []
-        for i, row in enumerate(rows):
-            value = str(row["folded"] or "")
-            if not value:
-                raise InvalidArgument("terms", f"term {i} normalises to nothing")
-            if value not in folded:
-                folded.append(value)
-        return folded
-
-    @staticmethod
-    def _folds_like_reference(conn: Conn, terms: list[str]) -> bool:
-        """Whether the database folds every spelling of the terms' characters as
-        engram.terms.fold does (a server without casefold(), or with another Unicode
-        version or locale, may not): otherwise the search is not exact."""
-        probe = fold_probe(terms)
+        The fold check probes query.terms; it only counts when the database folded
+        the terms to exactly query.terms, so it probes the terms searched. Characters
+        already found to fold like the reference under the same fold (_FoldChecks)
+        are not folded again."""
+        probe = fold_probe(query.terms) if query.normalization_exact else []
+        version, unchecked = self._fold_checks.unchecked(probe)
         row = conn.execute(
-            SQ["exact_fold_check"], {"chars": probe, "expected": [fold(c) for c in probe]}
+            SQ["exact_prepare"],
+            {
+                "terms": query.terms,
+                "stripped": stripped,
+                "chars": unchecked,
+                "expected": [fold(c) for c in unchecked],
+            },
         ).fetchone()
         assert row is not None
+        terms: list[str] = []
+        for i, value in enumerate(row["folded"]):
+            if not value:
+                raise InvalidArgument("terms", f"term {i} normalises to nothing")
+            if value not in terms:
+                terms.append(str(value))
         agrees = bool(row["agrees"])
-        if not agrees:
+        current = str(row["fold_version"])
+        if current != version and len(unchecked) < len(probe):
+            # The fold changed since the skipped characters were checked.
+            check = conn.execute(
+                SQ["exact_fold_check"], {"chars": probe, "expected": [fold(c) for c in probe]}
+            ).fetchone()
+            assert check is not None
+            agrees = bool(check["agrees"])
+        if agrees:
+            self._fold_checks.record(current, probe)
+        elif terms == query.terms:
             log.warning("the database folds some spelling of the terms differently")
-        return agrees
+        return _Prepared(
+            terms=terms,
+            folds_like_reference=agrees,
+            keys=list(row["keys"]),
+            variant_keys=list(row["variant_keys"]),
+            variant_marked_keys=list(row["variant_marked_keys"]),
+            verifier_keys=list(row["verifier_keys"]),
+        )
+
+    @staticmethod
+    def _variant_exists(
+        conn: Conn, stripped: list[str], prepared: _Prepared, params: dict[str, Any]
+    ) -> bool:
+        """Whether the terms match some turn once accents are stripped on both sides."""
+        row = conn.execute(
+            SQ["exact_variant_exists"],
+            {
+                **params,
+                "variant_patterns": [term_pattern(t) for t in stripped],
+                "variant_keys": prepared.variant_keys,
+                "variant_marked_keys": prepared.variant_marked_keys,
+            },
+        ).fetchone()
+        return bool(row and row["found"])
 
     def _verify(self, snapshot: str, params: dict[str, Any], primary: int) -> cpb.Verifier:
         try:
             with self.db.connection() as conn, conn.transaction():
-                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                conn.execute(sql.SQL("SET TRANSACTION SNAPSHOT {}").format(sql.Literal(snapshot)))
+                conn.execute(
+                    sql.SQL(
+                        "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY; "
+                        "SET TRANSACTION SNAPSHOT {}"
+                    ).format(sql.Literal(snapshot))
+                )
                 row = conn.execute(SQ["exact_verifier_count"], params).fetchone()
         except (psycopg.Error, EngramError):
             # A verifier that did not run can never upgrade the result.

@@ -6,23 +6,27 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
 from psycopg.types.json import Jsonb
 
+from engram import dates as dates_mod
 from engram.auth import UNRESTRICTED, TokenScope, current_actor
 from engram.db import Database, migrations
 from engram.db.errors import translating
 from engram.errors import (
+    AlreadyExists,
     FailedPrecondition,
     IllegalTransition,
     InvalidArgument,
     NotFound,
     TransitionDetail,
 )
+from memory_service.search import store_episode_dates
 from memory_service.store import (
     CONSTRAINT_ERRORS,
     ChangeRow,
@@ -112,152 +116,149 @@ class EventCommand:
     occurred_at: datetime | None
 
 
+def turn_payload(
+    cmd: TurnCommand, content: str, user_sha: str, assistant_sha: str
+) -> dict[str, Any]:
+    """The canonical conversation.turn.completed event's payload."""
+    return {
+        "user_text": cmd.user_text,
+        "assistant_text": cmd.assistant_text,
+        "canonical_content": content,
+        **{
+            k: v
+            for k, v in (("user_name", cmd.user_name), ("assistant_name", cmd.assistant_name))
+            if v
+        },
+        "user_sha256": user_sha,
+        "assistant_sha256": assistant_sha,
+        "learning_eligible": cmd.learning_eligible,
+        "run_id": cmd.run_id,
+        # The event is authoritative about the speech act, not about the
+        # propositions inside the generated answer.
+        "field_provenance": {
+            "user_text": "user_input",
+            "assistant_text": "generated_output_unverified",
+        },
+    }
+
+
+def turn_statement_params(cmd: TurnCommand) -> dict[str, Any]:
+    """Validate a turn's content and compute what Q["commit_turn"] takes:
+    hashes, the event payload and the request fingerprint. Raises before
+    anything is written."""
+    for name, text in (("user_text", cmd.user_text), ("assistant_text", cmd.assistant_text)):
+        if is_repetition_loop(text):
+            raise InvalidArgument(
+                name,
+                "looks like a repetition loop (one line repeated)",
+                reason="REPETITION_LOOP",
+            )
+    content = canonical_content(
+        cmd.user_text, cmd.assistant_text, cmd.user_name, cmd.assistant_name
+    )
+    content_sha = sha256_hex(content)
+    if cmd.expected_content_sha256 and cmd.expected_content_sha256.lower() != content_sha:
+        raise FailedPrecondition(
+            "expected_content_sha256 does not match the canonical content",
+            reason="CONTENT_HASH_MISMATCH",
+            metadata={"actual_sha256": content_sha},
+        )
+    request_sha = fingerprint(
+        {
+            k: v
+            for k, v in cmd.__dict__.items()
+            if k not in ("request_id", "expected_content_sha256")
+            # Unnamed speakers fingerprint as before the names existed.
+            and not (k in ("user_name", "assistant_name") and not v)
+        }
+    )
+    user_sha = sha256_hex(cmd.user_text)
+    assistant_sha = sha256_hex(cmd.assistant_text)
+    return {
+        "request_id": cmd.request_id,
+        "request_sha256": request_sha,
+        "event_type": TURN_EVENT,
+        "provenance": "generated_output_unverified",
+        "subject": cmd.subject,
+        "workspace": cmd.workspace,
+        "session_id": cmd.session_id,
+        "payload": Jsonb(turn_payload(cmd, content, user_sha, assistant_sha)),
+        "content_sha256": content_sha,
+        "user_sha256": user_sha,
+        "assistant_sha256": assistant_sha,
+        "occurred_at": cmd.occurred_at,
+        "learning_eligible": cmd.learning_eligible,
+        "user_text": cmd.user_text,
+        "assistant_text": cmd.assistant_text,
+        "user_name": cmd.user_name,
+        "assistant_name": cmd.assistant_name,
+    }
+
+
+def has_relative_dates(cmd: TurnCommand) -> bool:
+    """Whether the turn's text has relative dates to resolve (whichever day
+    it is said: the rules that match do not depend on it)."""
+    source = dates_mod.episode_source(cmd.user_text, cmd.assistant_text)
+    return bool(dates_mod.resolve_codes(source, datetime.now(UTC)))
+
+
 class Journal:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, announce: Callable[[], None] | None = None) -> None:
         self.db = db
+        self._announce = announce
+
+    def announce(self) -> None:
+        """Call after a transaction that appended changes has committed: wakes
+        the feed's followers (FeedNotifier.announce; coalesced, never inside
+        the commit)."""
+        if self._announce is not None:
+            self._announce()
 
     # -- CommitTurn ---------------------------------------------------------
 
     def commit_turn(self, cmd: TurnCommand) -> dict[str, Any]:
         """Returns the receipt as a dict (with "replayed")."""
-        for name, text in (("user_text", cmd.user_text), ("assistant_text", cmd.assistant_text)):
-            if is_repetition_loop(text):
-                raise InvalidArgument(
-                    name,
-                    "looks like a repetition loop (one line repeated)",
-                    reason="REPETITION_LOOP",
+        params = turn_statement_params(cmd)
+        with self.db.connection() as conn, translating(CONSTRAINT_ERRORS):
+            if not (cmd.learning_eligible and has_relative_dates(cmd)):
+                # One statement on an autocommit connection, so one round trip
+                # and one transaction: check, lock, check again, then the
+                # event, the episode, the receipt for replay and the feed
+                # entries (journal.commit_turn).
+                row = conn.execute(Q["commit_turn"], params).fetchone()
+            else:
+                # A new episode also stores its relative dates, resolved
+                # against the turn's time (memory_service/search.py), in the
+                # same transaction.
+                with conn.transaction():
+                    row = conn.execute(Q["commit_turn"], params).fetchone()
+                    assert row is not None
+                    written = row["receipt"]
+                    if not row["replayed"] and int(written["occurrence_count"]) == 1:
+                        # occurred_at defaults to now(), the transaction's
+                        # start, as committed_at does.
+                        occurred = cmd.occurred_at or datetime.fromisoformat(
+                            str(written["committed_at"])
+                        )
+                        store_episode_dates(
+                            conn,
+                            str(written["episode_id"]),
+                            cmd.user_text,
+                            cmd.assistant_text,
+                            occurred,
+                        )
+        assert row is not None
+        receipt: dict[str, Any] = dict(row["receipt"])
+        if row["replayed"]:
+            if row["request_sha256"] != params["request_sha256"]:
+                raise AlreadyExists(
+                    f"request_id {cmd.request_id} was already used for a different "
+                    "commit_turn request",
+                    reason="REQUEST_ID_REUSED",
                 )
-        content = canonical_content(
-            cmd.user_text, cmd.assistant_text, cmd.user_name, cmd.assistant_name
-        )
-        content_sha = sha256_hex(content)
-        if cmd.expected_content_sha256 and cmd.expected_content_sha256.lower() != content_sha:
-            raise FailedPrecondition(
-                "expected_content_sha256 does not match the canonical content",
-                reason="CONTENT_HASH_MISMATCH",
-                metadata={"actual_sha256": content_sha},
-            )
-        request_sha = fingerprint(
-            {
-                k: v
-                for k, v in cmd.__dict__.items()
-                if k not in ("request_id", "expected_content_sha256")
-                # Unnamed speakers fingerprint as before the names existed.
-                and not (k in ("user_name", "assistant_name") and not v)
-            }
-        )
-        operation = "commit_turn"
-        with self.db.connection() as conn:
-            # Check, lock, check again: a plain replay returns without taking
-            # the lock; a concurrent duplicate waits on it and then finds the
-            # first commit's receipt.
-            replay = idempotent_lookup(conn, operation, cmd.request_id, request_sha)
-            if replay is not None:
-                return {**replay, "replayed": True}
-            with conn.transaction(), translating(CONSTRAINT_ERRORS):
-                lock_key(conn, f"{operation}:{cmd.request_id}")
-                replay = idempotent_lookup(conn, operation, cmd.request_id, request_sha)
-                if replay is not None:
-                    return {**replay, "replayed": True}
-                receipt, changes = self._write_turn(conn, cmd, content, content_sha)
-                idempotent_store(conn, operation, cmd.request_id, request_sha, receipt, cmd.subject)
-                append_changes(conn, changes)
+            return {**receipt, "replayed": True}
+        self.announce()
         return {**receipt, "replayed": False}
-
-    def _write_turn(
-        self, conn: Conn, cmd: TurnCommand, content: str, content_sha: str
-    ) -> tuple[dict[str, Any], list[ChangeRow]]:
-        user_sha = sha256_hex(cmd.user_text)
-        assistant_sha = sha256_hex(cmd.assistant_text)
-        payload = {
-            "user_text": cmd.user_text,
-            "assistant_text": cmd.assistant_text,
-            "canonical_content": content,
-            **{
-                k: v
-                for k, v in (("user_name", cmd.user_name), ("assistant_name", cmd.assistant_name))
-                if v
-            },
-            "user_sha256": user_sha,
-            "assistant_sha256": assistant_sha,
-            "learning_eligible": cmd.learning_eligible,
-            "run_id": cmd.run_id,
-            # The event is authoritative about the speech act, not about the
-            # propositions inside the generated answer.
-            "field_provenance": {
-                "user_text": "user_input",
-                "assistant_text": "generated_output_unverified",
-            },
-        }
-        event = conn.execute(
-            Q["insert_event"],
-            {
-                "event_type": TURN_EVENT,
-                "subject": cmd.subject,
-                "workspace": cmd.workspace,
-                "session_id": cmd.session_id,
-                "payload": Jsonb(payload),
-                "provenance": "generated_output_unverified",
-                "request_id": cmd.request_id,
-                "content_sha256": content_sha,
-                "occurred_at": cmd.occurred_at,
-            },
-        ).fetchone()
-        assert event is not None
-        changes = [
-            ChangeRow(
-                "event_appended",
-                cmd.subject,
-                cmd.workspace,
-                cmd.session_id,
-                "event",
-                str(event["event_id"]),
-                TURN_EVENT,
-                int(event["event_id"]),
-            )
-        ]
-        episode_id, occurrences = "", 0
-        if cmd.learning_eligible:
-            episode = conn.execute(
-                Q["upsert_episode"],
-                {
-                    "subject": cmd.subject,
-                    "workspace": cmd.workspace,
-                    "content_sha256": content_sha,
-                    "session_id": cmd.session_id,
-                    "user_text": cmd.user_text,
-                    "assistant_text": cmd.assistant_text,
-                    "user_name": cmd.user_name,
-                    "assistant_name": cmd.assistant_name,
-                    "occurred_at": event["occurred_at"],
-                    "event_id": event["event_id"],
-                },
-            ).fetchone()
-            assert episode is not None
-            episode_id, occurrences = str(episode["episode_id"]), int(episode["occurrence_count"])
-            changes.append(
-                ChangeRow(
-                    "episode_upserted",
-                    cmd.subject,
-                    cmd.workspace,
-                    cmd.session_id,
-                    "episode",
-                    episode_id,
-                    TURN_EVENT,
-                    int(event["event_id"]),
-                )
-            )
-        receipt = {
-            "event_id": int(event["event_id"]),
-            "episode_id": episode_id,
-            "user_sha256": user_sha,
-            "assistant_sha256": assistant_sha,
-            "content_sha256": content_sha,
-            "occurrence_count": occurrences,
-            "committed_at": event["recorded_at"].isoformat(),
-            "request_id": str(cmd.request_id),
-        }
-        return receipt, changes
 
     # -- AppendEvent --------------------------------------------------------
 
@@ -284,10 +285,12 @@ class Journal:
                 return replay, True
             event = self.insert_event(conn, cmd, sha256_hex(encoded))
             idempotent_store(conn, operation, cmd.request_id, request_sha, event, cmd.subject)
+        self.announce()
         return event, False
 
     def insert_event(self, conn: Conn, cmd: EventCommand, content_sha: str) -> dict[str, Any]:
-        """Insert an event and announce it on the feed (inside the caller's transaction)."""
+        """Insert an event and its change (inside the caller's transaction; the
+        caller calls announce() after its commit)."""
         row = conn.execute(
             Q["insert_event"],
             {
@@ -445,6 +448,7 @@ class Journal:
                         )
                     )
             cursor = append_changes(conn, changes)[0]
+        self.announce()
         return {
             "entry_id": int(entry["entry_id"]),
             "record_kind": record_kind,
@@ -514,6 +518,7 @@ class Journal:
             for statement in self.purge_statements():
                 conn.execute(Q[statement], params)
             (cursor,) = append_changes(conn, [ChangeRow("subject_purged", subject, workspace)])
+        self.announce()
         return {"purge_id": int(purge["purge_id"]), "change_cursor": cursor, **all_counts}
 
     def _purge_extra_counts(self, conn: Conn, params: dict[str, Any]) -> dict[str, int]:

@@ -20,58 +20,85 @@ VALUES (%(event_type)s, %(subject)s, %(workspace)s, %(session_id)s, %(payload)s,
         %(request_id)s, %(content_sha256)s, coalesce(%(occurred_at)s, now()))
 RETURNING event_id, recorded_at, occurred_at;
 
--- name: upsert_episode
-INSERT INTO journal.episodes AS e
-    (subject, workspace, content_sha256, session_id, session_ids, user_text, assistant_text,
-     user_name, assistant_name, first_seen_at, last_seen_at, first_event_id, last_event_id)
-VALUES (%(subject)s, %(workspace)s, %(content_sha256)s, %(session_id)s, ARRAY[%(session_id)s],
-        %(user_text)s, %(assistant_text)s, %(user_name)s, %(assistant_name)s, %(occurred_at)s,
-        %(occurred_at)s, %(event_id)s, %(event_id)s)
-ON CONFLICT ON CONSTRAINT episodes_content_key DO UPDATE SET
-    occurrence_count = e.occurrence_count + 1,
-    last_seen_at = greatest(e.last_seen_at, excluded.last_seen_at),
-    session_id = excluded.session_id,
-    session_ids = CASE WHEN excluded.session_id = ANY (e.session_ids) THEN e.session_ids
-                       ELSE e.session_ids || excluded.session_id END,
-    last_event_id = excluded.last_event_id
-RETURNING episode_id, occurrence_count;
+-- name: commit_turn
+-- CommitTurn's whole database side in one statement and, on an autocommit
+-- connection, one transaction (journal.commit_turn, migration 0008).
+SELECT replayed, request_sha256, receipt
+FROM journal.commit_turn(
+    p_request_id => %(request_id)s,
+    p_request_sha256 => %(request_sha256)s,
+    p_event_type => %(event_type)s,
+    p_provenance => %(provenance)s,
+    p_subject => %(subject)s,
+    p_workspace => %(workspace)s,
+    p_session_id => %(session_id)s,
+    p_payload => %(payload)s,
+    p_content_sha256 => %(content_sha256)s,
+    p_user_sha256 => %(user_sha256)s,
+    p_assistant_sha256 => %(assistant_sha256)s,
+    p_occurred_at => %(occurred_at)s,
+    p_learning_eligible => %(learning_eligible)s,
+    p_user_text => %(user_text)s,
+    p_assistant_text => %(assistant_text)s,
+    p_user_name => %(user_name)s,
+    p_assistant_name => %(assistant_name)s);
 
 -- name: append_changes
--- One statement: advance the feed clock (its row lock, held until commit,
--- keeps cursors in commit order), insert the changes and notify followers.
-WITH clock AS (
-    UPDATE journal.feed_clock
-    SET last_cursor = last_cursor + cardinality(%(kinds)s::text[])
-    RETURNING last_cursor
-), inserted AS (
-    INSERT INTO journal.changes
-        (cursor, kind, subject, workspace, session_id, record_kind, record_id, event_type,
-         event_id)
-    SELECT clock.last_cursor - cardinality(%(kinds)s::text[]) + c.ord, c.kind, c.subject,
-           c.workspace, c.session_id, c.record_kind, c.record_id, c.event_type, c.event_id
-    FROM clock,
-         unnest(%(kinds)s::text[], %(subjects)s::text[], %(workspaces)s::text[],
-                %(session_ids)s::text[], %(record_kinds)s::text[], %(record_ids)s::text[],
-                %(event_types)s::text[], %(event_ids)s::bigint[])
-             WITH ORDINALITY AS c(kind, subject, workspace, session_id, record_kind, record_id,
-                                  event_type, event_id, ord)
-    RETURNING cursor
-)
-SELECT array_agg(cursor ORDER BY cursor) AS cursors,
-       pg_notify('engram_changes', max(cursor)::text) AS notified
-FROM inserted;
+-- Cursors from the transaction's own id: no lock, nothing shared with other
+-- writers, no NOTIFY (the writer announces after its commit; feed.py).
+SELECT journal.append_changes(
+    %(kinds)s::text[], %(subjects)s::text[], %(workspaces)s::text[], %(session_ids)s::text[],
+    %(record_kinds)s::text[], %(record_ids)s::text[], %(event_types)s::text[],
+    %(event_ids)s::bigint[]) AS cursors;
 
 -- name: feed_watermark
-SELECT last_cursor FROM journal.feed_clock;
-
--- name: changes_after
-SELECT c.cursor, c.kind, c.subject, c.workspace, c.session_id, c.record_kind, c.record_id,
-       c.event_type, c.event_id, c.committed_at
+-- The highest final cursor: every change at or below it is committed and
+-- visible in this snapshot, and no other will ever appear there.
+SELECT coalesce(max(c.cursor), 0) AS last_cursor
 FROM journal.changes c
-WHERE c.cursor > %(after)s
-  AND (cardinality(%(kinds)s::text[]) = 0 OR c.kind = ANY (%(kinds)s::text[]))
-ORDER BY c.cursor
-LIMIT %(limit)s;
+WHERE c.cursor < journal.feed_frontier();
+
+-- name: feed_head
+-- The highest committed cursor (changes above the watermark wait for an
+-- older transaction to end).
+SELECT coalesce(max(c.cursor), 0) AS head FROM journal.changes c;
+
+-- name: feed_align_base
+SELECT journal.feed_align_base() AS base;
+
+-- name: changes_page
+-- One statement, so one snapshot and one round trip: the final changes after
+-- %(after)s (below the frontier, where no cursor can still appear) and the
+-- feed's position in the same snapshot: the watermark (highest final
+-- cursor), the head (highest committed cursor) and the highest committed
+-- cursor of the kinds read that is not final yet (0: none; only the few
+-- cursors at or above the frontier are scanned). With no change to return,
+-- one row whose change columns are NULL.
+WITH f AS MATERIALIZED (SELECT journal.feed_frontier() AS frontier),
+position AS (
+    SELECT coalesce((SELECT max(c.cursor) FROM journal.changes c
+                     WHERE c.cursor < f.frontier), 0) AS last_cursor,
+           coalesce((SELECT max(c.cursor) FROM journal.changes c), 0) AS head,
+           coalesce((SELECT max(c.cursor) FROM journal.changes c
+                     WHERE c.cursor >= f.frontier
+                       AND (cardinality(%(kinds)s::text[]) = 0
+                            OR c.kind = ANY (%(kinds)s::text[]))), 0) AS waiting
+    FROM f
+),
+page AS (
+    SELECT c.cursor, c.kind, c.subject, c.workspace, c.session_id, c.record_kind,
+           c.record_id, c.event_type, c.event_id, c.committed_at
+    FROM journal.changes c
+    WHERE c.cursor > %(after)s
+      AND c.cursor < (SELECT frontier FROM f)
+      AND (cardinality(%(kinds)s::text[]) = 0 OR c.kind = ANY (%(kinds)s::text[]))
+    ORDER BY c.cursor
+    LIMIT %(limit)s
+)
+SELECT p.last_cursor, p.head, p.waiting, page.*
+FROM position p
+LEFT JOIN page ON true
+ORDER BY page.cursor;
 
 -- name: episodes_by_id
 -- Visible episodes only (BatchGetEpisodes, SearchEpisodes' bodies, the feed's
@@ -252,7 +279,8 @@ SELECT
                      WHERE q.record_kind = 'episode' AND q.record_id = e.episode_id::text)
   ) AS episodes_pending,
   (SELECT count(*) FROM journal.quarantined) AS quarantined,
-  (SELECT last_cursor FROM journal.feed_clock) AS watermark;
+  -- The head: every committed change (feed_head).
+  (SELECT coalesce(max(cursor), 0) FROM journal.changes) AS watermark;
 
 -- name: counters_all
 SELECT name, value FROM journal.counters;

@@ -43,7 +43,7 @@ from memory_service.store import (
 RQ = Queries(Path(__file__).with_name("receipts.sql"))
 MAX_ENTRIES = 256
 MAX_RECORD_KIND = 64
-SECTIONS = ("learned_context", "recovered_memory", "episodic_recall")
+SECTIONS = ("learned_context", "recovered_memory", "episodic_recall", "session_transcript")
 DECISIONS = {
     pb.AUDIT_DECISION_EVALUATED: "evaluated",
     pb.AUDIT_DECISION_SELECTED: "selected",

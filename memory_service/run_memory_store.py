@@ -234,6 +234,7 @@ class RunMemoryStore:
                     event_id=int(event["event_id"]),
                     retention_seconds=policy.retention_seconds,
                 )
+        self.journal.announce()  # the run.completed event's change
         count_plane_event(PLANE, "redacted", body.redaction_count)
         count_plane_event(PLANE, "pruned", pruned.total)
         count_plane_event(PLANE, "recorded" if record else "not_recorded")

@@ -1,13 +1,15 @@
 """SearchEpisodes and BatchGetEpisodes: the PostgreSQL read path over the
 episode projection. Domain code: no gRPC here.
 
-Two candidate lists under the same filters, each max(4 * limit, 40) long
-(engram.fusion.candidate_window): pgvector cosine distance over the HNSW index
-(episodes embedded by the current embedder only) and PostgreSQL full-text
-('english', any query word) ranked by ts_rank_cd. Episodes still waiting for
-their embedding are reachable through the lexical list. The lists are fused by
-engram.fusion.fuse (reciprocal rank fusion over the best `limit` of each
-list), the same function the resident index uses.
+Two candidate lists under the same filters, each its top engram.ranking.WINDOW
+(fixed, so the order never depends on `limit`): pgvector cosine distance over
+the HNSW index (episodes embedded by the current embedder only) and
+PostgreSQL full-text ('english', any query word, over the text and its
+resolved dates) ranked by ts_rank_cd. Episodes still waiting for their
+embedding are reachable through the lexical list. The question loses the
+scope's speaker names first (engram.ranking.prepare_query); one more query
+(search_features) reads the candidates' speakers, dates and neighbours'
+scores, and engram.ranking ranks them, as the resident index does.
 
 Coverage is ranked recall: no total is known (exactness UNKNOWN) and no
 meaning-equivalent total exists (semantic UNKNOWN), so an empty result derives
@@ -20,18 +22,19 @@ import hashlib
 import logging
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from engram import dates as dates_mod
+from engram import ranking
 from engram.common.v1 import common_pb2 as cpb
 from engram.coverage import ranked_recall_coverage
 from engram.db import Database
 from engram.embedder_cache import shared_embedder
 from engram.errors import Unavailable
-from engram.fusion import candidate_window, fuse
 from engram.terms import surface_words
 from memory_service.search_queries import SQ
 from memory_service.store import Conn, Q
@@ -88,22 +91,89 @@ def lexical_query(text: str) -> str:
     return " or ".join(words)
 
 
+def store_episode_dates(
+    conn: Conn, episode_id: str, user_text: str, assistant_text: str, occurred_at: datetime
+) -> None:
+    """Resolve a new episode's relative dates (engram.dates) against the time
+    its turn occurred and store them (journal.episodes.resolved_dates, part of
+    its lexical view). Called by the commit path; no statement when none resolve."""
+    codes = dates_mod.resolve_codes(
+        dates_mod.episode_source(user_text, assistant_text), occurred_at
+    )
+    if codes:
+        conn.execute(
+            SQ["episode_store_dates"],
+            {"episode_id": episode_id, "dates": dates_mod.date_text(codes)},
+        )
+
+
+def _utc_day_code(when: datetime) -> int:
+    return dates_mod.day_code((when.astimezone(UTC) if when.tzinfo is not None else when).date())
+
+
+def candidates_from_rows(
+    rows: list[dict[str, Any]],
+    prepared: ranking.Query,
+    dense_scores: list[float],
+) -> ranking.Candidates:
+    """engram.ranking candidates from search_features rows."""
+    builder = ranking.CandidateBuilder()
+    nan = float("nan")
+    for r in rows:
+        dates_text = str(r["resolved_dates"] or "")
+        codes = dates_mod.parse_date_text(dates_text) if dates_text else []
+        builder.add(
+            str(r["episode_id"]),
+            cos=nan if r["cos"] is None else float(r["cos"]),
+            cos_prev=nan if r["prev_cos"] is None else float(r["prev_cos"]),
+            cos_next=nan if r["next_cos"] is None else float(r["next_cos"]),
+            lex=float(r["rank"]),
+            lex_prev=float(r["prev_rank"]),
+            lex_next=float(r["next_rank"]),
+            speaker=ranking.speaker_named(
+                prepared, str(r["user_name"] or ""), str(r["assistant_name"] or "")
+            ),
+            time=dates_mod.time_match(
+                list(prepared.dates), _utc_day_code(r["first_seen_at"]), codes
+            )
+            if prepared.dates
+            else 0.0,
+            traits=ranking.text_traits(*ranking.text_shape(str(r["user_text"]))),
+            has_date=bool(codes),
+        )
+    return builder.build(
+        max(dense_scores) if dense_scores else 0.0, min(dense_scores) if dense_scores else 0.0
+    )
+
+
 class EpisodeSearch:
-    def __init__(self, db: Database, embedder_name: str) -> None:
+    def __init__(self, db: Database, embedder_name: str, ranker: str = "default") -> None:
         self.db = db
         self.embedder_name = embedder_name
+        # engram.ranking's second stage (settings.recall_ranker; None: first stage only).
+        self.ranker = ranking.shared_ranker(ranker)
         self._iterative_scan: bool | None = None
+
+    def speaker_names(self, conn: Conn, subject: str, workspace: str) -> list[str]:
+        rows = conn.execute(
+            SQ["search_speakers"], {"subject": subject, "workspace": workspace}
+        ).fetchall()
+        names = {str(n) for r in rows for n in (r["user_name"], r["assistant_name"]) if n}
+        return sorted(names)
 
     def search(self, query: SearchQuery) -> SearchResult:
         embedder = shared_embedder(self.embedder_name)
+        with self.db.connection() as conn:
+            names = self.speaker_names(conn, query.subject, query.workspace)
+        prepared = ranking.prepare_query(query.query_text, names)
         vector = query.query_embedding
         if vector is None and query.query_text.strip():
             try:
-                vector = embedder.embed_one(query.query_text)
+                vector = embedder.embed_one(prepared.text)
             except Exception as exc:  # a model that cannot load or run
                 log.exception("query embedding failed")
                 raise Unavailable("the query embedder is unavailable") from exc
-        window = candidate_window(query.limit)
+        window = ranking.WINDOW
         params: dict[str, Any] = {
             "subject": query.subject,
             "workspace": query.workspace,
@@ -113,7 +183,7 @@ class EpisodeSearch:
             "window": window,
             "model": embedder.name,
         }
-        words = lexical_query(query.query_text)
+        words = lexical_query(prepared.text)
         with self.db.connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             dense: list[dict[str, Any]] = []
@@ -123,16 +193,37 @@ class EpisodeSearch:
             lexical: list[dict[str, Any]] = []
             if words:
                 lexical = conn.execute(SQ["search_lexical"], {**params, "text": words}).fetchall()
+            ids = list(
+                dict.fromkeys(
+                    [str(r["episode_id"]) for r in dense] + [str(r["episode_id"]) for r in lexical]
+                )
+            )
+            feature_rows: list[dict[str, Any]] = []
+            if ids:
+                feature_rows = conn.execute(
+                    SQ["search_features"],
+                    {**params, "ids": ids, "text": words, "query": vector},
+                ).fetchall()
             # Cosine similarity (1 - distance), so both lists are higher-is-better.
-            fused = fuse(
-                ([str(r["episode_id"]) for r in dense], [1 - float(r["distance"]) for r in dense]),
-                ([str(r["episode_id"]) for r in lexical], [float(r["rank"]) for r in lexical]),
-                query.limit,
-            )[: query.limit]
-            rows = self._episodes(conn, [f.id for f in fused])
+            candidates = candidates_from_rows(
+                feature_rows, prepared, [1 - float(r["distance"]) for r in dense]
+            )
+            ranked = ranking.rank(candidates, prepared, self.ranker)
+            top = ranked.order[: query.limit]
+            rows = self._episodes(conn, [candidates.ids[i] for i in top])
             mark = conn.execute(Q["feed_watermark"]).fetchone()
         assert mark is not None
-        hits = [Hit(rows[f.id], f.score, f.ranks[0], f.ranks[1]) for f in fused if f.id in rows]
+        score_of = dict(zip(ranked.order, ranked.scores, strict=True))
+        hits = [
+            Hit(
+                rows[candidates.ids[i]],
+                score_of[i],
+                ranked.dense_rank[i],
+                ranked.lexical_rank[i],
+            )
+            for i in top
+            if candidates.ids[i] in rows
+        ]
         coverage = self._coverage(query, vector, len(hits), int(mark["last_cursor"]))
         return SearchResult(hits, coverage)
 

@@ -43,7 +43,8 @@ class SearchRpcs(pb_grpc.JournalServiceServicer):
 
     @cached_property
     def episode_search(self) -> EpisodeSearch:
-        return EpisodeSearch(self.plane.db, self.plane.ctx.settings.embedder)
+        settings = self.plane.ctx.settings
+        return EpisodeSearch(self.plane.db, settings.embedder, settings.recall_ranker)
 
     @cached_property
     def exact_search(self) -> FindExact:

@@ -41,6 +41,7 @@ from memory_service.journal import (
     TurnCommand,
 )
 from memory_service.store import Q
+from memory_service.transcript import refuse_rendered_context
 
 SERVICE = pb.DESCRIPTOR.services_by_name["JournalService"].full_name
 
@@ -68,6 +69,8 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
             len(expected) != 64 or any(c not in "0123456789abcdefABCDEF" for c in expected)
         ):
             raise InvalidArgument("expected_content_sha256", "must be 64 hex characters")
+        # No self-duplication: a block the gateway rendered is never a turn.
+        refuse_rendered_context(request.user_text, request.assistant_text)
         command = TurnCommand(
             subject=require_id("subject", request.subject),
             workspace=workspace_or_default("workspace", request.workspace),
@@ -164,9 +167,10 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
         )
         if len(kinds) != len(set(request.kinds)):
             raise InvalidArgument("kinds", "contains an unknown change kind")
-        mark = feed.watermark(self.db)
-        if request.after_cursor > mark:
-            raise OutOfRange(f"after_cursor {request.after_cursor} is beyond the watermark {mark}")
+        # Beyond every committed change: another (or a restored) database.
+        head = feed.head(self.db)
+        if request.after_cursor > head:
+            raise OutOfRange(f"after_cursor {request.after_cursor} is beyond the head {head}")
         for rows, watermark in feed.follow(
             self.db,
             self.notifier,

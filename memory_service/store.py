@@ -96,8 +96,12 @@ class ChangeRow:
 
 
 def append_changes(conn: Conn, changes: Sequence[ChangeRow]) -> list[int]:
-    """Assign cursors and insert changes. Call last in a transaction: the
-    feed-clock row lock is held until commit, which keeps cursors in commit order."""
+    """Insert changes in the caller's transaction; returns their cursors.
+
+    Cursors come from the transaction's own id (migration 0008): no lock, so
+    this may run anywhere in the transaction. Followers see the changes once
+    every older transaction has ended; after the commit, the writer calls
+    FeedNotifier.announce() (Journal.announce) to wake them."""
     if not changes:
         return []
     row = conn.execute(

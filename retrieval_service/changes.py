@@ -95,6 +95,9 @@ def ops_from_change(change: jpb.Change, interner: Interner, dim: int, model: str
         user_text=episode.user_text,
         assistant_text=episode.assistant_text,
         vector=vector,
+        first_seen_us=timestamp_us(episode.first_seen_at),
+        user_name=episode.user_name,
+        assistant_name=episode.assistant_name,
     )
     return [Upsert(change.cursor, record)]
 

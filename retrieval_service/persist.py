@@ -37,7 +37,8 @@ from retrieval_service.snapshot import Snapshot
 
 log = logging.getLogger("engram.retrieval.persist")
 
-FORMAT = "engram.retrieval.snapshot.v1"
+# v2: segments carry rank_meta (engram.ranking metadata per row).
+FORMAT = "engram.retrieval.snapshot.v2"
 _META_FIELDS = (
     "key_hi",
     "key_lo",
@@ -51,6 +52,7 @@ _META_FIELDS = (
     "has_vector",
     "sess_offsets",
     "sess_values",
+    "rank_meta",
 )
 
 

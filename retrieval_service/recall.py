@@ -39,16 +39,16 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from engram import coverage as cov
+from engram import ranking
 from engram.common.v1 import common_pb2 as cpb
 from engram.embedding import Embedder
 from engram.errors import Unavailable
-from engram.fusion import candidate_window, fuse, session_excluded
+from engram.fusion import session_excluded
 from engram.journal.v1 import journal_pb2 as jpb
 from engram.metrics import count_plane_event
 from engram.timeutil import to_timestamp
@@ -117,6 +117,14 @@ class RecallQuery:
 
 
 @dataclass(frozen=True)
+class Ranked:
+    id: str
+    score: float
+    dense_rank: int
+    lexical_rank: int
+
+
+@dataclass(frozen=True)
 class Hit:
     episode: jpb.Episode
     score: float
@@ -176,6 +184,7 @@ class Recaller:
         shadow_mode: bool,
         serving_enabled: bool,
         resident_guard: Callable[[], None] | None = None,
+        ranker: ranking.Ranker | None = None,
     ) -> None:
         self._index = index
         self._freshness = freshness
@@ -186,6 +195,8 @@ class Recaller:
         self.serving_enabled = serving_enabled
         # Test/ops hook run before a resident search (e.g. fault injection).
         self._resident_guard = resident_guard
+        # engram.ranking's second stage (None: first stage only; settings.recall_ranker).
+        self.ranker = ranker
         self.shadow = ShadowStats()
         self._shadow_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="shadow")
         self._shadow_slots = threading.BoundedSemaphore(8)
@@ -221,15 +232,16 @@ class Recaller:
         # embedding the same text again.
         vector: npt.NDArray[np.float32] | None = None
         embed_micros = 0
+        prepared = self._prepare(query, snapshot)
         if reason in (None, REASON_SHADOW) and snapshot is not None:
             try:
-                vector, embed_micros = self._vector(query)
+                vector, embed_micros = self._vector(query, prepared)
             except Exception:
                 log.exception("query embedding failed; serving the fallback")
                 reason = reason or REASON_INDEX_ERROR
         if reason is None and snapshot is not None and vector is not None:
             try:
-                return self._resident(query, snapshot, vector, embed_micros)
+                return self._resident(query, snapshot, vector, embed_micros, prepared)
             except (Unavailable, JournalFailed) as error:
                 return self._unserved(query, error)
             except Exception:
@@ -244,26 +256,38 @@ class Recaller:
             and result.served_by == SERVED_FALLBACK
         ):
             self._shadow_compare(
-                query, snapshot, vector, [h.episode.episode_id for h in result.hits]
+                query, snapshot, vector, prepared, [h.episode.episode_id for h in result.hits]
             )
         return result
 
     # -------------------------------------------------------------- resident
 
-    def _vector(self, query: RecallQuery) -> tuple[npt.NDArray[np.float32], int]:
+    @staticmethod
+    def _prepare(query: RecallQuery, snapshot: Snapshot | None) -> ranking.Query:
+        """The question without the scope's speaker names (engram.ranking)."""
+        names = [] if snapshot is None else snapshot.speaker_names(query.subject, query.workspace)
+        return ranking.prepare_query(query.query_text, names)
+
+    def _vector(
+        self, query: RecallQuery, prepared: ranking.Query
+    ) -> tuple[npt.NDArray[np.float32], int]:
         if query.vector is not None:
             return query.vector, 0
         started = time.perf_counter_ns()
-        vector = self._embedder.embed_one(query.query_text)
+        vector = self._embedder.embed_one(prepared.text)
         return vector, (time.perf_counter_ns() - started) // 1000
 
     def _search(
-        self, query: RecallQuery, snapshot: Snapshot, vector: npt.NDArray[np.float32]
-    ) -> list[Any]:
+        self,
+        query: RecallQuery,
+        snapshot: Snapshot,
+        vector: npt.NDArray[np.float32],
+        prepared: ranking.Query,
+    ) -> list[Ranked]:
+        """The whole ranked candidate list (engram.ranking; independent of limit)."""
         if self._resident_guard is not None:
             self._resident_guard()
-        window = candidate_window(query.limit)
-        result = snapshot.search(
+        candidates = snapshot.candidates(
             SearchRequest(
                 subject=query.subject,
                 workspace=query.workspace,
@@ -271,16 +295,22 @@ class Recaller:
                 start_us=query.start_us,
                 end_us=query.end_us,
                 vector=vector,
-                query_text=query.query_text,
-                dense_window=window,
-                lexical_window=window,
+                query_text=prepared.text,
+                dense_window=ranking.WINDOW,
+                lexical_window=ranking.WINDOW,
+            ),
+            prepared,
+        )
+        ranked = ranking.rank(candidates, prepared, self.ranker)
+        return [
+            Ranked(
+                candidates.ids[i],
+                score,
+                ranked.dense_rank[i],
+                ranked.lexical_rank[i],
             )
-        )
-        return fuse(
-            (result.dense.ids, result.dense.scores),
-            (result.lexical.ids, result.lexical.scores),
-            query.limit,
-        )
+            for i, score in zip(ranked.order, ranked.scores, strict=True)
+        ]
 
     def _resident(
         self,
@@ -288,9 +318,10 @@ class Recaller:
         snapshot: Snapshot,
         vector: npt.NDArray[np.float32],
         embed_micros: int,
+        prepared: ranking.Query,
     ) -> RecallResult:
         started = time.perf_counter_ns()
-        fused = self._search(query, snapshot, vector)
+        fused = self._search(query, snapshot, vector, prepared)
         hits = self._confirm(query, fused)
         search_micros = (time.perf_counter_ns() - started) // 1000
         windowed = query.start is not None or query.end is not None
@@ -309,7 +340,7 @@ class Recaller:
             hits, coverage, SERVED_RESIDENT, REASON_NONE, embed_micros, search_micros
         )
 
-    def _confirm(self, query: RecallQuery, fused: list[Any]) -> list[Hit]:
+    def _confirm(self, query: RecallQuery, fused: list[Ranked]) -> list[Hit]:
         """Keep the fused candidates the journal still shows, in fused order."""
         hits: list[Hit] = []
         position = 0
@@ -335,7 +366,7 @@ class Recaller:
                 ):
                     dropped += 1
                     continue
-                hits.append(Hit(episode, item.score, item.ranks[0], item.ranks[1]))
+                hits.append(Hit(episode, item.score, item.dense_rank, item.lexical_rank))
                 if len(hits) == query.limit:
                     break
         if dropped:
@@ -407,6 +438,7 @@ class Recaller:
         query: RecallQuery,
         snapshot: Snapshot,
         vector: npt.NDArray[np.float32],
+        prepared: ranking.Query,
         fallback_ids: list[str],
     ) -> None:
         if not self._shadow_slots.acquire(blocking=False):
@@ -415,7 +447,7 @@ class Recaller:
 
         def compare() -> None:
             try:
-                fused = self._search(query, snapshot, vector)
+                fused = self._search(query, snapshot, vector, prepared)
                 self.shadow.record([f.id for f in fused[: query.limit]], fallback_ids)
             except Exception:
                 log.exception("shadow comparison failed")

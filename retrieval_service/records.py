@@ -8,14 +8,28 @@ import threading
 import uuid
 from collections import Counter
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import numpy as np
 import numpy.typing as npt
 
+from engram import dates as dates_mod
+from engram.ranking import text_shape
 from retrieval_service.text import term_counts
 
 FloatVector = npt.NDArray[np.float32]
 _MASK64 = (1 << 64) - 1
+
+# Ranking metadata per episode (engram.ranking): one int64 row of these columns.
+META_FIRST_SEEN = 0  # first_seen_at, microseconds (first-occurrence order in its thread)
+META_USER = 1  # interned user_name ("" interned too)
+META_ASSISTANT = 2  # interned assistant_name
+META_THREAD = 3  # interned "subject \x1f workspace \x1f first session": neighbours share it
+META_LENGTH = 4  # length of the user text without an image caption
+META_FLAGS = 5  # bit 0: ends with "?"; bit 1: has an image caption
+META_DATES = 6  # up to MAX_DATES engram.dates codes (0 = none)
+MAX_DATES = 3
+META_COLUMNS = META_DATES + MAX_DATES
 
 
 class Interner:
@@ -85,6 +99,7 @@ class EpisodeRecord:
     last_seen_us: int
     vector: FloatVector | None
     terms: Counter[str]
+    meta: tuple[int, ...] = (0,) * META_COLUMNS
 
     @property
     def episode_id(self) -> str:
@@ -103,9 +118,24 @@ def make_record(
     user_text: str,
     assistant_text: str,
     vector: FloatVector | None,
+    first_seen_us: int = 0,
+    user_name: str = "",
+    assistant_name: str = "",
 ) -> EpisodeRecord:
     hi, lo = split_key(episode_id)
     sessions = tuple(interner.intern(s) for s in (session_ids or [session_id]))
+    first_session = (session_ids or [session_id])[0]
+    codes = episode_dates(user_text, assistant_text, first_seen_us)
+    length, question, image = text_shape(user_text)
+    meta = (
+        first_seen_us,
+        interner.intern(user_name.strip()),
+        interner.intern(assistant_name.strip()),
+        interner.intern(f"{subject}\x1f{workspace}\x1f{first_session}"),
+        length,
+        int(question) | (int(image) << 1),
+        *(codes[:MAX_DATES] + [0] * (MAX_DATES - len(codes[:MAX_DATES]))),
+    )
     return EpisodeRecord(
         key_hi=hi,
         key_lo=lo,
@@ -115,8 +145,22 @@ def make_record(
         sessions=sessions,
         last_seen_us=last_seen_us,
         vector=vector,
-        terms=term_counts(user_text, assistant_text),
+        terms=term_counts(user_text, assistant_text, dates_mod.date_text(codes)),
+        meta=meta,
     )
+
+
+def episode_dates(user_text: str, assistant_text: str, first_seen_us: int) -> list[int]:
+    """engram.dates codes of an episode, resolved against its first occurrence
+    (what the journal stores in journal.episodes.resolved_dates)."""
+    if not first_seen_us:
+        return []
+    when = datetime.fromtimestamp(first_seen_us / 1_000_000, tz=UTC)
+    return dates_mod.resolve_codes(episode_date_source(user_text, assistant_text), when)
+
+
+def episode_date_source(user_text: str, assistant_text: str) -> str:
+    return dates_mod.episode_source(user_text, assistant_text)
 
 
 @dataclass(frozen=True, slots=True)

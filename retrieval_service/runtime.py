@@ -9,6 +9,7 @@ from pathlib import Path
 
 import grpc
 
+from engram import ranking
 from engram.config import Settings
 from engram.embedding import Embedder
 from engram.metrics import INDEX_STALENESS
@@ -51,6 +52,7 @@ class RetrievalRuntime:
             staleness_limit=settings.index_staleness_seconds,
             shadow_mode=settings.index_shadow_mode,
             serving_enabled=settings.workers_enabled,
+            ranker=ranking.shared_ranker(settings.recall_ranker),
         )
         self._started = False
 

@@ -13,6 +13,7 @@ import array
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,7 @@ import numpy.typing as npt
 
 from retrieval_service import dense as dense_mod
 from retrieval_service import lexical as lexical_mod
+from retrieval_service import records as records_mod
 from retrieval_service.dense import DenseIndex
 from retrieval_service.lexical import LexicalSegment
 from retrieval_service.records import EpisodeRecord
@@ -50,9 +52,43 @@ class Segment:
     has_vector: BoolArray
     sess_offsets: I64  # (n + 1,): sessions of row r are sess_values[o[r]:o[r+1]]
     sess_values: I32
+    # (n, records.META_COLUMNS) ranking metadata (first_seen_us, speakers,
+    # thread, text shape, resolved dates).
+    rank_meta: I64
     dense: DenseIndex
     lexical: LexicalSegment
     vectors_missing: int = field(default=0)
+
+    @cached_property
+    def thread_index(self) -> tuple[npt.NDArray[np.complex128], I32]:
+        """Rows sorted by (thread, first_seen_us), as complex keys (real part
+        the thread id, imaginary part the time: numpy orders complex numbers
+        lexicographically, and microsecond times are exact in a float64), for
+        vectorised neighbour lookups. Derived, so not persisted."""
+        meta = self.rank_meta
+        keys = meta[:, records_mod.META_THREAD].astype(np.float64) + 1j * meta[
+            :, records_mod.META_FIRST_SEEN
+        ].astype(np.float64)
+        order = np.argsort(keys, kind="stable").astype(np.int32)
+        return np.ascontiguousarray(keys[order]), order
+
+    def names_of(self, subject: int, workspace: int) -> frozenset[int]:
+        """Interned speaker names of a scope's rows (dead rows included)."""
+        key = (subject, workspace)
+        cache = self._name_cache
+        found = cache.get(key)
+        if found is None:
+            lo, hi = self.scope_range(subject, workspace)
+            ids = np.unique(
+                self.rank_meta[lo:hi, records_mod.META_USER : records_mod.META_ASSISTANT + 1]
+            )
+            found = frozenset(int(i) for i in ids)
+            cache[key] = found
+        return found
+
+    @cached_property
+    def _name_cache(self) -> dict[tuple[int, int], frozenset[int]]:
+        return {}
 
     @property
     def rows(self) -> int:
@@ -118,6 +154,7 @@ class Segment:
             self.has_vector,
             self.sess_offsets,
             self.sess_values,
+            self.rank_meta,
         )
         return (
             sum(int(a.nbytes) for a in arrays)
@@ -139,6 +176,7 @@ class SegmentParts:
     has_vector: BoolArray
     sess_offsets: I64
     sess_values: I32
+    rank_meta: I64
     vectors: FloatMatrix
     vocab: list[str]
     term_ids: I32
@@ -202,6 +240,9 @@ def assemble(parts: SegmentParts, kind: str, dim: int) -> Segment:
         has_vector=has_vector,
         sess_offsets=sess_offsets,
         sess_values=sess_values,
+        rank_meta=np.ascontiguousarray(
+            parts.rank_meta.reshape(-1, records_mod.META_COLUMNS)[order], dtype=np.int64
+        ),
         dense=dense,
         lexical=lexical,
         vectors_missing=int(n - int(has_vector.sum())),
@@ -219,6 +260,7 @@ def assemble(parts: SegmentParts, kind: str, dim: int) -> Segment:
         segment.has_vector,
         segment.sess_offsets,
         segment.sess_values,
+        segment.rank_meta,
     )
     return segment
 
@@ -243,6 +285,7 @@ class SegmentBuilder:
         self._has_vector = array.array("b")
         self._sess_counts = array.array("q")
         self._sess_values = array.array("i")
+        self._meta = array.array("q")
         self._chunks: list[FloatMatrix] = []
         self._vocab: dict[str, int] = {}
         self._term_ids = array.array("i")
@@ -268,6 +311,7 @@ class SegmentBuilder:
         self._last_seen.append(record.last_seen_us)
         self._sess_counts.append(len(record.sessions))
         self._sess_values.extend(record.sessions)
+        self._meta.extend(record.meta)
         if row % self._CHUNK == 0:
             self._chunks.append(np.zeros((self._CHUNK, self.dim), dtype=np.float32))
         if record.vector is not None:
@@ -345,6 +389,7 @@ class SegmentBuilder:
             has_vector=_buffer(self._has_vector, np.int8)[rows].astype(np.bool_),
             sess_offsets=kept_offsets,
             sess_values=np.ascontiguousarray(sess_values[gather], dtype=np.int32),
+            rank_meta=_buffer(self._meta, np.int64).reshape(-1, records_mod.META_COLUMNS)[rows],
             vectors=vectors,
             vocab=vocab,
             term_ids=term_ids[live_postings],
@@ -382,6 +427,7 @@ def merge(
             "has",
             "sess_counts",
             "sess_values",
+            "meta",
             "vectors",
             "terms",
             "prow",
@@ -409,6 +455,7 @@ def merge(
             int(out_offsets[-1]), dtype=np.int64
         )
         columns["sess_values"].append(segment.sess_values[gather])
+        columns["meta"].append(segment.rank_meta[rows])
         columns["vectors"].append(segment.dense.vectors[rows])
         vocab, term_ids, prow, tf = lexical_mod.expand(segment.lexical)
         remap = np.fromiter(
@@ -443,6 +490,9 @@ def merge(
         has_vector=cat("has", np.bool_),
         sess_offsets=offsets,
         sess_values=cat("sess_values", np.int32),
+        rank_meta=np.concatenate(columns["meta"]).astype(np.int64, copy=False)
+        if columns["meta"]
+        else np.zeros((0, records_mod.META_COLUMNS), dtype=np.int64),
         vectors=np.concatenate(columns.pop("vectors"))
         if base_row
         else np.zeros((0, dim), dtype=np.float32),

@@ -16,12 +16,16 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
 
 import numpy as np
 import numpy.typing as npt
 
+from engram import dates as dates_mod
+from engram import ranking
 from engram.terms import index_terms
 from retrieval_service import dense as dense_mod
+from retrieval_service import records as records_mod
 from retrieval_service import segment as segment_mod
 from retrieval_service.lexical import idf
 from retrieval_service.records import EpisodeRecord, Interner, Op, Remove, RemoveScope, Upsert
@@ -148,6 +152,273 @@ class Snapshot:
         return total + self.interner.approx_bytes()
 
     # ----------------------------------------------------------------- search
+
+    def speaker_names(self, subject: str, workspace: str) -> list[str]:
+        """The speaker names the scope's episodes carry (for engram.ranking.prepare_query)."""
+        s, w = self.interner.lookup(subject), self.interner.lookup(workspace)
+        if s < 0 or w < 0:
+            return []
+        ids: set[int] = set()
+        for segment in self.segments:
+            ids |= segment.names_of(s, w)
+        return sorted(n for n in (self.interner.value(i) for i in ids) if n)
+
+    def candidates(self, request: SearchRequest, query: ranking.Query) -> ranking.Candidates:
+        """engram.ranking candidates: each list's top ``request.dense_window`` /
+        ``lexical_window`` under the request's filters, their union, with the
+        neighbours' scores (neighbours are looked up among live rows, without
+        the request's filters)."""
+        subject = self.interner.lookup(request.subject)
+        workspace = self.interner.lookup(request.workspace)
+        if subject < 0 or workspace < 0:
+            return ranking.empty_candidates()
+        exclude = (
+            self.interner.lookup(request.exclude_session_id) if request.exclude_session_id else -1
+        )
+        weighted, avgdl = self._weighted_terms(request.query_text)
+        vector = (
+            None
+            if request.vector is None
+            else np.ascontiguousarray(request.vector, dtype=np.float32).reshape(1, -1)
+        )
+        dense_hits: list[tuple[float, int, int]] = []
+        lexical_hits: list[tuple[float, int, int]] = []
+        # Unfiltered lexical scores per segment (rows ascending), for neighbours.
+        lex_all: dict[int, tuple[I64, npt.NDArray[np.float64]]] = {}
+        for index, segment in enumerate(self.segments):
+            lo, hi = segment.scope_range(subject, workspace)
+            if hi <= lo:
+                continue
+            allowed = self._mask_fn(index, request, exclude, lo, hi)
+            if vector is not None:
+                dense_hits.extend(
+                    self._dense_hits(index, segment, request, vector, allowed, exclude, lo, hi)
+                )
+            if weighted:
+                rows, scores = segment.lexical.score_range(weighted, lo, hi, avgdl)
+                if rows.size:
+                    order = np.argsort(rows, kind="stable")
+                    rows_sorted, scores_sorted = rows[order], scores[order]
+                    alive = self.alive[index][rows_sorted]
+                    lex_all[index] = (rows_sorted[alive], scores_sorted[alive])
+                if rows.size and allowed is not None:
+                    keep = allowed(lo, hi)[rows - lo]
+                    rows, scores = rows[keep], scores[keep]
+                if rows.size > request.lexical_window:
+                    top = np.argpartition(-scores, request.lexical_window - 1)[
+                        : request.lexical_window
+                    ]
+                    rows, scores = rows[top], scores[top]
+                lexical_hits.extend(
+                    (float(s), index, int(r)) for s, r in zip(scores, rows, strict=True)
+                )
+        dense_top = self._top(dense_hits, request.dense_window)
+        lexical_top = self._top(lexical_hits, request.lexical_window)
+        chosen: dict[tuple[int, int], None] = {}
+        for _score, index, row in dense_top + lexical_top:
+            chosen.setdefault((index, row), None)
+        if not chosen:
+            return ranking.empty_candidates()
+        segs = np.fromiter((k[0] for k in chosen), dtype=np.int64, count=len(chosen))
+        rows_c = np.fromiter((k[1] for k in chosen), dtype=np.int64, count=len(chosen))
+        meta = np.empty((len(chosen), records_mod.META_COLUMNS), dtype=np.int64)
+        for index in np.unique(segs):
+            at = segs == index
+            meta[at] = self.segments[int(index)].rank_meta[rows_c[at]]
+        prev_s, prev_r, next_s, next_r = self._neighbours(meta)
+        cos = self._cosines(segs, rows_c, vector)
+        cos_prev = self._cosines(prev_s, prev_r, vector)
+        cos_next = self._cosines(next_s, next_r, vector)
+        lex = self._lex_scores(segs, rows_c, lex_all)
+        lex_prev = self._lex_scores(prev_s, prev_r, lex_all)
+        lex_next = self._lex_scores(next_s, next_r, lex_all)
+        named = {
+            i
+            for i in (
+                self.interner.lookup(n)
+                for n in self.speaker_names(request.subject, request.workspace)
+            )
+            if i >= 0 and self.interner.value(i).casefold() in query.named
+        }
+        speaker = np.isin(meta[:, records_mod.META_USER], list(named)) | np.isin(
+            meta[:, records_mod.META_ASSISTANT], list(named)
+        )
+        dates = meta[:, records_mod.META_DATES :]
+        time = np.zeros(len(chosen))
+        if query.dates:
+            for j in range(len(chosen)):
+                day = dates_mod.day_code(_utc_day(int(meta[j, records_mod.META_FIRST_SEEN])))
+                time[j] = dates_mod.time_match(
+                    list(query.dates), day, [int(c) for c in dates[j] if c]
+                )
+        length = np.log1p(meta[:, records_mod.META_LENGTH].astype(np.float64))
+        flags = meta[:, records_mod.META_FLAGS]
+        ids = [self.segments[int(i)].episode_id(int(r)) for i, r in chosen]
+        dense_scores = [h[0] for h in dense_top]
+        return ranking.Candidates(
+            ids,
+            cos,
+            cos_prev,
+            cos_next,
+            lex,
+            lex_prev,
+            lex_next,
+            speaker.astype(np.float64),
+            time,
+            length,
+            (flags & 1).astype(np.float64),
+            ((flags >> 1) & 1).astype(np.float64),
+            (dates[:, 0] != 0).astype(np.float64),
+            dense_hi=max(dense_scores) if dense_scores else 0.0,
+            dense_lo=min(dense_scores) if dense_scores else 0.0,
+            in_dense=len(dense_top),
+        )
+
+    def _weighted_terms(self, text: str) -> tuple[list[tuple[str, float]], float]:
+        query_terms = index_terms(text)
+        terms = sorted(set(query_terms))
+        query_tf = {t: 0 for t in terms}
+        for t in query_terms:
+            query_tf[t] += 1
+        n_docs = sum(s.rows for s in self.segments)
+        total_len = sum(s.lexical.total_len for s in self.segments)
+        avgdl = max(total_len / n_docs, 1.0) if n_docs else 1.0
+        weighted = [
+            (t, idf(sum(s.lexical.df(t) for s in self.segments), n_docs) * query_tf[t])
+            for t in terms
+        ]
+        return weighted, avgdl
+
+    def _dense_hits(
+        self,
+        index: int,
+        segment: Segment,
+        request: SearchRequest,
+        vector: npt.NDArray[np.float32],
+        allowed: dense_mod.MaskFn | None,
+        exclude: int,
+        lo: int,
+        hi: int,
+    ) -> list[tuple[float, int, int]]:
+        mask_fn = allowed
+        if segment.vectors_missing:
+            has_vector = self._vector_mask(index)
+            mask_fn = has_vector if mask_fn is None else _both(mask_fn, has_vector)
+        only_tombstones = (
+            mask_fn is not None
+            and not segment.vectors_missing
+            and request.start_us is None
+            and request.end_us is None
+            and exclude < 0
+        )
+        dead = self.dead[index]
+        dense_rows, dense_scores = segment.dense.search(
+            vector,
+            lo,
+            hi,
+            request.dense_window,
+            mask_fn,
+            alive=self.alive[index] if only_tombstones else None,
+            dead_in_range=int(np.searchsorted(dead, hi)) - int(np.searchsorted(dead, lo)),
+        )
+        return [(float(s), index, int(r)) for s, r in zip(dense_scores, dense_rows, strict=True)]
+
+    def _top(self, hits: list[tuple[float, int, int]], window: int) -> list[tuple[float, int, int]]:
+        """The best ``window`` hits; ties by episode id (a UUID's text orders as
+        its (high, low) 64-bit halves), as in _rank."""
+        if not hits:
+            return []
+        scores = np.fromiter((h[0] for h in hits), dtype=np.float64, count=len(hits))
+        segs = np.fromiter((h[1] for h in hits), dtype=np.int64, count=len(hits))
+        rows = np.fromiter((h[2] for h in hits), dtype=np.int64, count=len(hits))
+        key_hi = np.empty(len(hits), dtype=np.uint64)
+        key_lo = np.empty(len(hits), dtype=np.uint64)
+        for index in np.unique(segs):
+            at = segs == index
+            segment = self.segments[int(index)]
+            key_hi[at] = segment.key_hi[rows[at]]
+            key_lo[at] = segment.key_lo[rows[at]]
+        order = np.lexsort((key_lo, key_hi, -scores))[:window]
+        return [(float(scores[i]), int(segs[i]), int(rows[i])) for i in order]
+
+    def _neighbours(self, meta: I64) -> tuple[I64, I64, I64, I64]:
+        """(segment, row) of the previous and next live episode of each
+        candidate's thread (first session) in first-occurrence order; -1 none."""
+        n = meta.shape[0]
+        keys = meta[:, records_mod.META_THREAD].astype(np.float64) + 1j * meta[
+            :, records_mod.META_FIRST_SEEN
+        ].astype(np.float64)
+        thread = meta[:, records_mod.META_THREAD].astype(np.float64)
+        best_prev = np.full(n, -np.inf)
+        best_next = np.full(n, np.inf)
+        prev_s = np.full(n, -1, dtype=np.int64)
+        prev_r = np.full(n, -1, dtype=np.int64)
+        next_s = np.full(n, -1, dtype=np.int64)
+        next_r = np.full(n, -1, dtype=np.int64)
+        for index, segment in enumerate(self.segments):
+            sorted_keys, sorted_rows = segment.thread_index
+            m = sorted_keys.size
+            if m == 0:
+                continue
+            alive = self.alive[index]
+            for step, side in ((-1, "left"), (1, "right")):
+                pos = np.searchsorted(sorted_keys, keys, side=side)  # type: ignore[call-overload]
+                pos = pos - 1 if step < 0 else pos
+                ok = (pos >= 0) & (pos < m)
+                for _ in range(8):  # skip dead rows (replaced or removed episodes)
+                    clipped = np.clip(pos, 0, m - 1)
+                    dead = ok & ~alive[sorted_rows[clipped]]
+                    if not dead.any():
+                        break
+                    pos = np.where(dead, pos + step, pos)
+                    ok &= (pos >= 0) & (pos < m)
+                clipped = np.clip(pos, 0, m - 1)
+                found = sorted_keys[clipped]
+                ok &= (found.real == thread) & alive[sorted_rows[clipped]]
+                t = found.imag
+                if step < 0:
+                    better = ok & (t > best_prev)
+                    best_prev = np.where(better, t, best_prev)
+                    prev_s = np.where(better, index, prev_s)
+                    prev_r = np.where(better, sorted_rows[clipped], prev_r)
+                else:
+                    better = ok & (t < best_next)
+                    best_next = np.where(better, t, best_next)
+                    next_s = np.where(better, index, next_s)
+                    next_r = np.where(better, sorted_rows[clipped], next_r)
+        return prev_s, prev_r, next_s, next_r
+
+    def _cosines(
+        self, segs: I64, rows: I64, vector: npt.NDArray[np.float32] | None
+    ) -> npt.NDArray[np.float64]:
+        out = np.full(segs.size, np.nan)
+        if vector is None:
+            return out
+        q = vector.reshape(-1)
+        for index in np.unique(segs[segs >= 0]):
+            segment = self.segments[int(index)]
+            at = np.flatnonzero(segs == index)
+            r = rows[at]
+            values = segment.dense.vectors[r] @ q
+            out[at] = np.where(segment.has_vector[r], values, np.nan)
+        return out
+
+    def _lex_scores(
+        self, segs: I64, rows: I64, lex_all: dict[int, tuple[I64, npt.NDArray[np.float64]]]
+    ) -> npt.NDArray[np.float64]:
+        out = np.zeros(segs.size)
+        for index in np.unique(segs[segs >= 0]):
+            found = lex_all.get(int(index))
+            if found is None:
+                continue
+            at = np.flatnonzero(segs == index)
+            hit_rows, hit_scores = found
+            if hit_rows.size == 0:
+                continue
+            pos = np.clip(np.searchsorted(hit_rows, rows[at]), 0, hit_rows.size - 1)
+            match = hit_rows[pos] == rows[at]
+            out[at] = np.where(match, hit_scores[pos], 0.0)
+        return out
 
     def search(self, request: SearchRequest) -> SearchResult:
         subject = self.interner.lookup(request.subject)
@@ -367,6 +638,10 @@ class Snapshot:
         return Snapshot.from_base(
             base, self.interner, self.dim, self.model, self.applied_cursor, generation
         )
+
+
+def _utc_day(us: int) -> date:
+    return datetime.fromtimestamp(us / 1_000_000, tz=UTC).date()
 
 
 def _both(first: dense_mod.MaskFn, second: dense_mod.MaskFn) -> dense_mod.MaskFn:

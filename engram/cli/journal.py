@@ -1,4 +1,4 @@
-"""`engram journal read|search` and `engram runs recall|show`."""
+"""`engram journal read|search|compact` and `engram runs recall|show`."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from engram.cli.client import (
     to_dict,
 )
 from engram.common.v1 import common_pb2
-from engram.journal.v1 import journal_pb2, journal_pb2_grpc
+from engram.journal.v1 import journal_pb2, journal_pb2_grpc, transcript_pb2
 from engram.timeutil import to_timestamp
 
 
@@ -187,6 +187,68 @@ def journal_search(
         rows,
     )
     console().print(coverage_summary(response.coverage, len(response.hits)))
+
+
+@journal_group.command("compact")
+@click.argument("session")
+@click.option("--subject", required=True, help="the session's subject")
+@click.option("--workspace", default="", help='workspace id [default: "default"]')
+@click.option("--tail-turns", type=int, default=0, help="literal tail (0 = the policy's)")
+@click.option("--dry-run", is_flag=True, help="show the plan; store no checkpoint")
+@client_options
+def journal_compact(
+    client: Client, session: str, subject: str, workspace: str, tail_turns: int, dry_run: bool
+) -> None:
+    """What compaction does to SESSION: the turns it would prune, the
+    checkpoint it would build, or why it declines (GetSessionContext)."""
+    response = client.call(
+        journal_stub(client).GetSessionContext,
+        transcript_pb2.GetSessionContextRequest(
+            subject=subject,
+            workspace=workspace,
+            session_id=session,
+            tail_turns=tail_turns,
+            dry_run=dry_run,
+        ),
+    )
+    if client.as_json:
+        emit_json(response)
+        return
+    out = console()
+    outcome = enum_name(transcript_pb2.CompactionOutcome, response.outcome, "COMPACTION_OUTCOME_")
+    out.print(
+        f"{subject} / {session}: {outcome} under compaction policy v{response.policy_version}"
+        f"{' (dry run: nothing stored)' if dry_run else ''}"
+    )
+    out.print(
+        f"tail {len(response.tail)} turn(s); pruned {response.pruned_turns}; "
+        f"omitted {response.older_turns_omitted}; "
+        f"quarantined left out {response.quarantined_turns_excluded}"
+    )
+    if response.issues:
+        print_table(
+            f"{len(response.issues) + response.issues_omitted} finding(s)",
+            ("event", "reason", "detail"),
+            [
+                (
+                    i.event_id,
+                    enum_name(
+                        transcript_pb2.CompactionIssueReason, i.reason, "COMPACTION_ISSUE_REASON_"
+                    ),
+                    i.detail,
+                )
+                for i in response.issues
+            ],
+        )
+    if response.HasField("checkpoint"):
+        cp = response.checkpoint
+        out.print(
+            f"checkpoint sha256 {cp.sha256}: {len(cp.sources)} turn(s) through event "
+            f"{cp.through_event_id}, {cp.turns_elided_by_cap} summary(ies) elided by the cap"
+            f"{', from the stored projection' if cp.from_projection else ''}"
+        )
+        out.print(cp.text, markup=False, highlight=False)
+    out.print(coverage_summary(response.coverage, response.coverage.cardinality.returned))
 
 
 @click.group("runs")

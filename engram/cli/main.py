@@ -35,6 +35,7 @@ _SERVE_FLAGS = (
     ("--grace-seconds", "grace_seconds", float),
     ("--index-staleness-seconds", "index_staleness_seconds", float),
     ("--extractor-addr", "extractor_addr", str),
+    ("--processes", "processes", int),
 )
 
 

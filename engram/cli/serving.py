@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import signal
 import socket
 import threading
@@ -168,9 +169,7 @@ class _Signals:
 
 
 def run_serve(service: str | None, flags: dict[str, Any]) -> None:
-    from engram.db.migrations import MigrationError
     from engram.logs import configure_logging
-    from engram.server import start_suite
 
     services = [service] if service else list(SERVICES)
     settings = Settings.load(flags).validate()
@@ -180,8 +179,29 @@ def run_serve(service: str | None, flags: dict[str, Any]) -> None:
     signals = _Signals()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, signals)
+    if settings.processes > 1:
+        _serve_processes(service, services, settings, signals)
+        return
+    suite = _start(settings, services)
     try:
-        suite = start_suite(settings, services)
+        signals.serving = True
+        click.echo(
+            f"engram {__version__} serving {service or 'all services'} on "
+            f"{settings.listen.rsplit(':', 1)[0]}:{suite.port}",
+            err=True,
+        )
+        signals.done.wait()
+    finally:
+        suite.stop()
+
+
+def _start(settings: Settings, services: Sequence[str]) -> Any:
+    """start_suite, its failures mapped to the exit codes above."""
+    from engram.db.migrations import MigrationError
+    from engram.server import start_suite
+
+    try:
+        return start_suite(settings, services)
     except EngramError:
         raise
     except MigrationError as exc:
@@ -193,13 +213,147 @@ def run_serve(service: str | None, flags: dict[str, Any]) -> None:
     except Exception as exc:
         log.error("startup failed", exc_info=True)
         raise Internal(f"startup failed: {describe(exc)}") from None
+
+
+# -- serve --processes N ------------------------------------------------------
+#
+# Python serves one request at a time per interpreter (the GIL), so past about
+# one core a process is the bound. With --processes N the parent starts the
+# embedded PostgreSQL (when no URL is given), applies migrations and creates
+# what the processes must share (the page-token secret, the internal service
+# token), then starts N serving processes that listen on the same port with
+# SO_REUSEPORT: the kernel spreads incoming connections over them. Each has its
+# own database pools, background workers (they already coordinate as replicas
+# do) and resident index; only the first persists index snapshots (one writer
+# per data directory) and serves metrics on --metrics-port, the next ones on
+# the ports after it. A gRPC channel is one connection, so one client channel
+# talks to one process: open several to use them all.
+
+CHILD_START_TIMEOUT_SECONDS = 120.0
+
+
+def _child_settings(settings: Settings, index: int, port: int) -> Settings:
+    host = settings.listen.rsplit(":", 1)[0]
+    metrics = settings.metrics_port
+    if metrics > 0:
+        metrics += index
+    return settings.with_(
+        listen=f"{host}:{port}",
+        metrics_port=metrics,
+        index_persist=settings.index_persist and index == 0,
+    )
+
+
+def _serve_child(services: list[str], settings: Settings, index: int, pipe: Any) -> None:
+    """One serving process (the target of multiprocessing's spawn)."""
+    from engram.logs import configure_logging
+
+    configure_logging(settings.log_level, json_format=settings.log_json)
+    install_log_policy()
+    done = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda _signum, _frame: done.set())
     try:
+        suite = _start(settings, services)
+    except BaseException as exc:
+        pipe.send(("failed", str(exc) or type(exc).__name__))
+        raise SystemExit(1) from None
+    pipe.send(("ready", suite.port))
+    parent = os.getppid()
+    try:
+        # Until SIGTERM, or the parent is gone (killed): never serve orphaned.
+        while not done.wait(1.0) and os.getppid() == parent:
+            pass
+    finally:
+        suite.stop()
+
+
+def _reserve_port(listen: str) -> tuple[int, socket.socket | None]:
+    """The port the processes share; for port 0, one reserved (bound with
+    SO_REUSEPORT, never listening) until they all listen on it."""
+    host, port = split_address("listen", listen)
+    if port:
+        return port, None
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host or "0.0.0.0", 0))
+    return int(sock.getsockname()[1]), sock
+
+
+def _serve_processes(
+    service: str | None, services: list[str], settings: Settings, signals: _Signals
+) -> None:
+    import multiprocessing
+    import secrets
+
+    from engram import pagination
+    from engram.db.embedded import start_embedded
+    from engram.server import CALLERS, DATABASE_SERVICES, build_authenticator, migrate
+
+    embedded = None
+    reserved: socket.socket | None = None
+    children: list[Any] = []
+    try:
+        if any(s in DATABASE_SERVICES for s in services):
+            if not settings.database_url:
+                embedded = start_embedded(settings.data_path)
+                settings = settings.with_(database_url=embedded.url)
+            migrate(settings.database_url, [s for s in services if s in DATABASE_SERVICES])
+        # Shared by every process: page tokens one signs, another accepts.
+        pagination.load_secret(settings.page_token_secret, settings.data_path)
+        if (
+            build_authenticator(settings).enabled
+            and not settings.service_token
+            and any(s in CALLERS for s in services)
+        ):
+            # One internal token for calls between the processes' services
+            # (a call may land on any of them).
+            token = secrets.token_urlsafe(32)
+            spec = ",".join(filter(None, [settings.tokens, f"internal:service:{token}"]))
+            settings = settings.with_(tokens=spec, service_token=token)
+        port, reserved = _reserve_port(settings.listen)
+        context = multiprocessing.get_context("spawn")
+        pipes = []
+        for index in range(settings.processes):
+            parent_end, child_end = context.Pipe()
+            child = context.Process(
+                target=_serve_child,
+                args=(services, _child_settings(settings, index, port), index, child_end),
+                name=f"engram-serve-{index}",
+            )
+            child.start()
+            children.append(child)
+            pipes.append(parent_end)
+        for index, pipe in enumerate(pipes):
+            if not pipe.poll(CHILD_START_TIMEOUT_SECONDS):
+                raise Internal(f"serving process {index} did not start")
+            state, detail = pipe.recv()
+            if state != "ready":
+                raise Internal(f"serving process {index} failed to start: {detail}")
+        if reserved is not None:
+            reserved.close()
+            reserved = None
         signals.serving = True
         click.echo(
             f"engram {__version__} serving {service or 'all services'} on "
-            f"{settings.listen.rsplit(':', 1)[0]}:{suite.port}",
+            f"{settings.listen.rsplit(':', 1)[0]}:{port} ({settings.processes} processes)",
             err=True,
         )
-        signals.done.wait()
+        while not signals.done.wait(1.0):
+            gone = [c.name for c in children if not c.is_alive()]
+            if gone:
+                raise Internal(f"serving process {gone[0]} exited; stopping the others")
     finally:
-        suite.stop()
+        for child in children:
+            if child.is_alive() and child.pid is not None:
+                os.kill(child.pid, signal.SIGTERM)
+        for child in children:
+            child.join(settings.grace_seconds + 10)
+            if child.is_alive():
+                child.kill()
+                child.join()
+        if reserved is not None:
+            reserved.close()
+        if embedded is not None:
+            embedded.stop()

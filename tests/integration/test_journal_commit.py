@@ -5,11 +5,14 @@ from __future__ import annotations
 import hashlib
 import threading
 import uuid
+from datetime import UTC, datetime
 
 import grpc
 import psycopg
 import pytest
+from google.protobuf import timestamp_pb2
 
+from engram.dates import MONTHS
 from engram.journal.v1 import journal_pb2 as pb
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
 
@@ -136,3 +139,24 @@ def test_repetition_loop_is_rejected(journal, database_url):
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "assistant_text" in (err.value.details() or "")
     assert count(database_url, "events") == 0
+
+
+def test_a_new_episode_stores_its_relative_dates_in_the_commit(journal, database_url):
+    """Relative dates resolve against the turn's time, given or the commit's;
+    a second occurrence keeps the first one's."""
+    given = timestamp_pb2.Timestamp()
+    given.FromDatetime(datetime(2023, 5, 8, 12, 0, tzinfo=UTC))
+    first = journal.CommitTurn(
+        turn(user_text="I went hiking yesterday.", occurred_at=given)
+    ).receipt
+    journal.CommitTurn(turn(user_text="I went hiking yesterday.", session_id="s-2"))
+    now = journal.CommitTurn(turn(user_text="We met today.")).receipt
+    plain = journal.CommitTurn(turn(user_text="No dates here at all.")).receipt
+    with psycopg.connect(database_url) as conn:
+        rows = dict(
+            conn.execute("SELECT episode_id::text, resolved_dates FROM journal.episodes").fetchall()
+        )
+    assert rows[first.episode_id] == "7 may 2023"
+    day = now.committed_at.ToDatetime(tzinfo=UTC)
+    assert rows[now.episode_id] == f"{day.day} {MONTHS[day.month - 1]} {day.year}"
+    assert rows[plain.episode_id] == ""

@@ -555,3 +555,85 @@ def test_episode_without_vector_is_found_lexically_until_embedded(
     assert response.served_by == rpb.SERVED_BY_RESIDENT
     assert [h.episode_id for h in response.hits] == [episode_id]
     assert response.hits[0].dense_rank == 0 and response.hits[0].lexical_rank == 1
+
+
+# -- engram.ranking on both read paths ------------------------------------------
+
+
+def _commit_named(
+    client: Client, text: str, name: str, when: datetime, session_id: str = "s1"
+) -> str:
+    request = jpb.CommitTurnRequest(
+        subject="alice",
+        session_id=session_id,
+        user_text=text,
+        assistant_text="(acknowledged)",
+        user_name=name,
+        request_id=str(uuid.uuid4()),
+        learning_eligible=True,
+    )
+    request.occurred_at.CopyFrom(to_timestamp(when))
+    receipt: jpb.TurnReceipt = client.journal.CommitTurn(request).receipt
+    return receipt.episode_id
+
+
+def _both_paths(client: Client, text: str, limit: int) -> tuple[list[str], list[str]]:
+    resident = client.recall(text, limit=limit)
+    assert resident.served_by == rpb.SERVED_BY_RESIDENT
+    fallback = client.journal.SearchEpisodes(
+        jpb.SearchEpisodesRequest(query_text=text, subject="alice", limit=limit)
+    )
+    return ids(resident), [h.episode.episode_id for h in fallback.hits]
+
+
+def test_ranking_is_prefix_stable_on_both_paths(suite_client: Callable[..., Client]) -> None:
+    client = suite_client()
+    start = datetime(2023, 5, 8, 13, 0, tzinfo=UTC)
+    for i in range(40):
+        _commit_named(
+            client,
+            f"Note {i}: we talked about trip number {i % 7} and the garden plan {i % 5}.",
+            "Melanie" if i % 2 else "Caroline",
+            start + timedelta(seconds=i),
+            session_id=f"s{i // 10}",
+        )
+    client.caught_up()
+    for question in ("What did Melanie say about the garden plan?", "trip number 3", "garden"):
+        long_resident, long_fallback = _both_paths(client, question, 25)
+        short_resident, short_fallback = _both_paths(client, question, 5)
+        assert long_resident[:5] == short_resident
+        assert long_fallback[:5] == short_fallback
+        assert len(long_resident) == 25 and len(long_fallback) == 25
+
+
+def test_speakers_are_a_bonus_never_a_filter_and_dates_resolve(
+    suite_client: Callable[..., Client],
+) -> None:
+    # The first stage's rules (the learned second stage may re-weigh them).
+    client = suite_client(recall_ranker="none")
+    start = datetime(2023, 5, 8, 13, 0, tzinfo=UTC)
+    painted_by_melanie = _commit_named(
+        client, "I painted a lake at sunrise last week.", "Melanie", start
+    )
+    painted_by_caroline = _commit_named(
+        client, "I painted a portrait of my grandmother.", "Caroline", start + timedelta(seconds=1)
+    )
+    hiking = _commit_named(
+        client, "We went hiking yesterday, it was lovely.", "Caroline", start + timedelta(seconds=2)
+    )
+    for i in range(6):
+        _commit_named(
+            client,
+            f"Melanie, the weather was fine on day {i}.",
+            "Caroline",
+            start + timedelta(seconds=3 + i),
+        )
+    client.caught_up()
+    for answers in _both_paths(client, "What did Melanie paint?", 5):
+        assert answers[0] == painted_by_melanie
+        assert painted_by_caroline in answers  # another speaker's turn is never filtered out
+    for answers in _both_paths(client, "What did Caroline do on 7 May 2023?", 3):
+        assert answers[0] == hiking  # "yesterday" said on 8 May 2023
+    # The resolved date is part of the lexical view on both paths.
+    for answers in _both_paths(client, "1 may 2023", 3):
+        assert answers[0] == painted_by_melanie  # "last week" said on 8 May 2023

@@ -41,6 +41,7 @@ RUNTIME = {
     "JournalService/SearchRunMemory",
     "JournalService/SearchEpisodes",
     "JournalService/FindExact",
+    "JournalService/GetSessionContext",
     "LearningService/ResolveScopes",
     "LearningService/GetLearnedContext",
     "LearningService/ListActiveSkills",
@@ -68,6 +69,7 @@ OPERATOR_ONLY = {
     "GatewayService/GetMemoryContext",
     "JournalService/Quarantine",
     "JournalService/SetRunMemoryPolicy",
+    "JournalService/SetCompactionPolicy",
     "JournalService/ListReceipts",
 }
 

@@ -324,6 +324,7 @@ class AssembleContextRequest(_message.Message):
     INPUT_TEXT_FIELD_NUMBER: _builtins.int
     BUDGET_TOKENS_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
+    TRANSCRIPT_BUDGET_TOKENS_FIELD_NUMBER: _builtins.int
     subject: _builtins.str
     workspace: _builtins.str
     """"default" when empty."""
@@ -336,6 +337,10 @@ class AssembleContextRequest(_message.Message):
     request_id: _builtins.str
     """AIP-155: a UUID; a duplicate returns the original response. Empty: no replay
     protection.
+    """
+    transcript_budget_tokens: _builtins.int
+    """Budget of the session_transcript section (checkpoint, then literal tail),
+    separate from budget_tokens: 0..32768; 0 means 1024.
     """
     @_builtins.property
     def project_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
@@ -350,10 +355,11 @@ class AssembleContextRequest(_message.Message):
         input_text: _builtins.str = ...,
         budget_tokens: _builtins.int = ...,
         request_id: _builtins.str = ...,
+        transcript_budget_tokens: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["budget_tokens", b"budget_tokens", "input_text", b"input_text", "persona_id", b"persona_id", "project_ids", b"project_ids", "request_id", b"request_id", "session_id", b"session_id", "subject", b"subject", "workspace", b"workspace"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["budget_tokens", b"budget_tokens", "input_text", b"input_text", "persona_id", b"persona_id", "project_ids", b"project_ids", "request_id", b"request_id", "session_id", b"session_id", "subject", b"subject", "transcript_budget_tokens", b"transcript_budget_tokens", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -4,6 +4,7 @@ import grpc
 import warnings
 
 from engram.journal.v1 import journal_pb2 as engram_dot_journal_dot_v1_dot_journal__pb2
+from engram.journal.v1 import transcript_pb2 as engram_dot_journal_dot_v1_dot_transcript__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -146,6 +147,21 @@ class JournalServiceStub:
                 '/engram.journal.v1.JournalService/ListReceipts',
                 request_serializer=engram_dot_journal_dot_v1_dot_journal__pb2.ListReceiptsRequest.SerializeToString,
                 response_deserializer=engram_dot_journal_dot_v1_dot_journal__pb2.ListReceiptsResponse.FromString,
+                _registered_method=True)
+        self.GetSessionContext = channel.unary_unary(
+                '/engram.journal.v1.JournalService/GetSessionContext',
+                request_serializer=engram_dot_journal_dot_v1_dot_transcript__pb2.GetSessionContextRequest.SerializeToString,
+                response_deserializer=engram_dot_journal_dot_v1_dot_transcript__pb2.GetSessionContextResponse.FromString,
+                _registered_method=True)
+        self.GetCompactionPolicy = channel.unary_unary(
+                '/engram.journal.v1.JournalService/GetCompactionPolicy',
+                request_serializer=engram_dot_journal_dot_v1_dot_transcript__pb2.GetCompactionPolicyRequest.SerializeToString,
+                response_deserializer=engram_dot_journal_dot_v1_dot_transcript__pb2.GetCompactionPolicyResponse.FromString,
+                _registered_method=True)
+        self.SetCompactionPolicy = channel.unary_unary(
+                '/engram.journal.v1.JournalService/SetCompactionPolicy',
+                request_serializer=engram_dot_journal_dot_v1_dot_transcript__pb2.SetCompactionPolicyRequest.SerializeToString,
+                response_deserializer=engram_dot_journal_dot_v1_dot_transcript__pb2.SetCompactionPolicyResponse.FromString,
                 _registered_method=True)
 
 
@@ -382,6 +398,46 @@ class JournalServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetSessionContext(self, request, context):
+        """The transcript plane for the model: the literal recent tail of one exact
+        subject/workspace/session plus, once the session exceeds the policy's
+        trigger size, a deterministic checkpoint of the older turns built only
+        from `turn.analyzed` summaries whose content hash matches the canonical
+        turn. Missing analyses, hash mismatches, malformed roles or tool events
+        in the pruned range decline compaction (typed issues; the tail alone is
+        returned and older turns reported omitted); quarantined turns are left
+        out and the checkpoint rebuilt without them. Coverage counts come from a
+        separate count. Unless dry_run, pruned turns not analysed yet are first
+        analysed (at most 512 per call) and journaled as `turn.analyzed` /
+        `turn.analysis_failed` events, and the checkpoint is stored as a
+        rebuildable projection.
+        Errors: INVALID_ARGUMENT naming the field (empty subject or session_id,
+        malformed workspace, negative budget_tokens, tail_turns out of range).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetCompactionPolicy(self, request, context):
+        """Returns the compaction policy. Operator role.
+        Errors: PERMISSION_DENIED.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetCompactionPolicy(self, request, context):
+        """Replaces the compaction policy (durable; version incremented). Stored
+        checkpoints of older versions are rebuilt on their next read. Operator
+        role.
+        Errors: INVALID_ARGUMENT (naming the field), PERMISSION_DENIED,
+        ALREADY_EXISTS (request_id reused for another policy, reason
+        REQUEST_ID_REUSED).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_JournalServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -489,6 +545,21 @@ def add_JournalServiceServicer_to_server(servicer, server):
                     servicer.ListReceipts,
                     request_deserializer=engram_dot_journal_dot_v1_dot_journal__pb2.ListReceiptsRequest.FromString,
                     response_serializer=engram_dot_journal_dot_v1_dot_journal__pb2.ListReceiptsResponse.SerializeToString,
+            ),
+            'GetSessionContext': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetSessionContext,
+                    request_deserializer=engram_dot_journal_dot_v1_dot_transcript__pb2.GetSessionContextRequest.FromString,
+                    response_serializer=engram_dot_journal_dot_v1_dot_transcript__pb2.GetSessionContextResponse.SerializeToString,
+            ),
+            'GetCompactionPolicy': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetCompactionPolicy,
+                    request_deserializer=engram_dot_journal_dot_v1_dot_transcript__pb2.GetCompactionPolicyRequest.FromString,
+                    response_serializer=engram_dot_journal_dot_v1_dot_transcript__pb2.GetCompactionPolicyResponse.SerializeToString,
+            ),
+            'SetCompactionPolicy': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetCompactionPolicy,
+                    request_deserializer=engram_dot_journal_dot_v1_dot_transcript__pb2.SetCompactionPolicyRequest.FromString,
+                    response_serializer=engram_dot_journal_dot_v1_dot_transcript__pb2.SetCompactionPolicyResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1066,6 +1137,87 @@ class JournalService:
             '/engram.journal.v1.JournalService/ListReceipts',
             engram_dot_journal_dot_v1_dot_journal__pb2.ListReceiptsRequest.SerializeToString,
             engram_dot_journal_dot_v1_dot_journal__pb2.ListReceiptsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetSessionContext(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/engram.journal.v1.JournalService/GetSessionContext',
+            engram_dot_journal_dot_v1_dot_transcript__pb2.GetSessionContextRequest.SerializeToString,
+            engram_dot_journal_dot_v1_dot_transcript__pb2.GetSessionContextResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetCompactionPolicy(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/engram.journal.v1.JournalService/GetCompactionPolicy',
+            engram_dot_journal_dot_v1_dot_transcript__pb2.GetCompactionPolicyRequest.SerializeToString,
+            engram_dot_journal_dot_v1_dot_transcript__pb2.GetCompactionPolicyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetCompactionPolicy(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/engram.journal.v1.JournalService/SetCompactionPolicy',
+            engram_dot_journal_dot_v1_dot_transcript__pb2.SetCompactionPolicyRequest.SerializeToString,
+            engram_dot_journal_dot_v1_dot_transcript__pb2.SetCompactionPolicyResponse.FromString,
             options,
             channel_credentials,
             insecure,

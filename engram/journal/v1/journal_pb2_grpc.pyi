@@ -5,6 +5,7 @@ isort:skip_file
 
 from collections import abc as _abc
 from engram.journal.v1 import journal_pb2 as _journal_pb2
+from engram.journal.v1 import transcript_pb2 as _transcript_pb2
 from grpc import aio as _aio
 import abc as _abc_1
 import grpc as _grpc
@@ -179,6 +180,34 @@ class JournalServiceStub:
     """Lists receipts for one context id.
     Errors: INVALID_ARGUMENT.
     """
+    GetSessionContext: _grpc.UnaryUnaryMultiCallable[_transcript_pb2.GetSessionContextRequest, _transcript_pb2.GetSessionContextResponse]
+    """The transcript plane for the model: the literal recent tail of one exact
+    subject/workspace/session plus, once the session exceeds the policy's
+    trigger size, a deterministic checkpoint of the older turns built only
+    from `turn.analyzed` summaries whose content hash matches the canonical
+    turn. Missing analyses, hash mismatches, malformed roles or tool events
+    in the pruned range decline compaction (typed issues; the tail alone is
+    returned and older turns reported omitted); quarantined turns are left
+    out and the checkpoint rebuilt without them. Coverage counts come from a
+    separate count. Unless dry_run, pruned turns not analysed yet are first
+    analysed (at most 512 per call) and journaled as `turn.analyzed` /
+    `turn.analysis_failed` events, and the checkpoint is stored as a
+    rebuildable projection.
+    Errors: INVALID_ARGUMENT naming the field (empty subject or session_id,
+    malformed workspace, negative budget_tokens, tail_turns out of range).
+    """
+    GetCompactionPolicy: _grpc.UnaryUnaryMultiCallable[_transcript_pb2.GetCompactionPolicyRequest, _transcript_pb2.GetCompactionPolicyResponse]
+    """Returns the compaction policy. Operator role.
+    Errors: PERMISSION_DENIED.
+    """
+    SetCompactionPolicy: _grpc.UnaryUnaryMultiCallable[_transcript_pb2.SetCompactionPolicyRequest, _transcript_pb2.SetCompactionPolicyResponse]
+    """Replaces the compaction policy (durable; version incremented). Stored
+    checkpoints of older versions are rebuilt on their next read. Operator
+    role.
+    Errors: INVALID_ARGUMENT (naming the field), PERMISSION_DENIED,
+    ALREADY_EXISTS (request_id reused for another policy, reason
+    REQUEST_ID_REUSED).
+    """
 
 @_typing.type_check_only
 class JournalServiceAsyncStub(JournalServiceStub):
@@ -330,6 +359,34 @@ class JournalServiceAsyncStub(JournalServiceStub):
     ListReceipts: _aio.UnaryUnaryMultiCallable[_journal_pb2.ListReceiptsRequest, _journal_pb2.ListReceiptsResponse]  # type: ignore[assignment]
     """Lists receipts for one context id.
     Errors: INVALID_ARGUMENT.
+    """
+    GetSessionContext: _aio.UnaryUnaryMultiCallable[_transcript_pb2.GetSessionContextRequest, _transcript_pb2.GetSessionContextResponse]  # type: ignore[assignment]
+    """The transcript plane for the model: the literal recent tail of one exact
+    subject/workspace/session plus, once the session exceeds the policy's
+    trigger size, a deterministic checkpoint of the older turns built only
+    from `turn.analyzed` summaries whose content hash matches the canonical
+    turn. Missing analyses, hash mismatches, malformed roles or tool events
+    in the pruned range decline compaction (typed issues; the tail alone is
+    returned and older turns reported omitted); quarantined turns are left
+    out and the checkpoint rebuilt without them. Coverage counts come from a
+    separate count. Unless dry_run, pruned turns not analysed yet are first
+    analysed (at most 512 per call) and journaled as `turn.analyzed` /
+    `turn.analysis_failed` events, and the checkpoint is stored as a
+    rebuildable projection.
+    Errors: INVALID_ARGUMENT naming the field (empty subject or session_id,
+    malformed workspace, negative budget_tokens, tail_turns out of range).
+    """
+    GetCompactionPolicy: _aio.UnaryUnaryMultiCallable[_transcript_pb2.GetCompactionPolicyRequest, _transcript_pb2.GetCompactionPolicyResponse]  # type: ignore[assignment]
+    """Returns the compaction policy. Operator role.
+    Errors: PERMISSION_DENIED.
+    """
+    SetCompactionPolicy: _aio.UnaryUnaryMultiCallable[_transcript_pb2.SetCompactionPolicyRequest, _transcript_pb2.SetCompactionPolicyResponse]  # type: ignore[assignment]
+    """Replaces the compaction policy (durable; version incremented). Stored
+    checkpoints of older versions are rebuilt on their next read. Operator
+    role.
+    Errors: INVALID_ARGUMENT (naming the field), PERMISSION_DENIED,
+    ALREADY_EXISTS (request_id reused for another policy, reason
+    REQUEST_ID_REUSED).
     """
 
 class JournalServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -605,6 +662,52 @@ class JournalServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_journal_pb2.ListReceiptsResponse, _abc.Awaitable[_journal_pb2.ListReceiptsResponse]]:
         """Lists receipts for one context id.
         Errors: INVALID_ARGUMENT.
+        """
+
+    @_abc_1.abstractmethod
+    def GetSessionContext(
+        self,
+        request: _transcript_pb2.GetSessionContextRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_transcript_pb2.GetSessionContextResponse, _abc.Awaitable[_transcript_pb2.GetSessionContextResponse]]:
+        """The transcript plane for the model: the literal recent tail of one exact
+        subject/workspace/session plus, once the session exceeds the policy's
+        trigger size, a deterministic checkpoint of the older turns built only
+        from `turn.analyzed` summaries whose content hash matches the canonical
+        turn. Missing analyses, hash mismatches, malformed roles or tool events
+        in the pruned range decline compaction (typed issues; the tail alone is
+        returned and older turns reported omitted); quarantined turns are left
+        out and the checkpoint rebuilt without them. Coverage counts come from a
+        separate count. Unless dry_run, pruned turns not analysed yet are first
+        analysed (at most 512 per call) and journaled as `turn.analyzed` /
+        `turn.analysis_failed` events, and the checkpoint is stored as a
+        rebuildable projection.
+        Errors: INVALID_ARGUMENT naming the field (empty subject or session_id,
+        malformed workspace, negative budget_tokens, tail_turns out of range).
+        """
+
+    @_abc_1.abstractmethod
+    def GetCompactionPolicy(
+        self,
+        request: _transcript_pb2.GetCompactionPolicyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_transcript_pb2.GetCompactionPolicyResponse, _abc.Awaitable[_transcript_pb2.GetCompactionPolicyResponse]]:
+        """Returns the compaction policy. Operator role.
+        Errors: PERMISSION_DENIED.
+        """
+
+    @_abc_1.abstractmethod
+    def SetCompactionPolicy(
+        self,
+        request: _transcript_pb2.SetCompactionPolicyRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_transcript_pb2.SetCompactionPolicyResponse, _abc.Awaitable[_transcript_pb2.SetCompactionPolicyResponse]]:
+        """Replaces the compaction policy (durable; version incremented). Stored
+        checkpoints of older versions are rebuilt on their next read. Operator
+        role.
+        Errors: INVALID_ARGUMENT (naming the field), PERMISSION_DENIED,
+        ALREADY_EXISTS (request_id reused for another policy, reason
+        REQUEST_ID_REUSED).
         """
 
 def add_JournalServiceServicer_to_server(servicer: JournalServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

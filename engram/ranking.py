@@ -1,0 +1,417 @@
+"""Episode ranking shared by both read paths (Recall's resident index and
+SearchEpisodes over PostgreSQL): docs/retrieval.md, "Ranking".
+
+Each path gathers the same candidates under the same filters and fills one
+:class:`Candidates`; everything from there on is this module, so the two
+paths differ only in the candidates and raw scores they found (BM25 on the
+resident index, ts_rank_cd on PostgreSQL), never in how they are combined.
+
+Query. The subject's known speaker names (the episodes' user_name and
+assistant_name) are removed from the question for both lists
+(:func:`prepare_query`); which of them the question named is kept, and
+agreement with an episode's speaker is a bonus, never a filter. Absolute
+dates the question names (engram.dates.question_dates) become a soft time
+bonus; a hard time window is only the caller's ``time_window``.
+
+Candidates: each list's top ``WINDOW`` (dense cosine, lexical score), their
+union; for each candidate its neighbours, the previous and next episode of
+its first session in first-occurrence order (first_seen_at, then id).
+
+First stage (prefix-stable: nothing depends on ``limit``).
+``wn(x) = (x - x_(W)) / (x_(1) - x_(W))`` min-max over a list's top W (best 1,
+W-th 0, below negative; 0 when flat).
+
+* ``D = wn(wn(cos) + 0.25 wn(cos)[prev] + 0.25 wn(cos)[next])``
+* ``L = wn(lex + 0.75 lex[prev] + 0.5 lex[next])``
+* ``s = D + L + 0.4 [speaker named] + 0.8 time`` (time 1 for a day match, 0.5
+  for a month match), ties by episode id.
+
+A missing neighbour (or vector) counts 0. Second stage (optional,
+``recall_ranker``): a logistic regression over the features of
+:func:`features` re-orders the first stage's top ``RERANK_DEPTH``; ranks
+beyond keep the first-stage order. Weights are a small ``.npz``
+(engram/data/recall_ranker.npz, trained by tools/train_recall_ranker.py).
+Every constant was chosen on LoCoMo conversations 1-5 (bench/locomo_research.py).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from engram import dates as dates_mod
+
+__all__ = [
+    "DEFAULT_RANKER_PATH",
+    "RERANK_DEPTH",
+    "WINDOW",
+    "Candidates",
+    "Query",
+    "Ranked",
+    "Ranker",
+    "features",
+    "first_stage",
+    "load_ranker",
+    "prepare_query",
+    "rank",
+    "text_shape",
+    "text_traits",
+]
+
+F = npt.NDArray[np.float64]
+
+WINDOW = 100  # each list's top WINDOW: the candidates and the normalisation window
+RERANK_DEPTH = 50
+DENSE_WEIGHT = 1.0
+LEXICAL_WEIGHT = 1.0
+DENSE_PREV = 0.25
+DENSE_NEXT = 0.25
+LEX_PREV = 0.75
+LEX_NEXT = 0.5
+SPEAKER_BONUS = 0.4
+TIME_BONUS = 0.8
+
+DEFAULT_RANKER_PATH = Path(__file__).resolve().parent / "data" / "recall_ranker.npz"
+QWORDS = ("what", "when", "where", "who", "how", "why", "which", "would", "is", "did", "does", "do")
+_IMAGE = re.compile(r"\s*\[shared a photo: [^\]]*\]\s*$")
+_WORD = re.compile(r"[a-z]+")
+
+
+# ------------------------------------------------------------------ query
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str  # the question with the subject's speaker names removed
+    original: str
+    named: frozenset[str]  # casefolded full names of the speakers the question names
+    dates: tuple[tuple[int, int, int], ...]
+    form: tuple[float, ...]  # one-hot of the first word over QWORDS
+
+
+def _name_pattern(name: str) -> re.Pattern[str] | None:
+    words = name.split()
+    if not words:
+        return None
+    first = words[0]
+    return re.compile(rf"\b{re.escape(first)}(?:'s|’s|s')?\b", re.IGNORECASE)
+
+
+def prepare_query(text: str, names: Iterable[str]) -> Query:
+    """Strip the known speaker first names (with 's, ’s, s') from ``text``."""
+    named: set[str] = set()
+    out = text
+    for name in sorted({n.strip() for n in names if n and n.strip()}):
+        pattern = _name_pattern(name)
+        if pattern is not None and pattern.search(out):
+            named.add(name.casefold())
+            out = pattern.sub(" ", out)
+    stripped = re.sub(r"\s+", " ", out).strip()
+    first = (_WORD.findall(text.lower()) or [""])[0]
+    return Query(
+        stripped or text.strip(),
+        text,
+        frozenset(named),
+        tuple(dates_mod.question_dates(text)),
+        tuple(1.0 if first == w else 0.0 for w in QWORDS),
+    )
+
+
+# ------------------------------------------------------------------ candidates
+
+
+def text_shape(user_text: str) -> tuple[int, bool, bool]:
+    """(length, ends with '?', has an image caption) of an episode's user text
+    (the " [shared a photo: ...]" caption the LoCoMo importer appends is not
+    counted in the length)."""
+    body = _IMAGE.sub("", user_text)
+    return len(body), body.rstrip().endswith("?"), body != user_text
+
+
+def text_traits(length: int, question: bool, image: bool) -> tuple[float, float, float]:
+    """The second stage's text features from :func:`text_shape`."""
+    return math.log1p(length), float(question), float(image)
+
+
+@dataclass
+class Candidates:
+    """One query's candidates (arrays aligned with ``ids``)."""
+
+    ids: list[str]
+    cos: F  # dense cosine, nan without a vector
+    cos_prev: F  # neighbours' cosine, nan when missing
+    cos_next: F
+    lex: F  # lexical score, 0 when not matching
+    lex_prev: F
+    lex_next: F
+    speaker: F  # 1.0 when the episode's speaker is one the question names
+    time: F  # engram.dates.time_match
+    length: F  # text_traits
+    question: F
+    image: F
+    has_date: F
+    # The dense list's best and WINDOW-th cosine (its normalisation window).
+    dense_hi: float = 0.0
+    dense_lo: float = 0.0
+    in_dense: int = 0  # how many of ids head the dense list (for bookkeeping)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+def empty_candidates() -> Candidates:
+    z = np.zeros(0)
+    return Candidates([], z, z, z, z, z, z, z, z, z, z, z, z)
+
+
+@dataclass
+class CandidateBuilder:
+    """Row-by-row construction (both paths)."""
+
+    ids: list[str] = field(default_factory=list)
+    rows: list[tuple[float, ...]] = field(default_factory=list)
+
+    def add(
+        self,
+        episode_id: str,
+        *,
+        cos: float,
+        cos_prev: float,
+        cos_next: float,
+        lex: float,
+        lex_prev: float,
+        lex_next: float,
+        speaker: bool,
+        time: float,
+        traits: tuple[float, float, float],
+        has_date: bool,
+    ) -> None:
+        self.ids.append(episode_id)
+        self.rows.append(
+            (
+                cos,
+                cos_prev,
+                cos_next,
+                lex,
+                lex_prev,
+                lex_next,
+                float(speaker),
+                time,
+                *traits,
+                float(has_date),
+            )
+        )
+
+    def build(self, dense_hi: float, dense_lo: float) -> Candidates:
+        if not self.ids:
+            return empty_candidates()
+        a = np.asarray(self.rows, dtype=np.float64)
+        return Candidates(
+            list(self.ids),
+            a[:, 0],
+            a[:, 1],
+            a[:, 2],
+            a[:, 3],
+            a[:, 4],
+            a[:, 5],
+            a[:, 6],
+            a[:, 7],
+            a[:, 8],
+            a[:, 9],
+            a[:, 10],
+            a[:, 11],
+            dense_hi,
+            dense_lo,
+        )
+
+
+def speaker_named(query: Query, user_name: str, assistant_name: str) -> bool:
+    return bool(query.named) and (
+        user_name.strip().casefold() in query.named
+        or assistant_name.strip().casefold() in query.named
+    )
+
+
+# ------------------------------------------------------------------ first stage
+
+
+def window_norm(x: F, window: int = WINDOW) -> F:
+    """Min-max over the top ``window`` of ``x``: best 1, window-th 0."""
+    if x.size == 0:
+        return x.copy()
+    top = np.sort(x)[::-1][: min(window, x.size)]
+    hi, lo = float(top[0]), float(top[-1])
+    return (x - lo) / (hi - lo) if hi > lo else np.zeros_like(x)
+
+
+def _dense_norm(c: Candidates, x: F) -> F:
+    """wn of cosines against the dense list's own window (nan -> 0, the floor)."""
+    span = c.dense_hi - c.dense_lo
+    out = (x - c.dense_lo) / span if span > 0 else np.zeros_like(x)
+    return np.where(np.isnan(out), 0.0, out)
+
+
+@dataclass(frozen=True)
+class FirstStage:
+    score: F  # s
+    dense: F  # wn(cos) of the candidates
+    dense_prev: F
+    dense_next: F
+
+
+def first_stage(c: Candidates) -> FirstStage:
+    dn = _dense_norm(c, c.cos)
+    dp = _dense_norm(c, c.cos_prev)
+    dx = _dense_norm(c, c.cos_next)
+    d = window_norm(dn + DENSE_PREV * dp + DENSE_NEXT * dx)
+    lx = window_norm(c.lex + LEX_PREV * c.lex_prev + LEX_NEXT * c.lex_next)
+    s = DENSE_WEIGHT * d + LEXICAL_WEIGHT * lx + SPEAKER_BONUS * c.speaker + TIME_BONUS * c.time
+    return FirstStage(s, dn, dp, dx)
+
+
+def _order(score: F, ids: Sequence[str]) -> list[int]:
+    return sorted(range(len(ids)), key=lambda i: (-float(score[i]), ids[i]))
+
+
+# ------------------------------------------------------------------ second stage
+
+
+def _ranks(x: F, positive_only: bool = False) -> F:
+    """1-based ranks of x descending (stable); nan last; with positive_only
+    rows <= 0 get inf."""
+    key = np.where(np.isnan(x), -np.inf, x)
+    order = np.argsort(-key, kind="stable")
+    r = np.empty(x.size, dtype=np.float64)
+    r[order] = np.arange(1, x.size + 1)
+    if positive_only:
+        r[~(x > 0)] = np.inf
+    return r
+
+
+def features(c: Candidates, fs: FirstStage, top: Sequence[int], query: Query) -> F:
+    """Feature rows of the candidates ``top`` (first-stage order), as
+    bench/locomo_research.py SecondStage.features (without session features)."""
+    idx = np.asarray(top, dtype=np.int64)
+    n = idx.size
+    cols: list[F] = [np.log1p(np.arange(n, dtype=np.float64)), window_norm(fs.score)[idx]]
+    cos = np.where(np.isnan(c.cos), 0.0, c.cos)
+    cols += [
+        cos[idx],
+        np.log(_ranks(c.cos)[idx]),
+        fs.dense[idx],
+        fs.dense_prev[idx],
+        fs.dense_next[idx],
+    ]
+    lmax = float(c.lex.max()) if c.lex.size and c.lex.max() > 0 else 1.0
+    cols += [
+        c.lex[idx] / lmax,
+        np.log(np.minimum(_ranks(c.lex, positive_only=True)[idx], 1000.0)),
+        c.lex_prev[idx] / lmax,
+        c.lex_next[idx] / lmax,
+        (c.lex[idx] > 0).astype(np.float64),
+    ]
+    named = 1.0 if query.named else 0.0
+    cols += [c.speaker[idx], np.full(n, named), c.speaker[idx] * named, c.time[idx]]
+    cols += [c.length[idx], c.question[idx], c.image[idx], c.has_date[idx]]
+    x = np.column_stack(cols)
+    form = np.tile(np.asarray(query.form, dtype=np.float64), (n, 1))
+    inter = np.column_stack([form * x[:, [1]], form * x[:, [-1]], form * x[:, [-4]]])
+    return np.hstack([x, form, inter])
+
+
+@dataclass(frozen=True)
+class Ranker:
+    """A logistic regression over :func:`features` (standardised)."""
+
+    mean: F
+    scale: F
+    coef: F
+    intercept: float
+    depth: int = RERANK_DEPTH
+    source: str = ""
+
+    def decision(self, x: F) -> F:
+        z: F = ((x - self.mean) / self.scale) @ self.coef + self.intercept
+        return z
+
+
+def load_ranker(setting: str) -> Ranker | None:
+    """``none`` -> first stage only; ``default`` (or empty) -> the shipped
+    weights; anything else -> a path to weights from tools/train_recall_ranker.py."""
+    choice = setting.strip()
+    if choice.lower() == "none":
+        return None
+    default = choice.lower() in ("", "default")
+    path = DEFAULT_RANKER_PATH if default else Path(choice)
+    if default and not path.exists():
+        return None  # not trained yet: first stage only
+    with np.load(path) as data:
+        return Ranker(
+            np.asarray(data["mean"], dtype=np.float64),
+            np.asarray(data["scale"], dtype=np.float64),
+            np.asarray(data["coef"], dtype=np.float64),
+            float(data["intercept"]),
+            int(data["depth"]) if "depth" in data.files else RERANK_DEPTH,
+            str(path),
+        )
+
+
+_LOADED: dict[str, Ranker | None] = {}
+
+
+def shared_ranker(setting: str) -> Ranker | None:
+    """:func:`load_ranker`, once per setting per process."""
+    if setting not in _LOADED:
+        _LOADED[setting] = load_ranker(setting)
+    return _LOADED[setting]
+
+
+# ------------------------------------------------------------------ ranking
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """Candidate positions best first, with a score that decreases along it,
+    and each candidate's 1-based rank in the dense and the lexical list among
+    the candidates (0: not in that list)."""
+
+    order: list[int]
+    scores: list[float]
+    dense_rank: list[int] = field(default_factory=list)
+    lexical_rank: list[int] = field(default_factory=list)
+
+
+def list_ranks(c: Candidates) -> tuple[list[int], list[int]]:
+    d = np.where(np.isnan(c.cos), 0, _ranks(c.cos)).astype(np.int64)
+    lx = _ranks(c.lex, positive_only=True)
+    lexical = np.where(np.isfinite(lx), lx, 0).astype(np.int64)
+    return [int(x) for x in d], [int(x) for x in lexical]
+
+
+def rank(c: Candidates, query: Query, ranker: Ranker | None) -> Ranked:
+    """The final order of the candidates (independent of any limit)."""
+    if len(c) == 0:
+        return Ranked([], [])
+    fs = first_stage(c)
+    order = _order(fs.score, c.ids)
+    dense_rank, lexical_rank = list_ranks(c)
+    if ranker is None or len(order) < 2:
+        return Ranked(order, [float(fs.score[i]) for i in order], dense_rank, lexical_rank)
+    head, tail = order[: ranker.depth], order[ranker.depth :]
+    z = ranker.decision(features(c, fs, head, query))
+    positions = sorted(range(len(head)), key=lambda j: (-float(z[j]), j))
+    # Reported scores decrease along the list: the head's are above every tail score.
+    floor = float(fs.score[tail[0]]) if tail else 0.0
+    head_scores = [floor + 1.0 + 1.0 / (1.0 + math.exp(-float(z[j]))) for j in positions]
+    return Ranked(
+        [head[j] for j in positions] + tail,
+        head_scores + [float(fs.score[i]) for i in tail],
+        dense_rank,
+        lexical_rank,
+    )

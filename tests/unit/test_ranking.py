@@ -1,0 +1,131 @@
+"""engram.ranking and engram.dates, and the resident index's ranking inputs
+(speaker names, neighbours, resolved dates in the lexical view)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+
+from engram import dates, ranking
+from retrieval_service.records import Interner, make_record
+from retrieval_service.segment import build_segment
+from retrieval_service.snapshot import SearchRequest, Snapshot
+
+WHEN = datetime(2023, 5, 8, 13, 0, tzinfo=UTC)  # a Monday
+
+
+def test_relative_dates_resolve_against_the_turn_time() -> None:
+    def text(s: str) -> str:
+        return dates.date_text(dates.resolve_codes(s, WHEN))
+
+    assert text("I went hiking yesterday") == "7 may 2023"
+    assert text("last Friday we met") == "5 may 2023"
+    assert text("next monday") == "15 may 2023"
+    assert text("two weeks ago") == "24 april 2023"
+    assert text("last month and next year") == "april 2023; 2024"
+    assert text("a few months ago") == "february 2023"
+    assert text("nothing relative here") == ""
+    assert dates.parse_date_text("7 may 2023; may 2023; 2024") == [20230507, 20230500, 20240000]
+
+
+def test_question_dates_and_time_match() -> None:
+    assert dates.question_dates("What did she do on 7 May 2023?") == [(2023, 5, 7)]
+    assert dates.question_dates("on May 7, 2023") == [(2023, 5, 7)]
+    assert dates.question_dates("in May 2023") == [(2023, 5, 0)]
+    assert dates.question_dates("may I ask") == []
+    asked = [(2023, 5, 7)]
+    assert dates.time_match(asked, 20230507, []) == 1.0
+    assert dates.time_match(asked, 20230508, [20230507]) == 1.0
+    assert dates.time_match(asked, 20230508, [20230500]) == 0.5
+    assert dates.time_match(asked, 20230508, []) == 0.0
+    assert dates.time_match([(2023, 5, 0)], 20230508, []) == 0.5
+
+
+def test_speaker_names_are_stripped_and_remembered() -> None:
+    q = ranking.prepare_query(
+        "What pets does Melanie's family have?", ["Melanie Smith", "Caroline"]
+    )
+    assert q.text == "What pets does family have?"
+    assert q.named == frozenset({"melanie smith"})
+    assert ranking.speaker_named(q, "Melanie Smith", "")
+    assert not ranking.speaker_named(q, "Caroline", "")
+
+
+def _snapshot(n: int = 30) -> tuple[Snapshot, list[str]]:
+    rng = np.random.default_rng(0)
+    interner = Interner()
+    ids, records = [], []
+    for i in range(n):
+        eid = str(uuid.UUID(int=rng.integers(1 << 62) << 64 | i))
+        ids.append(eid)
+        us = int((WHEN + timedelta(seconds=i)).timestamp() * 1_000_000)
+        vector = rng.normal(size=8).astype(np.float32)
+        text = f"turn {i} about topic{i % 4}" + (" yesterday" if i == 7 else "")
+        records.append(
+            make_record(
+                interner,
+                episode_id=eid,
+                subject="alice",
+                workspace="default",
+                session_id=f"s{i // 10}",
+                session_ids=[f"s{i // 10}"],
+                last_seen_us=us,
+                user_text=text,
+                assistant_text="ok",
+                vector=vector / np.linalg.norm(vector),
+                first_seen_us=us,
+                user_name="Melanie" if i % 2 else "Caroline",
+            )
+        )
+    # Two segments, so neighbours are found across them.
+    base = build_segment(records[::2], 8)
+    snapshot = Snapshot.from_base(base, interner, 8, "m", 0, 1)
+    from retrieval_service.records import Upsert
+
+    snapshot = snapshot.apply([Upsert(j + 1, r) for j, r in enumerate(records[1::2])], n, 2)
+    return snapshot, ids
+
+
+def _request(snapshot: Snapshot, text: str) -> tuple[SearchRequest, ranking.Query]:
+    q = ranking.prepare_query(text, snapshot.speaker_names("alice", "default"))
+    vector = np.ones(8, dtype=np.float32) / np.sqrt(8)
+    return SearchRequest("alice", "default", "", None, None, vector, q.text, 100, 100), q
+
+
+def test_index_finds_neighbours_names_and_resolved_dates() -> None:
+    snapshot, ids = _snapshot()
+    assert snapshot.speaker_names("alice", "default") == ["Caroline", "Melanie"]
+    request, q = _request(snapshot, "What did Melanie say on 7 May 2023 about topic1?")
+    c = snapshot.candidates(request, q)
+    at = {eid: i for i, eid in enumerate(c.ids)}
+    # turn 5 (topic1) has turns 4 and 6 of session s0 as neighbours
+    i5 = at[ids[5]]
+    assert c.lex[i5] > 0 and c.lex_prev[i5] == 0 and c.lex_next[i5] == 0
+    assert c.cos_prev[i5] == c.cos[at[ids[4]]] and c.cos_next[i5] == c.cos[at[ids[6]]]
+    # turn 10 opens session s1: no previous neighbour
+    assert np.isnan(c.cos_prev[at[ids[10]]])
+    assert c.speaker[i5] == 1.0 and c.speaker[at[ids[4]]] == 0.0
+    assert c.time[at[ids[7]]] == 1.0 and c.has_date[at[ids[7]]] == 1.0  # "yesterday"
+    # the resolved date is in the lexical view
+    request, q = _request(snapshot, "7 may 2023")
+    lexical = snapshot.candidates(request, q)
+    assert lexical.lex[lexical.ids.index(ids[7])] > 0
+
+
+def test_rank_is_prefix_stable_with_and_without_the_second_stage() -> None:
+    snapshot, _ids = _snapshot()
+    request, q = _request(snapshot, "What did Melanie say about topic2?")
+    c = snapshot.candidates(request, q)
+    weights = len(ranking.features(c, ranking.first_stage(c), [0], q)[0])
+    rng = np.random.default_rng(1)
+    ranker = ranking.Ranker(
+        np.zeros(weights), np.ones(weights), rng.normal(size=weights), 0.0, depth=10
+    )
+    for chosen in (None, ranker):
+        ranked = ranking.rank(c, q, chosen)
+        assert sorted(ranked.order) == list(range(len(c)))
+        assert ranked.scores == sorted(ranked.scores, reverse=True)
+        again = ranking.rank(c, q, chosen)
+        assert again.order == ranked.order

@@ -1,0 +1,125 @@
+"""The compaction rules and the checkpoint, pure (no database)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from engram.errors import InvalidArgument
+from memory_service import transcript as tr
+
+H = "a" * 64
+
+
+def turn(event_id: int, **overrides: object) -> tr.TurnMeta:
+    fields: dict[str, object] = {
+        "event_id": event_id,
+        "content_sha256": H,
+        "withheld": False,
+        "chars": 100,
+        "canonical_sha256": H,
+        "roles_ok": True,
+        "analysis_event_id": 1000 + event_id,
+        "analysis_sha256": H,
+        "summary": f"summary {event_id}",
+    }
+    fields.update(overrides)
+    return tr.TurnMeta(**fields)  # type: ignore[arg-type]
+
+
+POLICY = tr.CompactionPolicy(tail_turns=2, trigger_chars=1)
+
+
+def reasons(plan: tr.Plan) -> list[tuple[str, int]]:
+    return [(i.reason, i.event_id) for i in plan.issues]
+
+
+def test_under_the_trigger_nothing_is_pruned() -> None:
+    plan = tr.plan([turn(1), turn(2), turn(3)], [], tr.CompactionPolicy(), 2)
+    assert plan.outcome == tr.NOT_NEEDED and len(plan.literal) == 3 and not plan.pruned
+
+
+def test_every_decline_reason() -> None:
+    turns = [
+        turn(1, analysis_event_id=0),
+        turn(2, analysis_event_id=0, failure="UNAVAILABLE"),
+        turn(3, analysis_sha256="b" * 64),
+        turn(4, canonical_sha256="c" * 64),
+        turn(5, roles_ok=False),
+        turn(6, withheld=True),
+        turn(9),
+        turn(10),
+    ]
+    others = [tr.OtherEvent(7, "tool.call.completed"), tr.OtherEvent(8, "conversation.message")]
+    plan = tr.plan(turns, others, POLICY, 2)
+    assert plan.outcome == tr.DECLINED
+    assert reasons(plan) == [
+        (tr.MISSING_ANALYSIS, 1),
+        (tr.MISSING_ANALYSIS, 2),
+        (tr.HASH_MISMATCH, 3),
+        (tr.HASH_MISMATCH, 4),
+        (tr.MALFORMED_ROLES, 5),
+        (tr.QUARANTINED_IN_RANGE, 6),
+        (tr.TOOL_EVENTS_IN_RANGE, 7),
+        (tr.MALFORMED_ROLES, 8),
+    ]
+    assert "analysis failed: UNAVAILABLE" in plan.issues[1].detail
+    assert "not analysed yet" in plan.issues[0].detail
+
+
+def test_a_quarantined_turn_alone_does_not_decline() -> None:
+    plan = tr.plan([turn(1), turn(2, withheld=True), turn(3), turn(4), turn(5)], [], POLICY, 2)
+    assert plan.outcome == tr.COMPACTED
+    assert [t.event_id for t in plan.pruned] == [1, 3]
+    assert reasons(plan) == [(tr.QUARANTINED_IN_RANGE, 2)]
+
+
+def test_events_in_the_tail_do_not_count() -> None:
+    plan = tr.plan([turn(1), turn(2), turn(3)], [tr.OtherEvent(3, "tool.x")], POLICY, 2)
+    assert plan.outcome == tr.COMPACTED
+
+
+def test_checkpoint_is_deterministic_and_capped() -> None:
+    pruned = [turn(i, summary="s" * 50) for i in range(1, 40)]
+    policy = tr.CompactionPolicy(checkpoint_max_chars=400, version=3)
+    a, b = tr.render_checkpoint(pruned, policy), tr.render_checkpoint(list(pruned), policy)
+    assert a == b and a.sha256 == hashlib.sha256(a.text.encode()).hexdigest()
+    assert len(a.text) <= 400 and a.elided > 0
+    assert a.text.splitlines()[-1].startswith("[event 39]")  # the newest are kept
+    assert "policy v3" in a.text
+    assert tr.input_digest(pruned, 3) != tr.input_digest(pruned, 4)
+
+
+def test_builtin_summary_is_extractive_and_scrubbed() -> None:
+    s = tr.builtin_summary("My key is sk-abcdefghijklmnopqrstuvwx123456. Second.", "Ok.")
+    assert "sk-abcdefghijklmnop" not in s.text and s.redactions >= 1
+    assert s.text.startswith("user: My key is")
+
+
+def test_rendered_context_is_refused() -> None:
+    with pytest.raises(InvalidArgument):
+        tr.refuse_rendered_context("<engram:learned_context>\n- x\n</engram:learned_context>", "y")
+    tr.refuse_rendered_context("I like <b>bold</b> text", "fine")
+
+
+def test_policy_validation_names_the_field() -> None:
+    with pytest.raises(InvalidArgument) as err:
+        tr.validate_policy(
+            tail_turns=0,
+            trigger_chars=0,
+            checkpoint_max_chars=100,
+            analyzer_address="",
+            analyzer_timeout_ms=0,
+        )
+    assert "checkpoint_max_chars" in str(
+        err.value.field if hasattr(err.value, "field") else err.value
+    )
+    ok = tr.validate_policy(
+        tail_turns=0,
+        trigger_chars=0,
+        checkpoint_max_chars=0,
+        analyzer_address="",
+        analyzer_timeout_ms=0,
+    )
+    assert ok == tr.CompactionPolicy()
