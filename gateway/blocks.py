@@ -35,17 +35,26 @@ class PackedSection:
         self.details.append(why)
 
 
-def pack_section(section: SectionInput, budget: int) -> PackedSection:
+def begin_packing(section: SectionInput, budget: int) -> tuple[PackedSection, bool]:
+    """A section's packed form with its input's detail, and whether packing is
+    already over: the section was blocked upstream, or has nothing eligible."""
     packed = PackedSection(section, budget)
     if section.detail:
         packed.details.append(section.detail)
     if section.blocked_status:
         packed.status = section.blocked_status
+        return packed, True
+    if not section.eligible:
+        packed.status = gpb.SECTION_STATUS_EMPTY
+        return packed, True
+    return packed, False
+
+
+def pack_section(section: SectionInput, budget: int) -> PackedSection:
+    packed, done = begin_packing(section, budget)
+    if done:
         return packed
     eligible = section.eligible
-    if not eligible:
-        packed.status = gpb.SECTION_STATUS_EMPTY
-        return packed
     framing = framing_cost(render.header(section.name), render.footer(section.name))
     result = pack([c.entry for c in eligible], budget, framing, DROP_ORDERS[section.name])
     packed.kept, packed.dropped = result.kept, result.dropped

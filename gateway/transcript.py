@@ -22,7 +22,7 @@ from datetime import UTC
 from engram.gateway.v1 import gateway_pb2 as gpb
 from engram.journal.v1 import transcript_pb2 as tpb
 from gateway import render
-from gateway.blocks import PackedSection
+from gateway.blocks import PackedSection, begin_packing
 from gateway.packing import Entry, entry_cost, framing_cost
 from gateway.sections import Candidate, SectionInput, checked
 
@@ -96,16 +96,10 @@ def transcript_section(
 
 
 def pack_transcript(section: SectionInput, budget: int) -> PackedSection:
-    packed = PackedSection(section, budget)
-    if section.detail:
-        packed.details.append(section.detail)
-    if section.blocked_status:
-        packed.status = section.blocked_status
+    packed, done = begin_packing(section, budget)
+    if done:
         return packed
     eligible = [c.entry for c in section.eligible]
-    if not eligible:
-        packed.status = gpb.SECTION_STATUS_EMPTY
-        return packed
     tail = sorted(
         (e for e in eligible if not e.record_id.startswith(CHECKPOINT_PREFIX)), key=lambda e: e.rank
     )

@@ -454,29 +454,8 @@ class Snapshot:
                 continue
             allowed = self._mask_fn(index, request, exclude, lo, hi)
             if vector is not None:
-                mask_fn = allowed
-                if segment.vectors_missing:
-                    has_vector = self._vector_mask(index)
-                    mask_fn = has_vector if mask_fn is None else _both(mask_fn, has_vector)
-                only_tombstones = (
-                    mask_fn is not None
-                    and not segment.vectors_missing
-                    and request.start_us is None
-                    and request.end_us is None
-                    and exclude < 0
-                )
-                dead = self.dead[index]
-                dense_rows, dense_scores = segment.dense.search(
-                    vector,
-                    lo,
-                    hi,
-                    request.dense_window,
-                    mask_fn,
-                    alive=self.alive[index] if only_tombstones else None,
-                    dead_in_range=int(np.searchsorted(dead, hi)) - int(np.searchsorted(dead, lo)),
-                )
                 dense_hits.extend(
-                    (float(s), index, int(r)) for s, r in zip(dense_scores, dense_rows, strict=True)
+                    self._dense_hits(index, segment, request, vector, allowed, exclude, lo, hi)
                 )
             if weighted:
                 rows, scores = segment.lexical.score_range(weighted, lo, hi, avgdl)
