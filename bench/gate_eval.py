@@ -139,17 +139,26 @@ def score_absence(
 def score_obfuscated(
     items: list[Item], report: Report, model: ClaimClassifier | None = None
 ) -> dict[str, bool]:
+    """Obfuscated claims (absence or recollection) must be blocked like their plain form.
+    ``obfuscated/canonical_loss`` counts texts whose plain form is blocked but whose
+    obfuscated form is released: the canonical text's failures, apart from detection."""
     families: dict[str, bool] = {}
     for item in items:
         text = str(item["text"])
         query = terms_of(item, "topic_terms") or text[:80]
-        is_blocked = blocked(evidence(_UNKNOWN, query), text, model=model)
+        label = str(item["label"])
+        reasons = _RECOLLECTION_REASONS if label == "recollection" else _ABSENCE_REASONS
+        ev = evidence(_UNKNOWN, query)
+        is_blocked = blocked(ev, text, reasons, model)
         family = str(item.get("family", "?"))
-        if item["label"] == "benign":
+        if label == "benign":
             report.add("obfuscated/benign_false_block", is_blocked, item, family)
-        else:
-            report.add("obfuscated/recall", is_blocked, item, family)
-            families[family] = families.get(family, True) and is_blocked
+            continue
+        report.add("obfuscated/recall", is_blocked, item, family)
+        families[family] = families.get(family, True) and is_blocked
+        plain = item.get("plain")
+        if plain is not None and blocked(ev, str(plain), reasons, model):
+            report.add("obfuscated/canonical_kept", is_blocked, item, family)
     return families
 
 
@@ -177,7 +186,14 @@ def score_recollection(
 
 # Batches whose figures have been reported (docs/gateway.md). The default never lists
 # tests/gate_eval/blind: a batch being written there must not be read by accident.
-REPORTED_BATCHES = ("2026-12-01", "2026-12-01b", "2026-12-01c", "2026-12-01d", "2026-12-01e")
+REPORTED_BATCHES = (
+    "2026-12-01",
+    "2026-12-01b",
+    "2026-12-01c",
+    "2026-12-01d",
+    "2026-12-01e",
+    "2026-12-01f",
+)
 
 
 def newest_batch() -> Path:
