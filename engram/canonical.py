@@ -182,6 +182,11 @@ _EMPHASIS_RXS = tuple(
 _INTRAWORD_STAR_RX = re.compile(
     r"(?<=[^\W\d_])\*{1,3}([^\W\d_]+)\*{1,3}|\*{1,3}([^\W\d_]+)\*{1,3}(?=[^\W\d_])"
 )
+# "_ment_ioned", "sur_gery_": underscores around part of a word, kept apart from
+# identifiers by asking that the joined word be a known one.
+_INTRAWORD_UNDERSCORE_RX = re.compile(
+    r"(?<![\w])_([^\W\d_]+)_([^\W\d_]+)(?![\w])|(?<![\w])([^\W\d_]+)_([^\W\d_]+)_(?![\w])"
+)
 _INLINE_CODE_RX = re.compile(r"(?<!`)`([^`\n]{1,40})`(?!`)")
 _SYMBOL_CATEGORIES = frozenset({"So", "Sk", "Co"})
 _SPACES_RX = re.compile(r"[ \t]{2,}")
@@ -220,8 +225,10 @@ def _join_lines(text: str) -> str:
 # A run of single letters with separators; an apostrophe may stand as a letter inside a
 # dotted word ("i.s.n.'.t").
 _SPACED_RX = re.compile(
-    r"(?<![^\W\d_])(?:[^\W\d_][ .\-\u00b7*]|'[.\-\u00b7*](?=[^\W\d_])){2,}[^\W\d_](?![^\W\d_])"
+    r"(?<![^\W\d_])(?:[^\W\d_][ .\-\u00b7*]|'[ .\-\u00b7*](?=[^\W\d_])){2,}[^\W\d_](?![^\W\d_])"
 )
+# Spaced letters with digits standing for some of them ("y 0 u   5 h 4 r 3 d").
+_SPACED_LEET_RX = re.compile(r"(?<!\S)(?:[\w@$'] ){2,}[\w@$](?!\S)")
 _LEET = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s"}
 _LEET_ALT = {"1": "l", "0": "o"}
 _MIXED_RX = re.compile(r"(?<![\w@$])(?=[\w@$]*[^\W\d_])(?=[\w@$]*[013457@$8])[\w@$]{3,}")
@@ -261,6 +268,22 @@ def _unspace(match: re.Match[str]) -> str:
                 after = " ".join(letters[start + size :])
                 return " ".join(p for p in (before, joined, after) if p)
     return run
+
+
+def _unspace_leet(match: re.Match[str]) -> str:
+    """A spaced run holding digits and letters, digits read as the letters they mimic,
+    joined like any spaced run; left alone unless that makes a word."""
+    run = match.group()
+    if not any(c.isdigit() or c in "@$" for c in run) or not any(c.isalpha() for c in run):
+        return run
+    letters = "".join(_LEET.get(c, c) for c in run)
+    joined = _SPACED_RX.sub(_unspace, letters)
+    return joined if joined != letters else run
+
+
+def _join_underscored(match: re.Match[str]) -> str:
+    word = "".join(g for g in match.groups() if g)
+    return word if is_known_word(word) or _known_contraction(word) else match.group()
 
 
 _CONTRACTION_RX = re.compile(r"([^\W\d_]+)'(t|s|re|ve|ll|d|m)", re.I)
@@ -460,9 +483,11 @@ def _unformat(text: str) -> str:
     for rx in _EMPHASIS_RXS:
         text = rx.sub(r"\1", text)
     text = _INTRAWORD_STAR_RX.sub(lambda m: m.group(1) or m.group(2), text)
+    text = _INTRAWORD_UNDERSCORE_RX.sub(_join_underscored, text)
     text = _INLINE_CODE_RX.sub(r"\1", text)
     text = _strip_symbols(text)
     text = _join_lines(text)
+    text = _SPACED_LEET_RX.sub(_unspace_leet, text)
     text = _SPACED_RX.sub(_unspace, text)
     text = _MIXED_RX.sub(_unleet, text)
     text = _LETTERS_RX.sub(_unstretch, text)

@@ -1009,12 +1009,17 @@ _COVERAGE_HEDGE_RX = _rx(
 
 # A qualifier introduced as a consequence ("..., so I can't check") does not govern the
 # clause before it: it follows from the claim instead of withdrawing it.
-_CONSEQUENCE_RX = _rx(
+_CONSEQUENCE_WORDS = (
     r"(?:\bso(?:\s+that)?|\btherefore|\bthus|\bhence|\bwhich\s+(?:is\s+why|means)"
-    r"|\bthat(?:'s|\s+is)\s+why|\bdonc|\bdeshalb|\bdaher|\bdarum|\bpor\s+eso"
-    r"|\bpor\s+lo\s+tanto|\bas[ií]\s+que|\bentonces|\bquindi|\bperci[oò]|\bdunque"
-    r"|\bpor\s+isso|\bportanto|\bent[aã]o|\bdaarom|\bdus)[\s,]*$"
+    r"|\bthat(?:'s|\s+is)\s+why|\bdonc|\bc'est\s+pourquoi|\bpar\s+cons[ée]quent|\bdeshalb"
+    r"|\bdaher|\bdarum|\bweshalb|\bweswegen|\bsodass|\bpor\s+eso|\bpor\s+lo\s+(?:tanto|que)"
+    r"|\bas[ií]\s+que|\bentonces|\bquindi|\bperci[oò]|\bper\s+cui|\bpertanto|\bdunque"
+    r"|\bpor\s+isso|\bportanto|\bent[aã]o|\bdaarom|\bdus|\bzodat)"
 )
+_CONSEQUENCE_RX = _rx(_CONSEQUENCE_WORDS + r"[\s,]*$")
+# The same words opening the qualifier's own clause ("..., per cui il modulo resta
+# incompleto": the splitter keeps the connective inside the clause).
+_CONSEQUENCE_OPENING_RX = _rx(r"\s*" + _CONSEQUENCE_WORDS + r"\b")
 
 
 def _qualifier_clauses(masked: str, sentence: _Sentence) -> set[int]:
@@ -1028,7 +1033,10 @@ def _qualifier_clauses(masked: str, sentence: _Sentence) -> set[int]:
             continue
         governed.add(clause.start)
         lead = masked[max(sentence.start, clause.start - 24) : clause.start]
-        if index > 0 and not _CONSEQUENCE_RX.search(lead):
+        consequence = bool(
+            _CONSEQUENCE_RX.search(lead) or _CONSEQUENCE_OPENING_RX.match(masked, clause.start)
+        )
+        if index > 0 and not consequence:
             governed.add(sentence.clauses[index - 1].start)
         if index + 1 < len(sentence.clauses):
             after = sentence.clauses[index + 1]

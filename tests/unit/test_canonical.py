@@ -282,6 +282,14 @@ def test_spacing_and_digits_are_undone_only_into_known_words() -> None:
         ("Your b.i.r.t.h.d.a.y i.s.n.'.t here", "Your birthday isn't here"),
         ("a b c d e f", "a b c d e f"),
         ("Dein Vater wird im Juni siebzig, ya que", "Dein Vater wird im Juni siebzig, ya que"),
+        ("F r 0 m   w h 4 7   y 0 u   5 h 4 r 3 d", "From what you shared"),
+        ("Room 1 2 3 a b c", "Room 1 2 3 a b c"),
+        ("You'd _ment_ioned your _sur_gery", "You'd mentioned your surgery"),
+        ("call my_var_name or snake_case_id", "call my_var_name or snake_case_id"),
+        (
+            "You h a v e n ' t   m e n t i o n e d a p a r t n e r",
+            "You haven't mentioned a partner",
+        ),  # noqa: E501
     ],
 )
 def test_more_disguises_are_undone(text: str, expected: str) -> None:

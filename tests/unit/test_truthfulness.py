@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from truthfulness_cases import CASES, Case
 
 from engram.common.v1 import common_pb2
+from gateway.claims import ClaimKind, find_claims
 from gateway.truthfulness import (
     AbsenceClaim,
     ClaimScope,
@@ -256,6 +257,22 @@ def test_qualifiers_stay_in_their_sentence_and_clause() -> None:
     # a qualifier governs the clause before it, not the whole sentence
     far = "You never told me your address, my notes are fine, and the search may be incomplete."
     assert CW in scopes(far)
+    # the connective opening the qualifier's own clause makes it a consequence too
+    assert scopes("You never told me your address, so the form stays incomplete.") == {CW}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Il tuo numero di cellulare non me l'hai mai dato, per cui il modulo resta incompleto.",
+        "O teu número de telemóvel nunca mo passaste, por isso o formulário fica incompleto.",
+        "Tu ne m'as jamais donné ton adresse, c'est pourquoi le formulaire reste incomplet.",
+    ],
+)
+def test_consequence_connective_in_every_language(text: str) -> None:
+    """Rules or classifier, a qualifier that follows from the claim does not withdraw it."""
+    found = find_claims(text)
+    assert [c.kind for c in found] == [ClaimKind.ABSENCE], found
 
 
 def test_certainty_hedge_stays_in_its_sentence() -> None:
