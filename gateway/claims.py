@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, replace
 
 from gateway.claim_model import ClaimClassifier, classifier
-from gateway.recollection import find_recollection_spans
+from gateway.recollection import find_recollection_spans, negated
 from gateway.topics import Topic, topic_of
 from gateway.truthfulness import (
     AbsenceClaim,
@@ -121,7 +121,10 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
                     info.start,
                 )
             )
-            continue
+            # "You told me a lot about the garden, but never about the soil": the
+            # telling is a recollection and the sentence may still claim an absence.
+            if not negated(analysis.masked[info.end : analysis.sentences[sentence].end]):
+                continue
         pending.append((sentence, info.start, info.end))
     # Tag questions ("Your son starts school in May, right?") present a fact as known:
     # they are read for recollections only (an absence claim asked back is a question).

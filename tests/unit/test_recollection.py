@@ -33,6 +33,46 @@ def test_negated_telling_is_not_a_recollection(before: str, clause: str) -> None
     assert not find_recollection_spans(clause, before)
 
 
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "comme tu me l'as dit la semaine dernière",
+        "vous m'aviez parlé de votre jardin",
+        "según me contaste, tu hermano vive en Vigo",
+        "como me comentó usted, el piso es pequeño",
+        "wie Sie mir sagten, fahren Sie im Mai",
+        "du hast mir neulich erzählt, dass Paul umzieht",
+        "come mi avevi detto, tua sorella vive a Torino",
+        "como você me disse, a reunião é na terça",
+        "contaste-me que o teu cão se chama Bolinha",
+        "zoals je me vertelde, werk je in Utrecht",
+        "犬を飼っているとおっしゃっていましたね",
+    ],
+)
+def test_telling_frames_of_every_gate_language(clause: str) -> None:
+    assert find_recollection_spans(clause)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        # someone else told: third-person forms need the polite pronoun or "me"
+        "como dijo Einstein, la imaginación importa",
+        "wie sie sagten, war das Wetter schön",
+        "come ha detto il ministro, le tasse scendono",
+        "como disse Pessoa, navegar é preciso",
+        # negated, or the body of records searched with nothing found
+        "du hast mir nie gesagt, wo du wohnst",
+        "tu ne m'as jamais dit ton adresse",
+        "dans tout ce que tu m'as raconté, rien ne concerne ton chien",
+        "em tudo o que me contaste, não há nada sobre o casamento",
+        "ご住所はこれまで伺ったことがありません",
+    ],
+)
+def test_other_tellers_and_negated_frames_are_not_recollections(clause: str) -> None:
+    assert not find_recollection_spans(clause)
+
+
 def test_no_worries_does_not_negate() -> None:
     assert find_recollection_spans("as you mentioned last week", "No worries, ")
 

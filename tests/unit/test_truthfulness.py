@@ -457,3 +457,10 @@ def test_coverage_hedge_qualifies_only_its_own_clauses() -> None:
     assert {c.scope for c in result.violations} == {CW}
     assert any("birthday" in c.clause.text for c in result.violations)
     assert not any("nothing came up" in c.clause.text for c in result.violations)
+
+
+def test_a_recollection_frame_does_not_hide_the_absence_after_it() -> None:
+    """ "You told me a lot about X, but never Y": the telling is a recollection and the
+    rest of the sentence is still read for an absence claim."""
+    found = find_claims("Mi hai parlato tanto del giardino, ma mai di com'è il terreno.")
+    assert {c.kind for c in found} >= {ClaimKind.RECOLLECTION, ClaimKind.ABSENCE}, found
