@@ -89,6 +89,7 @@ def db_migrate(database_url: str | None, data_dir: str | None, services: tuple[s
     """Apply pending migrations."""
     import psycopg
 
+    from engram.cli.text import count as plural
     from engram.db.embedded import start_embedded
     from engram.db.health import check_reachable
     from engram.db.migrations import MigrationError
@@ -113,7 +114,7 @@ def db_migrate(database_url: str | None, data_dir: str | None, services: tuple[s
         if embedded is not None:
             embedded.stop()
     for name, count in applied.items():
-        click.echo(f"{name}: {count} migration(s) applied")
+        click.echo(f"{name}: {plural(count, 'migration')} applied")
 
 
 register(cli)

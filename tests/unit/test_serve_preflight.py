@@ -16,7 +16,6 @@ import grpc
 import pytest
 
 from engram.cli.main import exit_code_for_error
-from engram.cli.serving import check_bindable
 from engram.config import Settings
 from engram.errors import (
     FailedPrecondition,
@@ -26,6 +25,7 @@ from engram.errors import (
     Unavailable,
 )
 from engram.logs import describe_error, log_retry
+from engram.server import check_bindable
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "operators.md"
