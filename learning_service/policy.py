@@ -5,11 +5,11 @@ A policy document is a plain mapping (the JSON stored in
 learning.policy_versions, or a request converted by the servicer). Enum
 fields hold the lowercase words of learning_service.model, "" when unset.
 Unset means default: mode shadow, default_action manual_review,
-max_candidates_per_run 2, judge timeout 5000 ms; an absent capture section,
-or a capture key absent from a document, means that capture is on. (A
-request's capture message always carries both flags: proto3 booleans have
-no presence. `engram policy set` merges a partial file onto the current
-policy before it sends one.)
+max_candidates_per_run 2, judge timeout 5000 ms; an absent capture section
+means run-summary and semantic capture both on. A given section reads like
+its proto3 message (no presence): a missing flag is false, a zero number the
+default. `engram policy set` merges a partial file onto the current policy
+before it sends one, so a file's unnamed fields keep their values.
 """
 
 from __future__ import annotations
@@ -189,13 +189,10 @@ def _parse_publication(raw: Mapping[str, Any]) -> PublicationSettings:
 def _parse_capture(raw: Mapping[str, Any] | None) -> CaptureSettings:
     if raw is None:
         return CaptureSettings()
-    # A missing key takes its default; on the wire (proto3, no presence) an
-    # unset or zero max_candidates_per_run is the default too.
-    defaults = CaptureSettings()
-    maximum = raw.get("max_candidates_per_run", 0) or defaults.max_candidates_per_run
+    maximum = raw.get("max_candidates_per_run", 0) or DEFAULT_MAX_CANDIDATES
     return CaptureSettings(
-        run_summary_enabled=bool(raw.get("run_summary_enabled", defaults.run_summary_enabled)),
-        semantic_enabled=bool(raw.get("semantic_enabled", defaults.semantic_enabled)),
+        run_summary_enabled=bool(raw.get("run_summary_enabled", False)),
+        semantic_enabled=bool(raw.get("semantic_enabled", False)),
         max_candidates_per_run=_int(
             "capture.max_candidates_per_run", maximum, low=1, high=MAX_CANDIDATES_LIMIT
         ),

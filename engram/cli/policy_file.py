@@ -125,7 +125,11 @@ def _show(value: Any) -> str:
         return "(unset)"
     if isinstance(value, str):
         return value or "''"
-    return yaml.safe_dump(value, default_flow_style=True, width=10_000).strip().removesuffix("...")
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    return yaml.safe_dump(value, default_flow_style=True, width=10_000).strip()
 
 
 def _field_for(descriptor: Descriptor, key: str) -> FieldDescriptor | None:

@@ -11,6 +11,7 @@ import click
 import grpc
 from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from rich.table import Table
 
 from engram import __version__
 from engram.channels import open_channel
@@ -263,10 +264,13 @@ def _note(report: ServiceReport) -> str:
 
 
 def _print_reports(reports: list[ServiceReport]) -> None:
-    rows = [(r.probe.name, r.address, r.health, status_cell(r), _note(r)) for r in reports]
-    print_table(
-        f"engram {__version__} (client)", ("service", "address", "health", "status", "note"), rows
-    )
+    overview = Table(title=f"engram {__version__} (client)", title_justify="left")
+    for column in ("service", "address", "health", "status"):
+        overview.add_column(column, no_wrap=True)  # names and codes are never folded
+    overview.add_column("note", overflow="fold")
+    for r in reports:
+        overview.add_row(r.probe.name, r.address, r.health, status_cell(r), _note(r))
+    console().print(overview)
     for report in reports:
         details = _detail_rows(report)
         if details:

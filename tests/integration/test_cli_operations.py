@@ -5,6 +5,7 @@ LoCoMo import, with their documented exit codes."""
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,7 @@ def test_runs_recall_and_show(suite: Suite, journal: jpb_grpc.JournalServiceStub
     shown = engram(suite, "runs", "show", "alice", run_id)
     assert shown.exit_code == EXIT_OK
     assert "quarterly" in shown.output
+    assert re.search(r"recorded\s+│ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", shown.output), shown.output
     missing = engram(suite, "runs", "show", "alice", "run-missing")
     assert missing.exit_code == EXIT_NOT_FOUND
     # Another subject's session and run id: nothing, and NOT_FOUND.
@@ -139,13 +141,17 @@ def test_quarantine_add_list_restore(suite: Suite, journal: jpb_grpc.JournalServ
     episode = receipt.episode_id
     added = engram(suite, "quarantine", "add", "episode", episode, "--reason", "sensitive")
     assert added.exit_code == EXIT_OK, added.output
-    assert f"quarantine episode {episode}" in added.output
+    assert f"quarantined episode {episode}" in added.output
     listed = engram_json(suite, "quarantine", "list")
     assert [e["record_id"] for e in listed["entries"]] == [episode]
     again = engram(suite, "quarantine", "add", "episode", episode, "--reason", "twice")
     assert again.exit_code == EXIT_PRECONDITION
     restored = engram(suite, "quarantine", "restore", "episode", episode, "--reason", "cleared")
     assert restored.exit_code == EXIT_OK, restored.output
+    assert f"restored episode {episode}" in restored.output
+    listed_table = engram(suite, "quarantine", "list", "--ledger")
+    assert "2 ledger entries" in listed_table.output
+    assert " UTC" in listed_table.output
     assert engram_json(suite, "quarantine", "list")["entries"] == []
     ledger = engram_json(suite, "quarantine", "list", "--ledger")
     assert [e["action"] for e in ledger["entries"]] == ["restore", "quarantine"]
@@ -180,7 +186,7 @@ def test_policies_round_trip_and_report_fields(suite: Suite, tmp_path: Path) -> 
     )
     rejected = engram(suite, "policy", "set", "learning", "-", input_text=bad_rule)
     assert rejected.exit_code == EXIT_INVALID
-    assert "error: INVALID_ARGUMENT: publication.rules[0].name: " in rejected.output
+    assert "error: <stdin>: publication.rules[0].name: rule name" in rejected.output
 
     too_many = dict(current, max_prompt_entries=1000, max_tracked_per_session=3)
     path.write_text(json.dumps(too_many), encoding="utf-8")
@@ -188,7 +194,9 @@ def test_policies_round_trip_and_report_fields(suite: Suite, tmp_path: Path) -> 
     assert invalid.exit_code == EXIT_INVALID
     error = json.loads(invalid.stderr)["error"]
     assert error["code"] == "INVALID_ARGUMENT"
-    assert error["field"]
+    # In the file's terms: no "policy." prefix of the request message.
+    assert error["field"] == "max_prompt_entries"
+    assert error["file"] == str(path)
     assert engram_json(suite, "policy", "get", "run-memory")["policy"]["max_prompt_entries"] == 2
 
 
@@ -208,10 +216,21 @@ def test_context_show_and_index_rebuild(suite: Suite, journal: jpb_grpc.JournalS
     wait_for_embeddings(journal)
     rebuilt = engram(suite, "index", "rebuild")
     assert rebuilt.exit_code == EXIT_OK, rebuilt.output
-    assert "published snapshot" in rebuilt.output
     final = engram_json(suite, "index", "rebuild")
     assert final["published"] is True
     assert int(final["progress"]["done"]) == int(final["progress"]["total"]) >= 1
+    index = engram_json(suite, "status")["services"]["retrieval"]["status"]
+    # Episodes, not feed cursors: one turn is one episode (its feed cursor
+    # and the watermark are positions, far from 1).
+    assert int(final["progress"]["episodes"]) == int(index["episodes"]) == 1
+    # One meaning of snapshot version: the feed cursor the snapshot reflects.
+    assert final["snapshot_version"] == index["snapshot_version"] == index["applied_cursor"]
+    assert f"published snapshot version {index['snapshot_version']} " in " ".join(
+        rebuilt.output.split()
+    )
+    assert "with 1 episode" in " ".join(rebuilt.output.split())
+    table = engram(suite, "status")
+    assert f"snapshot version (feed cursor) │ {index['snapshot_version']}" in table.output
 
 
 def write_tiny_locomo(path: Path) -> None:
@@ -286,3 +305,114 @@ def test_tokens_and_auth_exit_code(start_services: Any, monkeypatch: pytest.Monk
     assert split["services"]["gateway"]["health"] == "NOT_SERVED_HERE"
     denied = engram(secured, "status")
     assert denied.exit_code == EXIT_AUTH
+    # Honest rows: healthy, but the status call was refused, on that row.
+    row = next(line for line in denied.stdout.splitlines() if line.startswith("│ journal"))
+    assert [cell.strip() for cell in row.strip("│").split("│")][2:4] == [
+        "SERVING",
+        "UNAUTHENTICATED",
+    ]
+    assert "not healthy" not in denied.output
+    assert "the status of journal could not be read (UNAUTHENTICATED" in denied.stderr
+    assert "--token or ENGRAM_TOKEN" in denied.stderr
+    as_json = engram(secured, "status", "--json")
+    journal_row = json.loads(as_json.stdout)["services"]["journal"]
+    assert journal_row["health"] == "SERVING"
+    assert journal_row["error"]["code"] == "UNAUTHENTICATED"
+    assert "status" not in journal_row
+
+
+def test_a_partial_policy_changes_only_what_it_names(suite: Suite) -> None:
+    before = engram_json(suite, "policy", "get", "learning")["policy"]
+    assert before["capture"]["run_summary_enabled"] is True
+    result = engram(
+        suite, "policy", "set", "learning", "-", input_text="capture: {semantic_enabled: false}\n"
+    )
+    assert result.exit_code == EXIT_OK, result.output
+    assert "# changed: capture.semantic_enabled: true -> false" in result.output
+    after = engram_json(suite, "policy", "get", "learning")["policy"]
+    assert after["capture"] == {**before["capture"], "semantic_enabled": False}
+    assert after["publication"] == before["publication"]
+    assert after["judge"] == before["judge"]
+
+    # Zero would be the default on the wire: refused, nothing sent.
+    zero = engram(
+        suite,
+        "policy",
+        "set",
+        "learning",
+        "-",
+        input_text="capture: {max_candidates_per_run: 0}\n",
+    )
+    assert zero.exit_code == EXIT_INVALID
+    assert "<stdin>: capture.max_candidates_per_run: must be at least 1" in zero.output
+    assert engram_json(suite, "policy", "get", "learning")["policy"] == after
+
+    dry = engram(
+        suite,
+        "policy",
+        "set",
+        "learning",
+        "-",
+        "--dry-run",
+        input_text="mode: AUTOMATION_MODE_ENABLED\n",
+    )
+    assert dry.exit_code == EXIT_OK, dry.output
+    assert "# would change: mode: AUTOMATION_MODE_SHADOW -> AUTOMATION_MODE_ENABLED" in dry.output
+    assert engram_json(suite, "policy", "get", "learning")["policy"]["mode"] == before["mode"]
+    # The server validates a dry run as it would the change itself.
+    bad = engram(
+        suite,
+        "policy",
+        "set",
+        "learning",
+        "-",
+        "--dry-run",
+        input_text="publication: {rules: [{name: Bad Name, action: PUBLICATION_ACTION_REJECT}]}",
+    )
+    assert bad.exit_code == EXIT_INVALID
+    assert "<stdin>: publication.rules[0].name: rule name" in bad.stderr
+
+
+def test_pruning_needs_yes_and_a_dry_run_shows_it(
+    suite: Suite, journal: jpb_grpc.JournalServiceStub, tmp_path: Path
+) -> None:
+    for _ in range(3):
+        journal.CompleteRun(
+            jpb.CompleteRunRequest(
+                run_id=f"run-{uuid.uuid4().hex[:8]}",
+                session_id="s-prune",
+                subject="alice",
+                status=jpb.RUN_STATUS_COMPLETED,
+                request_text="Summarise the report",
+                outcome_text="Done.",
+                request_id=str(uuid.uuid4()),
+            )
+        )
+    path = tmp_path / "run_memory.yaml"
+    path.write_text("max_tracked_per_session: 1\nmax_prompt_entries: 1\n", encoding="utf-8")
+    before = engram_json(suite, "policy", "get", "run-memory")["policy"]
+
+    refused = engram(suite, "policy", "set", "run-memory", str(path))
+    assert refused.exit_code == EXIT_PRECONDITION, refused.output
+    assert "would prune 2 run records (0 past retention_seconds, 2 over" in refused.stderr
+    assert "--yes" in refused.stderr
+    assert engram_json(suite, "policy", "get", "run-memory")["policy"] == before
+
+    dry = engram_json(suite, "policy", "set", "run-memory", str(path), "--dry-run")
+    assert dry["dry_run"] is True
+    assert dry["maintenance"]["trigger"] == "dry_run"
+    assert dry["maintenance"]["overflow_removed"] == "2"
+    assert "max_tracked_per_session: 32 -> 1" in dry["changes"]
+    assert engram_json(suite, "policy", "get", "run-memory")["policy"] == before
+    recalled = engram_json(suite, "runs", "recall", "alice", "s-prune", "--max-entries", "3")
+    assert len(recalled["records"]) == 3, "a dry run prunes nothing"
+
+    applied = engram(suite, "policy", "set", "run-memory", str(path), "--yes")
+    assert applied.exit_code == EXIT_OK, applied.output
+    assert "# pruned: 2 run records (0 past retention_seconds, 2 over" in applied.output
+    assert (
+        engram_json(suite, "policy", "get", "run-memory")["policy"]["max_tracked_per_session"] == 1
+    )
+    # Nothing left to prune: no --yes needed.
+    again = engram(suite, "policy", "set", "run-memory", str(path))
+    assert again.exit_code == EXIT_OK, again.output

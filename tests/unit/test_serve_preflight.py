@@ -3,8 +3,10 @@ stderr, the documented exit code, no PostgreSQL started (no data directory)."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import pty
 import re
 import socket
 import subprocess
@@ -62,13 +64,55 @@ def serve(
 
 
 def assert_refused(result: subprocess.CompletedProcess[str], code: int, needle: str) -> None:
+    """Not a terminal: stderr is the JSON log stream, and the refusal one line of it."""
     lines = result.stderr.splitlines()
     assert result.returncode == code, result.stderr
     assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    assert needle in lines[0]
+    line = json.loads(lines[0])
+    assert line["level"] == "error"
+    assert line["msg"].startswith("refusing to start: ")
+    assert needle in line["msg"]
+    assert line["exit_code"] == code
+    assert line["reason"]
     assert "Traceback" not in result.stderr
     assert result.stdout == ""
+
+
+def test_on_a_terminal_the_refusal_is_one_human_line(tmp_path: Path) -> None:
+    primary, secondary = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+    try:
+        code = subprocess.run(
+            [sys.executable, "-m", "engram.cli.main", "serve", "--log-level", "LOUD",
+             "--data-dir", str(tmp_path / "data")],
+            check=False, env=env, stdout=subprocess.DEVNULL, stderr=secondary, timeout=60,
+            cwd=ROOT,
+        ).returncode  # fmt: skip
+        os.close(secondary)
+        output = b""
+        while True:
+            try:
+                chunk = os.read(primary, 4096)
+            except OSError:  # EIO: the other end is closed
+                break
+            if not chunk:
+                break
+            output += chunk
+    finally:
+        os.close(primary)
+    lines = output.decode().splitlines()
+    assert code == 2
+    assert lines == [
+        "error: log_level: unknown level 'LOUD'; choose DEBUG, INFO, WARNING, ERROR, CRITICAL"
+    ]
+
+
+def test_plain_text_logs_when_asked(tmp_path: Path) -> None:
+    result = serve(tmp_path, "--embedder", "foo", env={"ENGRAM_LOG_JSON": "false"})
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "error: embedder: unknown embedder 'foo'; choose minilm, hashing"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -80,6 +124,9 @@ def assert_refused(result: subprocess.CompletedProcess[str], code: int, needle: 
         (["--database-url", "x=1"], 2, "database_url: is not a PostgreSQL URL"),
         (["--tokens-file", "/nonexistent/tokens.yaml"], 2, "tokens_file: cannot read"),
         (["--metrics-port", "70000"], 2, "metrics_port"),
+        # A flag of the wrong type is refused as its environment variable is.
+        (["--metrics-port", "abc"], 2, "metrics_port: cannot parse 'abc' as int"),
+        (["--processes", "0"], 2, "processes: must be at least 1, not 0"),
     ],
 )
 def test_bad_settings_exit_2_before_anything_starts(
