@@ -81,7 +81,7 @@ def parse_policy(text: str, policy_type: type[Message], source: str) -> dict[str
     """The partial policy a file names (snake_case keys); errors exit 2,
     one "file: field: why" line per problem."""
     try:
-        return read_policy_file(text, policy_type.DESCRIPTOR, source)
+        return read_policy_file(text, policy_type, source)
     except PolicyFileError as exc:
         raise CliError(str(exc), EXIT_INVALID) from None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from google.protobuf import json_format
@@ -60,9 +60,10 @@ class PolicyFileError(ValueError):
         super().__init__("\n".join(f"{source}: {p}" for p in problems))
 
 
-def read_policy_file(text: str, descriptor: Descriptor, source: str) -> dict[str, Any]:
-    """YAML or JSON text -> the partial policy it names, checked field by
-    field and keyed by snake_case names; PolicyFileError otherwise."""
+def read_policy_file(text: str, policy_type: type[Message], source: str) -> dict[str, Any]:
+    """YAML or JSON text -> the partial `policy_type` it names, checked field
+    by field and keyed by snake_case names; PolicyFileError otherwise."""
+    descriptor = cast(Descriptor, policy_type.DESCRIPTOR)
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -178,7 +179,7 @@ def _check_message(
 
 def _check_value(value: Any, field: FieldDescriptor, name: str, problems: list[str]) -> Any:
     kind = field.type
-    if kind == FieldDescriptor.TYPE_MESSAGE:
+    if kind == FieldDescriptor.TYPE_MESSAGE and field.message_type is not None:
         if value is None:
             value = {}
         if not isinstance(value, dict):
@@ -189,7 +190,7 @@ def _check_value(value: Any, field: FieldDescriptor, name: str, problems: list[s
         if not isinstance(value, bool):
             problems.append(f"{name}: expected true or false, got {_describe(value)}")
         return value
-    if kind == FieldDescriptor.TYPE_ENUM:
+    if kind == FieldDescriptor.TYPE_ENUM and field.enum_type is not None:
         return _check_enum(value, field.enum_type, name, problems)
     if kind == FieldDescriptor.TYPE_STRING:
         if not isinstance(value, str):

@@ -21,10 +21,9 @@ from engram.cli.client import (
     EXIT_PRECONDITION,
 )
 from engram.cli.main import cli
-from engram.journal.v1 import journal_pb2 as jpb
 from engram.journal.v1 import journal_pb2_grpc as jpb_grpc
 from engram.server import Suite
-from tests.helpers import commit_turn, wait_for_embeddings
+from tests.helpers import commit_turn, complete_run, wait_for_embeddings
 
 ALL_SERVICES = ["journal", "learning", "retrieval", "gateway"]
 
@@ -109,16 +108,12 @@ def test_journal_read_paginates_and_search_ranks(
 
 def test_runs_recall_and_show(suite: Suite, journal: jpb_grpc.JournalServiceStub) -> None:
     run_id = f"run-{uuid.uuid4().hex[:8]}"
-    journal.CompleteRun(
-        jpb.CompleteRunRequest(
-            run_id=run_id,
-            session_id="s-runs",
-            subject="alice",
-            status=jpb.RUN_STATUS_COMPLETED,
-            request_text="Summarise the quarterly report",
-            outcome_text="The quarterly report shows revenue up 12 percent.",
-            request_id=str(uuid.uuid4()),
-        )
+    complete_run(
+        journal,
+        "s-runs",
+        "Summarise the quarterly report",
+        "The quarterly report shows revenue up 12 percent.",
+        run_id=run_id,
     )
     body = engram_json(suite, "runs", "recall", "alice", "s-runs", "--input", "quarterly revenue")
     assert [r["record"]["run_id"] for r in body["records"]] == [run_id]
@@ -321,12 +316,14 @@ def test_tokens_and_auth_exit_code(start_services: Any, monkeypatch: pytest.Monk
     assert "status" not in journal_row
 
 
+def set_learning(suite: Suite, text: str, *flags: str) -> Result:
+    return engram(suite, "policy", "set", "learning", "-", *flags, input_text=text)
+
+
 def test_a_partial_policy_changes_only_what_it_names(suite: Suite) -> None:
     before = engram_json(suite, "policy", "get", "learning")["policy"]
     assert before["capture"]["run_summary_enabled"] is True
-    result = engram(
-        suite, "policy", "set", "learning", "-", input_text="capture: {semantic_enabled: false}\n"
-    )
+    result = set_learning(suite, "capture: {semantic_enabled: false}\n")
     assert result.exit_code == EXIT_OK, result.output
     assert "# changed: capture.semantic_enabled: true -> false" in result.output
     after = engram_json(suite, "policy", "get", "learning")["policy"]
@@ -335,39 +332,20 @@ def test_a_partial_policy_changes_only_what_it_names(suite: Suite) -> None:
     assert after["judge"] == before["judge"]
 
     # Zero would be the default on the wire: refused, nothing sent.
-    zero = engram(
-        suite,
-        "policy",
-        "set",
-        "learning",
-        "-",
-        input_text="capture: {max_candidates_per_run: 0}\n",
-    )
+    zero = set_learning(suite, "capture: {max_candidates_per_run: 0}\n")
     assert zero.exit_code == EXIT_INVALID
     assert "<stdin>: capture.max_candidates_per_run: must be at least 1" in zero.output
     assert engram_json(suite, "policy", "get", "learning")["policy"] == after
 
-    dry = engram(
-        suite,
-        "policy",
-        "set",
-        "learning",
-        "-",
-        "--dry-run",
-        input_text="mode: AUTOMATION_MODE_ENABLED\n",
-    )
+    dry = set_learning(suite, "mode: AUTOMATION_MODE_ENABLED\n", "--dry-run")
     assert dry.exit_code == EXIT_OK, dry.output
     assert "# would change: mode: AUTOMATION_MODE_SHADOW -> AUTOMATION_MODE_ENABLED" in dry.output
     assert engram_json(suite, "policy", "get", "learning")["policy"]["mode"] == before["mode"]
     # The server validates a dry run as it would the change itself.
-    bad = engram(
+    bad = set_learning(
         suite,
-        "policy",
-        "set",
-        "learning",
-        "-",
+        "publication: {rules: [{name: Bad Name, action: PUBLICATION_ACTION_REJECT}]}",
         "--dry-run",
-        input_text="publication: {rules: [{name: Bad Name, action: PUBLICATION_ACTION_REJECT}]}",
     )
     assert bad.exit_code == EXIT_INVALID
     assert "<stdin>: publication.rules[0].name: rule name" in bad.stderr
@@ -377,17 +355,7 @@ def test_pruning_needs_yes_and_a_dry_run_shows_it(
     suite: Suite, journal: jpb_grpc.JournalServiceStub, tmp_path: Path
 ) -> None:
     for _ in range(3):
-        journal.CompleteRun(
-            jpb.CompleteRunRequest(
-                run_id=f"run-{uuid.uuid4().hex[:8]}",
-                session_id="s-prune",
-                subject="alice",
-                status=jpb.RUN_STATUS_COMPLETED,
-                request_text="Summarise the report",
-                outcome_text="Done.",
-                request_id=str(uuid.uuid4()),
-            )
-        )
+        complete_run(journal, "s-prune")
     path = tmp_path / "run_memory.yaml"
     path.write_text("max_tracked_per_session: 1\nmax_prompt_entries: 1\n", encoding="utf-8")
     before = engram_json(suite, "policy", "get", "run-memory")["policy"]
