@@ -9,6 +9,11 @@ import sys
 # oversubscribe the cores that gRPC handlers and PostgreSQL need, and slow
 # down sharply under load. Must be set before numpy is imported.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# gRPC's C core prints its own plain-text lines to stderr (a failed bind, for
+# one), which would break `serve`'s JSON-only stderr; the errors they describe
+# reach engram as exceptions and are reported from there. Read when grpc is
+# first imported: set GRPC_VERBOSITY to see them.
+os.environ.setdefault("GRPC_VERBOSITY", "NONE")
 from typing import Any
 
 import click

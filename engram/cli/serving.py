@@ -111,8 +111,10 @@ class _PoolNoise(logging.Filter):
 
 def install_log_policy() -> None:
     """Mute psycopg-pool's per-attempt reconnect warnings (the health monitor reports
-    an outage in one line with a count)."""
+    an outage in one line with a count), and send Python warnings through
+    logging: printed as they are, they would be plain text in the JSON stream."""
     logging.getLogger("psycopg.pool").addFilter(_PoolNoise())
+    logging.captureWarnings(True)
 
 
 # -- serve ---------------------------------------------------------------------

@@ -11,6 +11,7 @@ import re
 import socket
 import subprocess
 import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -160,6 +161,54 @@ def test_unreachable_database_exits_5(tmp_path: Path) -> None:
     assert_refused(result, 5, "database unreachable")
     assert "secret-password" not in result.stderr
     assert not (tmp_path / "data" / "pg").exists()
+
+
+def test_a_port_taken_after_the_check_is_still_one_clean_error(busy_port: int) -> None:
+    # The race the preflight cannot close: the port is taken between the
+    # check and gRPC's bind. The bind names why, and gRPC prints nothing.
+    code = (
+        "import engram.cli.main\n"
+        "from engram.config import Settings\n"
+        "from engram.errors import FailedPrecondition\n"
+        "from engram.server import create_server\n"
+        "server = create_server(Settings.load({}, env={}))\n"
+        "try:\n"
+        f"    server.bind('127.0.0.1:{busy_port}')\n"
+        "except FailedPrecondition as exc:\n"
+        "    print(exc.message)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ENGRAM_", "GRPC_"))}
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        check=False, env=env, capture_output=True, text=True, timeout=60, cwd=ROOT,
+    )  # fmt: skip
+    assert (
+        result.stdout.strip()
+        == f"listen: 127.0.0.1:{busy_port} is already in use by another process"
+    )
+    assert result.stderr == ""
+
+
+def test_python_warnings_go_through_the_json_log(capsys: pytest.CaptureFixture[str]) -> None:
+    from engram.cli.serving import install_log_policy
+    from engram.logs import configure_logging
+
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        configure_logging("INFO", json_format=True)
+        install_log_policy()
+        with warnings.catch_warnings():  # pytest records (or raises) warnings otherwise
+            warnings.simplefilter("always")
+            warnings.warn("something is deprecated", UserWarning, stacklevel=1)
+    finally:
+        logging.captureWarnings(False)
+        root.handlers[:], root.level = handlers, level
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1
+    record = json.loads(lines[0])
+    assert record["logger"] == "py.warnings"
+    assert "something is deprecated" in record["msg"]
 
 
 def test_a_service_without_database_does_not_check_it(tmp_path: Path, busy_port: int) -> None:
