@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import click
-import grpc
 import yaml
 from google.protobuf.message import Message
 
@@ -24,9 +23,7 @@ from engram.cli.client import (
     Client,
     CliError,
     client_options,
-    decode_rpc_error,
     emit_json,
-    failure_error,
     new_request_id,
     request_id_option,
     to_dict,
@@ -149,17 +146,17 @@ def policy_get(client: Client, kind: str) -> None:
 
 
 def _set(client: Client, spec: PolicyKind, source: str, request: Message) -> Any:
-    """The Set call; a rejected field is reported in the file's terms."""
+    """The Set call; a field the server rejects is reported in the file's terms."""
     stub = client.stub(spec.stub)
     try:
-        return getattr(stub, spec.set_method)(request, timeout=client.timeout)
-    except grpc.RpcError as error:
-        failure = decode_rpc_error(error)
-        if failure.code != grpc.StatusCode.INVALID_ARGUMENT or not failure.field_name:
-            raise failure_error(failure) from None
-        field = failure.field_name.removeprefix(spec.server_prefix)
-        why = failure.message.removeprefix(f"{failure.field_name}: ")
-        payload = {**failure.as_dict(), "field": field, "file": source}
+        return client.call(getattr(stub, spec.set_method), request)
+    except CliError as exc:
+        server_field = str(exc.payload.get("field", ""))
+        if exc.payload.get("code") != "INVALID_ARGUMENT" or not server_field:
+            raise
+        field = server_field.removeprefix(spec.server_prefix)
+        why = str(exc.payload.get("message", "")).removeprefix(f"{server_field}: ")
+        payload = {**exc.payload, "field": field, "file": source}
         raise CliError(f"{source}: {field}: {why}", EXIT_INVALID, payload) from None
 
 
@@ -204,11 +201,19 @@ def policy_set(
         )
         return
     if maintenance is not None and pruned_total(maintenance) and not yes:
-        raise CliError(
+        message = (
             f"this change would prune {prune_summary(maintenance)}; nothing was changed. "
-            "Re-run with --yes to apply it (--dry-run shows it)",
+            "Re-run with --yes to apply it (--dry-run shows it)"
+        )
+        raise CliError(
+            message,
             EXIT_PRECONDITION,
-            {"reason": "CONFIRMATION_REQUIRED", "maintenance": to_dict(maintenance)},
+            {
+                "code": "FAILED_PRECONDITION",
+                "message": message,
+                "reason": "CONFIRMATION_REQUIRED",
+                "maintenance": to_dict(maintenance),
+            },
         )
     request = spec.set_request(policy=policy, request_id=new_request_id(request_id))
     response = _set(client, spec, source, request)

@@ -364,6 +364,11 @@ def test_pruning_needs_yes_and_a_dry_run_shows_it(
     assert refused.exit_code == EXIT_PRECONDITION, refused.output
     assert "would prune 2 run records (0 past retention_seconds, 2 over" in refused.stderr
     assert "--yes" in refused.stderr
+    as_json = engram(suite, "policy", "set", "run-memory", str(path), "--json")
+    assert as_json.exit_code == EXIT_PRECONDITION
+    error = json.loads(as_json.stderr)["error"]
+    assert error["reason"] == "CONFIRMATION_REQUIRED" and "--yes" in error["message"]
+    assert error["maintenance"]["overflow_removed"] == "2"
     assert engram_json(suite, "policy", "get", "run-memory")["policy"] == before
 
     dry = engram_json(suite, "policy", "set", "run-memory", str(path), "--dry-run")
