@@ -3,10 +3,12 @@ graceful shutdown, and the composition of one or all services in a process."""
 
 from __future__ import annotations
 
+import errno
 import importlib
 import logging
 import secrets
 import signal
+import socket
 import threading
 from collections.abc import Callable, Sequence
 from concurrent import futures
@@ -20,10 +22,10 @@ from grpc_reflection.v1alpha import reflection
 
 from engram import __version__, pagination
 from engram.auth import Role, TokenAuthenticator, TokenEntry, load_token_file, parse_token_spec
-from engram.config import SERVICES, Settings
+from engram.config import SERVICES, Settings, split_address
 from engram.db import migrations
 from engram.db.embedded import EmbeddedPostgres, start_embedded
-from engram.errors import InvalidArgument
+from engram.errors import FailedPrecondition, InvalidArgument
 from engram.interceptors import EngramServerInterceptor
 from engram.metrics import serve_metrics
 from engram.roles import ROLE_TABLE
@@ -66,6 +68,38 @@ COMPONENT_MODULES: dict[str, str] = {
     "retrieval": "retrieval_service.component",
     "gateway": "gateway.component",
 }
+
+
+def check_bindable(name: str, address: str) -> None:
+    """Refuse an address this host cannot listen on, as gRPC would, but with
+    the reason: FailedPrecondition when it is in use, InvalidArgument else."""
+    host, port = split_address(name, address)
+    if port == 0:
+        return
+    try:
+        infos = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except socket.gaierror as exc:
+        raise InvalidArgument(name, f"cannot resolve {host!r}: {exc.strerror}") from None
+    errors: list[OSError] = []
+    for family, kind, proto, _, sockaddr in infos:
+        try:
+            with socket.socket(family, kind, proto) as sock:
+                # gRPC listens with SO_REUSEADDR: a port in TIME_WAIT is free to it.
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                sock.bind(sockaddr)
+                sock.listen(1)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise FailedPrecondition(
+                    f"{name}: {address} is already in use by another process",
+                    reason="ADDRESS_IN_USE",
+                    metadata={"field": name},
+                ) from None
+            errors.append(exc)
+    if errors and len(errors) == len(infos):  # not one address could be bound
+        raise InvalidArgument(name, f"cannot listen on {address}: {errors[0].strerror}") from None
 
 
 def build_authenticator(settings: Settings) -> TokenAuthenticator:
@@ -112,8 +146,12 @@ class EngramServer:
         self.port = 0
 
     def bind(self, listen: str) -> int:
-        self.port = self.server.add_insecure_port(listen)
+        try:
+            self.port = self.server.add_insecure_port(listen)
+        except RuntimeError:  # grpc says only "Failed to bind": find out why
+            self.port = 0
         if self.port == 0:
+            check_bindable("listen", listen)  # raises when in use or not bindable
             raise InvalidArgument("listen", f"cannot bind {listen}")
         return self.port
 
@@ -274,10 +312,27 @@ def start_suite(settings: Settings, services: Sequence[str] = SERVICES) -> Suite
             engram_server.add(module.build(context))  # type: ignore[attr-defined]
         engram_server.start()
         if settings.metrics_port >= 0:
-            metrics_port = serve_metrics(settings.metrics_port, settings.metrics_host)
+            try:
+                metrics_port = serve_metrics(settings.metrics_port, settings.metrics_host)
+            except OSError as exc:
+                if exc.errno != errno.EADDRINUSE:
+                    raise
+                address = f"{settings.metrics_host}:{settings.metrics_port}"
+                raise FailedPrecondition(
+                    f"metrics_port: {address} is already in use by another process",
+                    reason="ADDRESS_IN_USE",
+                    metadata={"field": "metrics_port"},
+                ) from None
             log.info("metrics on %s:%d/metrics", settings.metrics_host, metrics_port)
         host = settings.listen.rsplit(":", 1)[0]
-        log.info("engram %s serving %s on %s:%d", __version__, ",".join(services), host, port)
+        log.info(
+            "engram %s serving %s on %s:%d",
+            __version__,
+            ",".join(services),
+            host,
+            port,
+            extra={"port": port},
+        )
     except BaseException:
         suite.stop(grace=0)
         raise

@@ -6,7 +6,10 @@ learning.policy_versions, or a request converted by the servicer). Enum
 fields hold the lowercase words of learning_service.model, "" when unset.
 Unset means default: mode shadow, default_action manual_review,
 max_candidates_per_run 2, judge timeout 5000 ms; an absent capture section
-means run-summary and semantic capture both on.
+means run-summary and semantic capture both on. A given section reads like
+its proto3 message (no presence): a missing flag is false, a zero number the
+default. `engram policy set` merges a partial file onto the current policy
+before it sends one, so a file's unnamed fields keep their values.
 """
 
 from __future__ import annotations

@@ -34,6 +34,11 @@ class PolicyStore:
         with self.db.connection() as conn:
             return load(conn)
 
+    def check(self, document: Mapping[str, Any]) -> Policy:
+        """The policy `set` would store (InvalidArgument as `set`); writes nothing."""
+        parsed = policy_rules.parse(document)
+        return policy_rules.parse(policy_rules.to_document(parsed), updated_by="")
+
     def set(self, document: Mapping[str, Any], request_id: UUID | None) -> Policy:
         """Validate (InvalidArgument naming the field and rule; nothing
         written) and store a new policy version."""

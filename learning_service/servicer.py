@@ -243,9 +243,13 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
     ) -> pb.SetLearningPolicyResponse:
         if not request.HasField("policy"):
             raise InvalidArgument("policy", "must be set")
+        document = convert.policy_document(request.policy)
+        if request.validate_only:
+            return pb.SetLearningPolicyResponse(
+                policy=convert.policy(self.policies.check(document))
+            )
         stored = self.policies.set(
-            convert.policy_document(request.policy),
-            require_request_id("request_id", request.request_id, required=False),
+            document, require_request_id("request_id", request.request_id, required=False)
         )
         return pb.SetLearningPolicyResponse(policy=convert.policy(stored))
 

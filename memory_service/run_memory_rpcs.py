@@ -129,6 +129,11 @@ class RunMemoryRpcs(pb_grpc.JournalServiceServicer):
             redact_pii=wanted.redact_pii,
             search_visibility=visibility,
         )
+        if request.validate_only:
+            return pb.SetRunMemoryPolicyResponse(
+                policy=policy_message(policy),
+                maintenance=maintenance_report(self.run_memory.preview_policy(policy)),
+            )
         request_id = require_request_id("request_id", request.request_id, required=False)
         stored, report = self.run_memory.set_policy(policy, current_actor(), request_id)
         return pb.SetRunMemoryPolicyResponse(

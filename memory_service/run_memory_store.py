@@ -10,7 +10,7 @@ import logging
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -185,6 +185,33 @@ class RunMemoryStore:
             ) from exc
         count_plane_event(PLANE, "pruned", counts.total)
         return stored, report
+
+    def preview_policy(self, policy: RunMemoryPolicy) -> dict[str, Any]:
+        """The maintenance report set_policy would produce (trigger "dry_run"),
+        changing nothing: the same pass runs in a transaction rolled back."""
+        wanted = {k: v for k, v in policy.__dict__.items() if k not in ("updated_at", "updated_by")}
+        counts = PruneCounts()
+        try:
+            with self.db.transaction() as conn, translating(CONSTRAINT_ERRORS):
+                conn.execute(RQ["policy_lock"])
+                row = conn.execute(RQ["policy_put"], {**wanted, "updated_by": "dry_run"}).fetchone()
+                assert row is not None
+                counts = self._prune_all(
+                    conn, policy_from_row(row), recompute_expiry=True, orphans=False
+                )
+                raise psycopg.Rollback()
+        except PruningFailedError as exc:
+            raise Internal(f"the dry run failed: {exc}", reason="PRUNING_FAILED") from exc
+        return {
+            "trigger": "dry_run",
+            "ran_at": datetime.now(UTC).isoformat(),
+            "ok": True,
+            "expired_removed": counts.expired,
+            "overflow_removed": counts.overflow,
+            "orphans_removed": counts.orphans,
+            "warnings": [],
+            "error": "",
+        }
 
     # -- CompleteRun ----------------------------------------------------------
 

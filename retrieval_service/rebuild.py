@@ -45,6 +45,8 @@ class Progress:
     published: bool = False
     generation: int = 0
     episodes: int = 0
+    # The published snapshot's change-feed cursor (its snapshot_version).
+    applied_cursor: int = 0
 
 
 CaughtUp = Callable[[int, int], None]
@@ -104,6 +106,7 @@ class RebuildJob:
                 published=True,
                 generation=snapshot.generation,
                 episodes=snapshot.live,
+                applied_cursor=snapshot.applied_cursor,
             )
         except Exception as error:
             if not isinstance(error, RebuildCancelled):

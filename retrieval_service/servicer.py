@@ -86,6 +86,7 @@ def _progress(progress: Progress) -> rpb.RebuildProgress:
         done=progress.done,
         total=progress.total,
         last_error=progress.last_error,
+        episodes=progress.episodes,
     )
     if progress.started_at is not None:
         message.started_at.FromNanoseconds(int(progress.started_at * 1e9))
@@ -202,7 +203,7 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
             response.episodes = snapshot.live
             response.tombstones = snapshot.tombstones
             response.applied_cursor = snapshot.applied_cursor
-            response.snapshot_version = snapshot.generation
+            response.snapshot_version = snapshot.applied_cursor
             response.resident_bytes = snapshot.approx_bytes()
         return response
 
@@ -228,7 +229,7 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
                 yield rpb.RebuildIndexResponse(
                     progress=_progress(progress),
                     published=True,
-                    snapshot_version=progress.generation,
+                    snapshot_version=progress.applied_cursor,
                 )
                 return
             if progress != last:

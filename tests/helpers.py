@@ -43,6 +43,30 @@ def commit_turn(
     return stub.CommitTurn(request).receipt
 
 
+def complete_run(
+    stub: pb_grpc.JournalServiceStub,
+    session_id: str,
+    request_text: str = "Summarise the report",
+    outcome_text: str = "Done.",
+    *,
+    subject: str = "alice",
+    run_id: str = "",
+) -> pb.CompleteRunResponse:
+    """Record one completed run (a fresh run id and request id unless given)."""
+    response: pb.CompleteRunResponse = stub.CompleteRun(
+        pb.CompleteRunRequest(
+            run_id=run_id or f"run-{uuid.uuid4().hex[:8]}",
+            session_id=session_id,
+            subject=subject,
+            status=pb.RUN_STATUS_COMPLETED,
+            request_text=request_text,
+            outcome_text=outcome_text,
+            request_id=str(uuid.uuid4()),
+        )
+    )
+    return response
+
+
 def wait_for_embeddings(
     stub: pb_grpc.JournalServiceStub, timeout: float = 20.0, interval: float = 0.05
 ) -> pb.GetStatusResponse:

@@ -4,8 +4,9 @@ for scripts).
 
 Exit codes (stable; scripts may rely on them):
   0  ok
-  1  usage error (bad flags or arguments)
-  2  invalid argument / validation (INVALID_ARGUMENT, OUT_OF_RANGE, a bad input file)
+  1  an unexpected crash (a bug: Python's own exit code, with a traceback)
+  2  usage error (bad flags or arguments) or invalid argument / validation
+     (INVALID_ARGUMENT, OUT_OF_RANGE, a bad or unreadable input file)
   3  not found (NOT_FOUND)
   4  failed precondition or conflict (FAILED_PRECONDITION, ABORTED, ALREADY_EXISTS)
   5  unavailable (UNAVAILABLE, DEADLINE_EXCEEDED, a service not SERVING)
@@ -22,6 +23,7 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC
 from typing import Any, TypeVar
 
 import click
@@ -37,7 +39,7 @@ from engram.channels import open_channel
 from engram.common.v1 import common_pb2
 
 EXIT_OK = 0
-EXIT_USAGE = 1
+EXIT_USAGE = 2  # click's (and POSIX utilities') usage code; the same as invalid input
 EXIT_INVALID = 2
 EXIT_NOT_FOUND = 3
 EXIT_PRECONDITION = 4
@@ -89,8 +91,7 @@ class CliError(click.ClickException):
 
 
 class EngramGroup(click.Group):
-    """The root command group: usage errors exit 1 (click's default is 2,
-    which this CLI reserves for invalid arguments)."""
+    """The root command group: usage errors exit EXIT_USAGE."""
 
     def make_context(
         self,
@@ -349,9 +350,10 @@ def enum_choices(enum_type: Any, prefix: str) -> list[str]:
 
 
 def timestamp_text(ts: Any) -> str:
+    """A Timestamp as "2026-12-01 16:49:24 UTC" (always with its zone)."""
     if ts is None or (ts.seconds == 0 and ts.nanos == 0):
         return ""
-    text: str = ts.ToDatetime().strftime("%Y-%m-%d %H:%M:%S")
+    text: str = ts.ToDatetime(tzinfo=UTC).strftime("%Y-%m-%d %H:%M:%S %Z")
     return text
 
 

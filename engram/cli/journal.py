@@ -21,6 +21,7 @@ from engram.cli.client import (
     timestamp_text,
     to_dict,
 )
+from engram.cli.text import count
 from engram.common.v1 import common_pb2
 from engram.journal.v1 import journal_pb2, journal_pb2_grpc, transcript_pb2
 from engram.timeutil import to_timestamp
@@ -127,7 +128,7 @@ def journal_read(
         for e in events
     ]
     print_table(
-        f"{subject} / {session}: {len(events)} event(s)",
+        f"{subject} / {session}: {count(len(events), 'event')}",
         ("event", "occurred", "type", "provenance", "content"),
         rows,
     )
@@ -182,7 +183,7 @@ def journal_search(
         for rank, hit in enumerate(response.hits, start=1)
     ]
     print_table(
-        f"{len(rows)} episode(s) for {query!r}",
+        f"{count(len(rows), 'episode')} for {query!r}",
         ("#", "score", "session", "episode", "user", "assistant"),
         rows,
     )
@@ -221,13 +222,13 @@ def journal_compact(
         f"{' (dry run: nothing stored)' if dry_run else ''}"
     )
     out.print(
-        f"tail {len(response.tail)} turn(s); pruned {response.pruned_turns}; "
+        f"tail {count(len(response.tail), 'turn')}; pruned {response.pruned_turns}; "
         f"omitted {response.older_turns_omitted}; "
         f"quarantined left out {response.quarantined_turns_excluded}"
     )
     if response.issues:
         print_table(
-            f"{len(response.issues) + response.issues_omitted} finding(s)",
+            count(len(response.issues) + response.issues_omitted, "finding"),
             ("event", "reason", "detail"),
             [
                 (
@@ -243,8 +244,9 @@ def journal_compact(
     if response.HasField("checkpoint"):
         cp = response.checkpoint
         out.print(
-            f"checkpoint sha256 {cp.sha256}: {len(cp.sources)} turn(s) through event "
-            f"{cp.through_event_id}, {cp.turns_elided_by_cap} summary(ies) elided by the cap"
+            f"checkpoint sha256 {cp.sha256}: {count(len(cp.sources), 'turn')} through event "
+            f"{cp.through_event_id}, {count(cp.turns_elided_by_cap, 'summary', 'summaries')} "
+            "elided by the cap"
             f"{', from the stored projection' if cp.from_projection else ''}"
         )
         out.print(cp.text, markup=False, highlight=False)
@@ -304,7 +306,10 @@ def runs_recall(
         _run_rows(response.records),
     )
     if response.omitted_by_limit:
-        console().print(f"{response.omitted_by_limit} more record(s) cut by the prompt limit")
+        console().print(
+            f"{count(response.omitted_by_limit, 'more record', 'more records')} "
+            "cut by the prompt limit"
+        )
     console().print(coverage_summary(response.coverage, len(response.records)))
 
 

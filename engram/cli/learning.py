@@ -22,6 +22,7 @@ from engram.cli.client import (
     timestamp_text,
     to_dict,
 )
+from engram.cli.text import count
 from engram.learning.v1 import learning_pb2 as pb
 from engram.learning.v1 import learning_pb2_grpc as pb_grpc
 
@@ -117,10 +118,17 @@ def learnings_list(client: Client, status: str, kind: str | None, scope: str, li
         emit_json({"learnings": [to_dict(i) for i in items]})
         return
     print_table(
-        f"{len(items)} {status} learning(s)",
+        _learnings_title(len(items), status),
         ("id", "kind", "scope", "status", "tier", "content"),
         _learning_rows(items),
     )
+
+
+def _learnings_title(n: int, status: str) -> str:
+    """ "2 active learnings", "1 learning (every status)"."""
+    if status == "all":
+        return f"{count(n, 'learning')} (every status)"
+    return count(n, f"{status} learning")
 
 
 def print_learning(learning: pb.Learning) -> None:
@@ -258,7 +266,7 @@ def candidates_list(
         for c in items
     ]
     print_table(
-        f"{len(items)} candidate(s)",
+        count(len(items), "candidate"),
         ("id", "status", "kind", "scope", "origin", "conf", "review", "content"),
         rows,
     )
@@ -456,7 +464,7 @@ def skills_list(client: Client, states: tuple[str, ...], limit: int) -> None:
         for s in items
     ]
     print_table(
-        f"{len(items)} skill(s)",
+        count(len(items), "skill"),
         ("name", "state", "version", "source learning", "canary ok/failed", "updated"),
         rows,
     )

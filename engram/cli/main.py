@@ -9,6 +9,11 @@ import sys
 # oversubscribe the cores that gRPC handlers and PostgreSQL need, and slow
 # down sharply under load. Must be set before numpy is imported.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# gRPC's C core prints its own plain-text lines to stderr (a failed bind, for
+# one), which would break `serve`'s JSON-only stderr; the errors they describe
+# reach engram as exceptions and are reported from there. Read when grpc is
+# first imported: set GRPC_VERBOSITY to see them.
+os.environ.setdefault("GRPC_VERBOSITY", "NONE")
 from typing import Any
 
 import click
@@ -19,31 +24,38 @@ from engram.cli.commands import register
 from engram.config import SERVICES, Settings
 from engram.errors import EngramError, FailedPrecondition, Unavailable
 
-# Flags shared by `serve` and `db migrate`; each maps to a Settings field and
-# falls back to its ENGRAM_* environment variable.
+# Flags of `serve`; each maps to a Settings field and falls back to its
+# ENGRAM_* environment variable. Values are parsed by Settings, as the
+# environment's are, so a bad one is refused the same way (one line naming
+# the setting, exit 2).
 _SERVE_FLAGS = (
-    ("--listen", "listen", str),
-    ("--database-url", "database_url", str),
-    ("--data-dir", "data_dir", str),
-    ("--journal-addr", "journal_addr", str),
-    ("--learning-addr", "learning_addr", str),
-    ("--retrieval-addr", "retrieval_addr", str),
-    ("--tokens-file", "tokens_file", str),
-    ("--embedder", "embedder", str),
-    ("--metrics-port", "metrics_port", int),
-    ("--log-level", "log_level", str),
-    ("--grace-seconds", "grace_seconds", float),
-    ("--index-staleness-seconds", "index_staleness_seconds", float),
-    ("--extractor-addr", "extractor_addr", str),
-    ("--processes", "processes", int),
+    ("--listen", "listen"),
+    ("--database-url", "database_url"),
+    ("--data-dir", "data_dir"),
+    ("--journal-addr", "journal_addr"),
+    ("--learning-addr", "learning_addr"),
+    ("--retrieval-addr", "retrieval_addr"),
+    ("--tokens-file", "tokens_file"),
+    ("--embedder", "embedder"),
+    ("--metrics-port", "metrics_port"),
+    ("--log-level", "log_level"),
+    ("--grace-seconds", "grace_seconds"),
+    ("--index-staleness-seconds", "index_staleness_seconds"),
+    ("--extractor-addr", "extractor_addr"),
+    ("--processes", "processes"),
 )
 
 
 def _settings_options(fn: Any) -> Any:
-    for flag, name, kind in reversed(_SERVE_FLAGS):
-        help_text = Settings.__dataclass_fields__[name].metadata.get("help", "")
+    for flag, name in reversed(_SERVE_FLAGS):
+        setting = Settings.__dataclass_fields__[name]
+        help_text = setting.metadata.get("help", "")
         fn = click.option(
-            flag, name, type=kind, default=None, help=f"{help_text} [env ENGRAM_{name.upper()}]"
+            flag,
+            name,
+            metavar=str(setting.type).upper(),
+            default=None,
+            help=f"{help_text} [env ENGRAM_{name.upper()}]",
         )(fn)
     return fn
 
@@ -89,6 +101,7 @@ def db_migrate(database_url: str | None, data_dir: str | None, services: tuple[s
     """Apply pending migrations."""
     import psycopg
 
+    from engram.cli.text import count as plural
     from engram.db.embedded import start_embedded
     from engram.db.health import check_reachable
     from engram.db.migrations import MigrationError
@@ -113,7 +126,7 @@ def db_migrate(database_url: str | None, data_dir: str | None, services: tuple[s
         if embedded is not None:
             embedded.stop()
     for name, count in applied.items():
-        click.echo(f"{name}: {count} migration(s) applied")
+        click.echo(f"{name}: {plural(count, 'migration')} applied")
 
 
 register(cli)

@@ -20,6 +20,7 @@ from engram.cli.client import (
     timestamp_text,
     to_dict,
 )
+from engram.cli.text import count
 from engram.journal.v1 import journal_pb2 as pb
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
 
@@ -32,10 +33,15 @@ def _record_kind(kind: str) -> Any:
     return enum_value(pb.RecordKind, "RECORD_KIND_", kind)
 
 
+# The ledger's actions, as what happened to the record.
+_DONE = {"quarantine": "quarantined", "restore": "restored"}
+
+
 def _entry_line(entry: pb.QuarantineEntry, cursor: int) -> str:
-    kind = enum_name(pb.RecordKind, entry.record_kind, "RECORD_KIND_")
+    kind = enum_name(pb.RecordKind, entry.record_kind, "RECORD_KIND_").replace("_", " ")
+    done = _DONE.get(entry.action, entry.action)
     return (
-        f"{entry.action} {kind} {entry.record_id} (subject {entry.subject}, "
+        f"{done} {kind} {entry.record_id} (subject {entry.subject}, "
         f"ledger entry {entry.entry_id}, change cursor {cursor})"
     )
 
@@ -113,7 +119,9 @@ def quarantine_list(client: Client, ledger: bool, limit: int) -> None:
         emit_json({"entries": [to_dict(e) for e in entries]})
         return
     print_table(
-        f"{len(entries)} {'ledger entries' if ledger else 'quarantined record(s)'}",
+        count(len(entries), "ledger entry", "ledger entries")
+        if ledger
+        else count(len(entries), "quarantined record"),
         ("entry", "action", "kind", "record", "subject", "reason", "actor", "at"),
         [
             (

@@ -2,11 +2,13 @@
 suite, and keep background retry logs to one line each.
 
 Exit codes of `engram serve` (docs/operators.md, "Exit codes of engram
-serve"), one line on stderr each:
+serve"), one line on stderr each (a JSON log line unless stderr is a
+terminal):
 
-  1  usage (unknown flag or service)
-  2  invalid setting: a value that cannot work (log level, embedder, listen
-     address, an unreadable tokens file, ...)
+  1  an unexpected crash (a bug)
+  2  usage (unknown flag or service) or an invalid setting: a value that
+     cannot work (log level, embedder, listen address, an unreadable tokens
+     file, ...)
   4  the listen or metrics address is already in use; a migration changed
      after it was applied
   5  the database is unreachable (an external URL that does not answer, an
@@ -19,15 +21,15 @@ serve"), one line on stderr each:
 
 from __future__ import annotations
 
-import errno
 import logging
 import os
 import signal
 import socket
+import sys
 import threading
 from collections.abc import Sequence
 from types import FrameType
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 import psycopg
@@ -43,6 +45,7 @@ from engram.errors import (
     Unavailable,
 )
 from engram.logs import describe, one_line
+from engram.server import check_bindable
 
 log = logging.getLogger("engram.cli.serve")
 
@@ -56,38 +59,6 @@ class Terminated(BaseException):
 
 
 # -- refusing bad settings ---------------------------------------------------
-
-
-def check_bindable(name: str, address: str) -> None:
-    """Refuse an address this host cannot listen on, as gRPC would, but with
-    the reason: FailedPrecondition when it is in use, InvalidArgument else."""
-    host, port = split_address(name, address)
-    if port == 0:
-        return
-    try:
-        infos = socket.getaddrinfo(
-            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
-        )
-    except socket.gaierror as exc:
-        raise InvalidArgument(name, f"cannot resolve {host!r}: {exc.strerror}") from None
-    errors: list[OSError] = []
-    for family, kind, proto, _, sockaddr in infos:
-        try:
-            with socket.socket(family, kind, proto) as sock:
-                # gRPC listens with SO_REUSEADDR: a port in TIME_WAIT is free to it.
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                sock.bind(sockaddr)
-                sock.listen(1)
-        except OSError as exc:
-            if exc.errno == errno.EADDRINUSE:
-                raise FailedPrecondition(
-                    f"{name}: {address} is already in use by another process",
-                    reason="ADDRESS_IN_USE",
-                    metadata={"field": name},
-                ) from None
-            errors.append(exc)
-    if errors and len(errors) == len(infos):  # not one address could be bound
-        raise InvalidArgument(name, f"cannot listen on {address}: {errors[0].strerror}") from None
 
 
 def _check_tokens(settings: Settings) -> None:
@@ -140,8 +111,10 @@ class _PoolNoise(logging.Filter):
 
 def install_log_policy() -> None:
     """Mute psycopg-pool's per-attempt reconnect warnings (the health monitor reports
-    an outage in one line with a count)."""
+    an outage in one line with a count), and send Python warnings through
+    logging: printed as they are, they would be plain text in the JSON stream."""
     logging.getLogger("psycopg.pool").addFilter(_PoolNoise())
+    logging.captureWarnings(True)
 
 
 # -- serve ---------------------------------------------------------------------
@@ -168,11 +141,55 @@ class _Signals:
         self.done.set()
 
 
+def human_stderr() -> bool:
+    """Whether a person reads stderr: only then do human lines go there
+    (otherwise it is the JSON log stream a collector parses)."""
+    isatty = getattr(sys.stderr, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def refuse(exc: EngramError, json_lines: bool = True) -> NoReturn:
+    """One line for a refusal, exit with its documented code: `error: ...`
+    for a person, a JSON log line (with field, reason and exit_code) else."""
+    from engram.cli.client import exit_code_for
+    from engram.interceptors import status_for
+
+    code = exit_code_for(status_for(exc)[0])
+    if human_stderr() or not json_lines:
+        click.echo(f"error: {exc.message}", err=True)
+    else:
+        from engram.logs import JsonFormatter
+
+        record = log.makeRecord(
+            log.name,
+            logging.ERROR,
+            __file__,
+            0,
+            "refusing to start: %s",
+            (exc.message,),
+            None,
+            extra={"reason": exc.reason, **exc.metadata, "exit_code": code},
+        )
+        click.echo(JsonFormatter().format(record), err=True)
+    raise SystemExit(code)
+
+
 def run_serve(service: str | None, flags: dict[str, Any]) -> None:
+    """`engram serve`: every EngramError (a refusal, a failed start) ends as
+    one line and its exit code."""
+    json_lines = True
+    try:
+        settings = Settings.load(flags)
+        json_lines = settings.log_json
+        _run_serve(service, settings.validate())
+    except EngramError as exc:
+        refuse(exc, json_lines)
+
+
+def _run_serve(service: str | None, settings: Settings) -> None:
     from engram.logs import configure_logging
 
     services = [service] if service else list(SERVICES)
-    settings = Settings.load(flags).validate()
     configure_logging(settings.log_level, json_format=settings.log_json)
     install_log_policy()
     preflight(settings, services)
@@ -185,11 +202,12 @@ def run_serve(service: str | None, flags: dict[str, Any]) -> None:
     suite = _start(settings, services)
     try:
         signals.serving = True
-        click.echo(
-            f"engram {__version__} serving {service or 'all services'} on "
-            f"{settings.listen.rsplit(':', 1)[0]}:{suite.port}",
-            err=True,
-        )
+        if human_stderr():
+            click.echo(
+                f"engram {__version__} serving {service or 'all services'} on "
+                f"{settings.listen.rsplit(':', 1)[0]}:{suite.port}",
+                err=True,
+            )
         signals.done.wait()
     finally:
         suite.stop()
@@ -335,11 +353,22 @@ def _serve_processes(
             reserved.close()
             reserved = None
         signals.serving = True
-        click.echo(
-            f"engram {__version__} serving {service or 'all services'} on "
-            f"{settings.listen.rsplit(':', 1)[0]}:{port} ({settings.processes} processes)",
-            err=True,
+        host = settings.listen.rsplit(":", 1)[0]
+        log.info(
+            "engram %s serving %s on %s:%d (%d processes)",
+            __version__,
+            ",".join(services),
+            host,
+            port,
+            settings.processes,
+            extra={"port": port, "processes": settings.processes},
         )
+        if human_stderr():
+            click.echo(
+                f"engram {__version__} serving {service or 'all services'} on "
+                f"{host}:{port} ({settings.processes} processes)",
+                err=True,
+            )
         while not signals.done.wait(1.0):
             gone = [c.name for c in children if not c.is_alive()]
             if gone:

@@ -11,10 +11,12 @@ import click
 import grpc
 from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from rich.table import Table
 
 from engram import __version__
 from engram.channels import open_channel
 from engram.cli.client import (
+    EXIT_AUTH,
     EXIT_OK,
     EXIT_UNAVAILABLE,
     Client,
@@ -29,6 +31,7 @@ from engram.cli.client import (
     timestamp_text,
     to_dict,
 )
+from engram.cli.text import count
 from engram.journal.v1 import journal_pb2, journal_pb2_grpc
 from engram.learning.v1 import learning_pb2, learning_pb2_grpc
 from engram.retrieval.v1 import retrieval_pb2, retrieval_pb2_grpc
@@ -114,7 +117,7 @@ def probe_service(probe: ServiceProbe, address: str, token: str, timeout: float)
     channel = open_channel(address, token)
     try:
         report.health = check_health(channel, probe.full_name, timeout)
-        if report.health == UNREACHABLE or report.health not in ("SERVING", NOT_SERVED_HERE):
+        if report.health not in ("SERVING", NOT_SERVED_HERE):
             report.exit_code = EXIT_UNAVAILABLE
         if report.health == "SERVING" and probe.fetch is not None:
             try:
@@ -181,7 +184,7 @@ def index_freshness(status: retrieval_pb2.GetIndexStatusResponse) -> str:
     behind = status.journal_watermark - status.applied_cursor
     if behind <= 0:
         return f"fresh (caught up with the journal watermark {status.staleness_seconds:.1f}s ago)"
-    return f"behind by {behind} change(s), {status.staleness_seconds:.1f}s"
+    return f"behind by {count(behind, 'change')}, {status.staleness_seconds:.1f}s"
 
 
 def _index_rows(status: retrieval_pb2.GetIndexStatusResponse) -> list[tuple[str, Any]]:
@@ -191,10 +194,11 @@ def _index_rows(status: retrieval_pb2.GetIndexStatusResponse) -> list[tuple[str,
         ("dense index", status.dense_index_type),
         ("episodes", status.episodes),
         ("tombstones", status.tombstones),
-        ("applied cursor", status.applied_cursor),
+        # One meaning of "snapshot version" everywhere: the change-feed
+        # cursor the snapshot reflects (GetIndexStatus's applied_cursor).
+        ("snapshot version (feed cursor)", status.snapshot_version),
         ("journal watermark", status.journal_watermark),
         ("staleness seconds", f"{status.staleness_seconds:.3f}"),
-        ("snapshot version", status.snapshot_version),
         ("resident bytes", status.resident_bytes),
         ("fallbacks", status.fallbacks_total),
         ("embedding model", status.embedding_model),
@@ -232,19 +236,41 @@ def _metrics(report: ServiceReport) -> dict[str, int]:
     return dict(metrics) if metrics is not None else {}
 
 
+AUTH_HINT = "pass an operator token with --token or ENGRAM_TOKEN"
+
+
+def status_cell(report: ServiceReport) -> str:
+    """What became of the service's status call, beside its health."""
+    if report.error:
+        return str(report.error.get("code", "failed"))
+    if report.status is not None:
+        return "read"
+    if report.probe.fetch is None:
+        return "(none to read)"
+    return "not read"
+
+
+def _note(report: ServiceReport) -> str:
+    status = report.status
+    if report.error:
+        return str(report.error.get("message", ""))
+    if report.health == NOT_SERVED_HERE:
+        return "not served at this address"
+    if report.health == UNREACHABLE:
+        return "nothing answers at this address"
+    if isinstance(status, retrieval_pb2.GetIndexStatusResponse) and not status.ready:
+        return f"index not ready {status.rebuild.last_error}".strip()
+    return ""
+
+
 def _print_reports(reports: list[ServiceReport]) -> None:
-    rows = []
-    for report in reports:
-        note = ""
-        status = report.status
-        if report.error:
-            note = f"{report.error.get('code')}: {report.error.get('message')}"
-        elif report.health == NOT_SERVED_HERE:
-            note = "not served at this address"
-        elif isinstance(status, retrieval_pb2.GetIndexStatusResponse) and not status.ready:
-            note = f"index not ready {status.rebuild.last_error}".strip()
-        rows.append((report.probe.name, report.address, report.health, note))
-    print_table(f"engram {__version__} (client)", ("service", "address", "health", "note"), rows)
+    overview = Table(title=f"engram {__version__} (client)", title_justify="left")
+    for column in ("service", "address", "health", "status"):
+        overview.add_column(column, no_wrap=True)  # names and codes are never folded
+    overview.add_column("note", overflow="fold")
+    for r in reports:
+        overview.add_row(r.probe.name, r.address, r.health, status_cell(r), _note(r))
+    console().print(overview)
     for report in reports:
         details = _detail_rows(report)
         if details:
@@ -256,6 +282,28 @@ def _print_reports(reports: list[ServiceReport]) -> None:
                 ("metric", "value"),
                 sorted(metrics.items()),
             )
+
+
+def outcome_error(reports: list[ServiceReport], address: str) -> CliError | None:
+    """The error `status` ends with: unhealthy services first (exit 5), then
+    status calls that failed on healthy ones (their own code), else None."""
+    unhealthy = [r for r in reports if r.health not in ("SERVING", NOT_SERVED_HERE)]
+    if unhealthy:
+        names = ", ".join(f"{r.probe.name} ({r.health})" for r in unhealthy)
+        return CliError(f"not healthy: {names}", EXIT_UNAVAILABLE)
+    unread = [r for r in reports if r.error]
+    if unread:
+        first = unread[0]
+        names = ", ".join(r.probe.name for r in unread)
+        text = f"{first.error.get('code')}: {first.error.get('message')}"
+        hint = f"; {AUTH_HINT}" if first.exit_code == EXIT_AUTH else ""
+        return CliError(
+            f"the status of {names} could not be read ({text}){hint}; their health is SERVING",
+            first.exit_code,
+        )
+    if all(r.health == NOT_SERVED_HERE for r in reports):
+        return CliError(f"no engram service is served at {address}", EXIT_UNAVAILABLE)
+    return None
 
 
 def _address_options(fn: Any) -> Any:
@@ -274,8 +322,9 @@ def _address_options(fn: Any) -> Any:
 def status_command(client: Client, **addresses: str | None) -> None:
     """Health, versions, counts, index freshness and metrics of every service.
 
-    Exits 0 when every service found is SERVING, 5 when one is not (or the
-    address cannot be reached), else the code of a failed status call.
+    Exits 0 when every service found is SERVING and its status was read, 5
+    when one is not SERVING (or the address cannot be reached), else the
+    code of a failed status call (6 without a token that may read it).
     """
     reports = [
         probe_service(
@@ -295,12 +344,9 @@ def status_command(client: Client, **addresses: str | None) -> None:
         )
     else:
         _print_reports(reports)
-    failing = [r for r in reports if r.exit_code != EXIT_OK]
-    if failing:
-        names = ", ".join(f"{r.probe.name} ({r.error.get('code') or r.health})" for r in failing)
-        raise CliError(f"not healthy: {names}", failing[0].exit_code)
-    if all(r.health == NOT_SERVED_HERE for r in reports):
-        raise CliError(f"no engram service is served at {client.address}", EXIT_UNAVAILABLE)
+    error = outcome_error(reports, client.address)
+    if error is not None:
+        raise error
 
 
 @click.command("health")

@@ -28,6 +28,7 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from engram.config import SERVICES
 from engram.journal.v1 import journal_pb2 as pb
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
 
@@ -101,9 +102,9 @@ class Server:
         ]  # fmt: skip
         with self.log.open("wb") as sink:
             self.process = subprocess.Popen(command, env=env, stderr=sink, cwd=ROOT)
-        # The plain line comes once start-up is complete.
-        what = "all services" if len(self.services) != 1 else self.services[0]
-        ready = re.compile(rf"^engram \S+ serving {re.escape(what)} on \S+:{self.port}$", re.M)
+        # The JSON log line that says so comes once start-up is complete.
+        what = ",".join(self.services or SERVICES)
+        ready = re.compile(rf'"msg": "engram \S+ serving {re.escape(what)} on \S+:{self.port}"')
         deadline = started + START_TIMEOUT
         while time.monotonic() < deadline and self.process.poll() is None:
             if ready.search(self.log.read_text(errors="replace")):

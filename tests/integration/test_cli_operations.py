@@ -5,6 +5,7 @@ LoCoMo import, with their documented exit codes."""
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from pathlib import Path
 from typing import Any
@@ -20,10 +21,9 @@ from engram.cli.client import (
     EXIT_PRECONDITION,
 )
 from engram.cli.main import cli
-from engram.journal.v1 import journal_pb2 as jpb
 from engram.journal.v1 import journal_pb2_grpc as jpb_grpc
 from engram.server import Suite
-from tests.helpers import commit_turn, wait_for_embeddings
+from tests.helpers import commit_turn, complete_run, wait_for_embeddings
 
 ALL_SERVICES = ["journal", "learning", "retrieval", "gateway"]
 
@@ -108,16 +108,12 @@ def test_journal_read_paginates_and_search_ranks(
 
 def test_runs_recall_and_show(suite: Suite, journal: jpb_grpc.JournalServiceStub) -> None:
     run_id = f"run-{uuid.uuid4().hex[:8]}"
-    journal.CompleteRun(
-        jpb.CompleteRunRequest(
-            run_id=run_id,
-            session_id="s-runs",
-            subject="alice",
-            status=jpb.RUN_STATUS_COMPLETED,
-            request_text="Summarise the quarterly report",
-            outcome_text="The quarterly report shows revenue up 12 percent.",
-            request_id=str(uuid.uuid4()),
-        )
+    complete_run(
+        journal,
+        "s-runs",
+        "Summarise the quarterly report",
+        "The quarterly report shows revenue up 12 percent.",
+        run_id=run_id,
     )
     body = engram_json(suite, "runs", "recall", "alice", "s-runs", "--input", "quarterly revenue")
     assert [r["record"]["run_id"] for r in body["records"]] == [run_id]
@@ -127,6 +123,7 @@ def test_runs_recall_and_show(suite: Suite, journal: jpb_grpc.JournalServiceStub
     shown = engram(suite, "runs", "show", "alice", run_id)
     assert shown.exit_code == EXIT_OK
     assert "quarterly" in shown.output
+    assert re.search(r"recorded\s+│ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", shown.output), shown.output
     missing = engram(suite, "runs", "show", "alice", "run-missing")
     assert missing.exit_code == EXIT_NOT_FOUND
     # Another subject's session and run id: nothing, and NOT_FOUND.
@@ -139,13 +136,17 @@ def test_quarantine_add_list_restore(suite: Suite, journal: jpb_grpc.JournalServ
     episode = receipt.episode_id
     added = engram(suite, "quarantine", "add", "episode", episode, "--reason", "sensitive")
     assert added.exit_code == EXIT_OK, added.output
-    assert f"quarantine episode {episode}" in added.output
+    assert f"quarantined episode {episode}" in added.output
     listed = engram_json(suite, "quarantine", "list")
     assert [e["record_id"] for e in listed["entries"]] == [episode]
     again = engram(suite, "quarantine", "add", "episode", episode, "--reason", "twice")
     assert again.exit_code == EXIT_PRECONDITION
     restored = engram(suite, "quarantine", "restore", "episode", episode, "--reason", "cleared")
     assert restored.exit_code == EXIT_OK, restored.output
+    assert f"restored episode {episode}" in restored.output
+    listed_table = engram(suite, "quarantine", "list", "--ledger")
+    assert "2 ledger entries" in listed_table.output
+    assert " UTC" in listed_table.output
     assert engram_json(suite, "quarantine", "list")["entries"] == []
     ledger = engram_json(suite, "quarantine", "list", "--ledger")
     assert [e["action"] for e in ledger["entries"]] == ["restore", "quarantine"]
@@ -180,7 +181,7 @@ def test_policies_round_trip_and_report_fields(suite: Suite, tmp_path: Path) -> 
     )
     rejected = engram(suite, "policy", "set", "learning", "-", input_text=bad_rule)
     assert rejected.exit_code == EXIT_INVALID
-    assert "error: INVALID_ARGUMENT: publication.rules[0].name: " in rejected.output
+    assert "error: <stdin>: publication.rules[0].name: rule name" in rejected.output
 
     too_many = dict(current, max_prompt_entries=1000, max_tracked_per_session=3)
     path.write_text(json.dumps(too_many), encoding="utf-8")
@@ -188,7 +189,9 @@ def test_policies_round_trip_and_report_fields(suite: Suite, tmp_path: Path) -> 
     assert invalid.exit_code == EXIT_INVALID
     error = json.loads(invalid.stderr)["error"]
     assert error["code"] == "INVALID_ARGUMENT"
-    assert error["field"]
+    # In the file's terms: no "policy." prefix of the request message.
+    assert error["field"] == "max_prompt_entries"
+    assert error["file"] == str(path)
     assert engram_json(suite, "policy", "get", "run-memory")["policy"]["max_prompt_entries"] == 2
 
 
@@ -208,10 +211,21 @@ def test_context_show_and_index_rebuild(suite: Suite, journal: jpb_grpc.JournalS
     wait_for_embeddings(journal)
     rebuilt = engram(suite, "index", "rebuild")
     assert rebuilt.exit_code == EXIT_OK, rebuilt.output
-    assert "published snapshot" in rebuilt.output
     final = engram_json(suite, "index", "rebuild")
     assert final["published"] is True
     assert int(final["progress"]["done"]) == int(final["progress"]["total"]) >= 1
+    index = engram_json(suite, "status")["services"]["retrieval"]["status"]
+    # Episodes, not feed cursors: one turn is one episode (its feed cursor
+    # and the watermark are positions, far from 1).
+    assert int(final["progress"]["episodes"]) == int(index["episodes"]) == 1
+    # One meaning of snapshot version: the feed cursor the snapshot reflects.
+    assert final["snapshot_version"] == index["snapshot_version"] == index["applied_cursor"]
+    assert f"published snapshot version {index['snapshot_version']} " in " ".join(
+        rebuilt.output.split()
+    )
+    assert "with 1 episode" in " ".join(rebuilt.output.split())
+    table = engram(suite, "status")
+    assert f"snapshot version (feed cursor) │ {index['snapshot_version']}" in table.output
 
 
 def write_tiny_locomo(path: Path) -> None:
@@ -286,3 +300,92 @@ def test_tokens_and_auth_exit_code(start_services: Any, monkeypatch: pytest.Monk
     assert split["services"]["gateway"]["health"] == "NOT_SERVED_HERE"
     denied = engram(secured, "status")
     assert denied.exit_code == EXIT_AUTH
+    # Honest rows: healthy, but the status call was refused, on that row.
+    row = next(line for line in denied.stdout.splitlines() if line.startswith("│ journal"))
+    assert [cell.strip() for cell in row.strip("│").split("│")][2:4] == [
+        "SERVING",
+        "UNAUTHENTICATED",
+    ]
+    assert "not healthy" not in denied.output
+    assert "the status of journal could not be read (UNAUTHENTICATED" in denied.stderr
+    assert "--token or ENGRAM_TOKEN" in denied.stderr
+    as_json = engram(secured, "status", "--json")
+    journal_row = json.loads(as_json.stdout)["services"]["journal"]
+    assert journal_row["health"] == "SERVING"
+    assert journal_row["error"]["code"] == "UNAUTHENTICATED"
+    assert "status" not in journal_row
+
+
+def set_learning(suite: Suite, text: str, *flags: str) -> Result:
+    return engram(suite, "policy", "set", "learning", "-", *flags, input_text=text)
+
+
+def test_a_partial_policy_changes_only_what_it_names(suite: Suite) -> None:
+    before = engram_json(suite, "policy", "get", "learning")["policy"]
+    assert before["capture"]["run_summary_enabled"] is True
+    result = set_learning(suite, "capture: {semantic_enabled: false}\n")
+    assert result.exit_code == EXIT_OK, result.output
+    assert "# changed: capture.semantic_enabled: true -> false" in result.output
+    after = engram_json(suite, "policy", "get", "learning")["policy"]
+    assert after["capture"] == {**before["capture"], "semantic_enabled": False}
+    assert after["publication"] == before["publication"]
+    assert after["judge"] == before["judge"]
+
+    # Zero would be the default on the wire: refused, nothing sent.
+    zero = set_learning(suite, "capture: {max_candidates_per_run: 0}\n")
+    assert zero.exit_code == EXIT_INVALID
+    assert "<stdin>: capture.max_candidates_per_run: must be at least 1" in zero.output
+    assert engram_json(suite, "policy", "get", "learning")["policy"] == after
+
+    dry = set_learning(suite, "mode: AUTOMATION_MODE_ENABLED\n", "--dry-run")
+    assert dry.exit_code == EXIT_OK, dry.output
+    assert "# would change: mode: AUTOMATION_MODE_SHADOW -> AUTOMATION_MODE_ENABLED" in dry.output
+    assert engram_json(suite, "policy", "get", "learning")["policy"]["mode"] == before["mode"]
+    # The server validates a dry run as it would the change itself.
+    bad = set_learning(
+        suite,
+        "publication: {rules: [{name: Bad Name, action: PUBLICATION_ACTION_REJECT}]}",
+        "--dry-run",
+    )
+    assert bad.exit_code == EXIT_INVALID
+    assert "<stdin>: publication.rules[0].name: rule name" in bad.stderr
+
+
+def test_pruning_needs_yes_and_a_dry_run_shows_it(
+    suite: Suite, journal: jpb_grpc.JournalServiceStub, tmp_path: Path
+) -> None:
+    for _ in range(3):
+        complete_run(journal, "s-prune")
+    path = tmp_path / "run_memory.yaml"
+    path.write_text("max_tracked_per_session: 1\nmax_prompt_entries: 1\n", encoding="utf-8")
+    before = engram_json(suite, "policy", "get", "run-memory")["policy"]
+
+    refused = engram(suite, "policy", "set", "run-memory", str(path))
+    assert refused.exit_code == EXIT_PRECONDITION, refused.output
+    assert "would prune 2 run records (0 past retention_seconds, 2 over" in refused.stderr
+    assert "--yes" in refused.stderr
+    as_json = engram(suite, "policy", "set", "run-memory", str(path), "--json")
+    assert as_json.exit_code == EXIT_PRECONDITION
+    error = json.loads(as_json.stderr)["error"]
+    assert error["reason"] == "CONFIRMATION_REQUIRED" and "--yes" in error["message"]
+    assert error["maintenance"]["overflow_removed"] == "2"
+    assert engram_json(suite, "policy", "get", "run-memory")["policy"] == before
+
+    dry = engram_json(suite, "policy", "set", "run-memory", str(path), "--dry-run")
+    assert dry["dry_run"] is True
+    assert dry["maintenance"]["trigger"] == "dry_run"
+    assert dry["maintenance"]["overflow_removed"] == "2"
+    assert "max_tracked_per_session: 32 -> 1" in dry["changes"]
+    assert engram_json(suite, "policy", "get", "run-memory")["policy"] == before
+    recalled = engram_json(suite, "runs", "recall", "alice", "s-prune", "--max-entries", "3")
+    assert len(recalled["records"]) == 3, "a dry run prunes nothing"
+
+    applied = engram(suite, "policy", "set", "run-memory", str(path), "--yes")
+    assert applied.exit_code == EXIT_OK, applied.output
+    assert "# pruned: 2 run records (0 past retention_seconds, 2 over" in applied.output
+    assert (
+        engram_json(suite, "policy", "get", "run-memory")["policy"]["max_tracked_per_session"] == 1
+    )
+    # Nothing left to prune: no --yes needed.
+    again = engram(suite, "policy", "set", "run-memory", str(path))
+    assert again.exit_code == EXIT_OK, again.output

@@ -40,9 +40,8 @@ def _serve(data_dir: Path, log: Path) -> subprocess.Popen[bytes]:
         )  # fmt: skip
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and process.poll() is None:
-        # The plain line comes after start-up is complete (the JSON log
-        # line of the same words comes just before).
-        if re.search(r"^engram \S+ serving journal on", log.read_text(), re.MULTILINE):
+        # The JSON log line that says so comes once start-up is complete.
+        if re.search(r'"msg": "engram \S+ serving journal on', log.read_text()):
             return process
         time.sleep(0.05)
     process.kill()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -109,10 +110,12 @@ def test_sigterm_drains_and_exits_cleanly(database_url, tmp_path: Path):
     )
     try:
         port = None
+        lines: list[str] = []
         deadline = time.monotonic() + 60
         assert process.stderr is not None
         while time.monotonic() < deadline and port is None:
             line = process.stderr.readline()
+            lines.append(line)
             match = re.search(r"serving journal on [0-9.]+:([0-9]+)", line)
             if match:
                 port = int(match.group(1))
@@ -122,6 +125,12 @@ def test_sigterm_drains_and_exits_cleanly(database_url, tmp_path: Path):
             assert stub.CommitTurn(_turn()).receipt.event_id > 0
             process.send_signal(signal.SIGTERM)
             assert process.wait(timeout=30) == 0
+        lines += process.stderr.read().splitlines()
+        # stderr is not a terminal: it is the JSON log stream and nothing else.
+        records = [json.loads(line) for line in lines if line.strip()]
+        ready = [r for r in records if r["msg"].startswith("engram ") and "serving" in r["msg"]]
+        assert [r["port"] for r in ready] == [port]
+        assert records[-1]["msg"] == "stopped"
     finally:
         if process.poll() is None:
             process.kill()

@@ -3,7 +3,9 @@ decoding and policy files."""
 
 from __future__ import annotations
 
+import re
 import socket
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -20,15 +22,12 @@ from engram.cli.client import (
     EXIT_PRECONDITION,
     EXIT_UNAVAILABLE,
     EXIT_USAGE,
-    CliError,
+    STATUS_EXIT_CODES,
     decode_rpc_error,
     exit_code_for,
 )
 from engram.cli.main import cli
-from engram.cli.policy import parse_policy
 from engram.common.v1 import common_pb2
-from engram.journal.v1 import journal_pb2
-from engram.learning.v1 import learning_pb2
 
 
 def run(*args: str) -> Any:
@@ -91,11 +90,30 @@ def test_every_client_command_has_connection_options(command: list[str]) -> None
         assert option in result.output
 
 
-def test_usage_errors_exit_1() -> None:
+def test_usage_errors_exit_2_as_documented(tmp_path: Any) -> None:
+    assert EXIT_USAGE == 2
     assert run("journal", "read").exit_code == EXIT_USAGE
     assert run("journal", "read", "a", "b", "--bogus").exit_code == EXIT_USAGE
     assert run("no-such-command").exit_code == EXIT_USAGE
     assert run("quarantine", "add", "planet", "x", "--reason", "r").exit_code == EXIT_USAGE
+    assert run("learnings", "list", "--limit", "many").exit_code == EXIT_USAGE
+    # "an unreadable policy file" is exit 2 in docs/operators.md.
+    missing = run("policy", "set", "learning", str(tmp_path / "missing.yaml"))
+    assert missing.exit_code == EXIT_INVALID == 2
+    assert run("serve", "--metrics-port", "abc").exit_code == 2
+
+
+def test_exit_code_table_matches_the_docs() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "operators.md").read_text()
+    section = docs[docs.index("### Exit codes\n") : docs.index("### Exit codes of `engram serve`")]
+    documented = {
+        int(m.group(1)): m.group(2) for m in re.finditer(r"^\| (\d+) \| (.*)$", section, re.M)
+    }
+    assert sorted(documented) == [0, 1, 2, 3, 4, 5, 6, 7]
+    assert "usage error" in documented[EXIT_USAGE]
+    for code, exit_code in STATUS_EXIT_CODES.items():
+        if code is not grpc.StatusCode.OK:
+            assert f"`{code.name}`" in documented[exit_code], code.name
 
 
 @pytest.mark.parametrize(
@@ -201,53 +219,6 @@ def test_errors_as_json_for_scripts() -> None:
     result = run("runs", "recall", "alice", "s1", "--address", address, "--json", "--timeout", "5")
     assert result.exit_code == EXIT_UNAVAILABLE
     assert '"code": "UNAVAILABLE"' in result.output
-
-
-def test_parse_policy_yaml_and_json() -> None:
-    yaml_text = (
-        "enabled: true\nretention_seconds: 60\nsearch_visibility: SEARCH_VISIBILITY_SESSION_ONLY\n"
-    )
-    policy = parse_policy(yaml_text, journal_pb2.RunMemoryPolicy, "p.yaml")
-    assert isinstance(policy, journal_pb2.RunMemoryPolicy)
-    assert policy.retention_seconds == 60
-    wrapped = parse_policy(
-        '{"policy": {"mode": "AUTOMATION_MODE_ENABLED"}}', learning_pb2.LearningPolicy, "p.json"
-    )
-    assert isinstance(wrapped, learning_pb2.LearningPolicy)
-    assert wrapped.mode == learning_pb2.AUTOMATION_MODE_ENABLED
-    # Server-managed fields printed by `policy get` are accepted and dropped.
-    echoed = parse_policy(
-        "enabled: true\nupdated_by: alice\nupdated_at: '2026-01-01T00:00:00Z'\n",
-        journal_pb2.RunMemoryPolicy,
-        "p.yaml",
-    )
-    assert isinstance(echoed, journal_pb2.RunMemoryPolicy)
-    assert echoed.updated_by == ""
-
-
-@pytest.mark.parametrize(
-    ("text", "needle"),
-    [
-        ("mode: AUTOMATION_MODE_BOGUS\n", "LearningPolicy.mode"),
-        ("no_such_field: 1\n", "no_such_field"),
-        ("- a list\n", "mapping"),
-        ("mode: [unclosed\n", "not YAML"),
-    ],
-)
-def test_parse_policy_errors_exit_2(text: str, needle: str) -> None:
-    with pytest.raises(CliError) as raised:
-        parse_policy(text, learning_pb2.LearningPolicy, "p.yaml")
-    assert raised.value.exit_code == EXIT_INVALID
-    assert needle in raised.value.format_message()
-
-
-def test_policy_set_bad_file_exits_2_before_any_call(tmp_path: Any) -> None:
-    path = tmp_path / "policy.yaml"
-    path.write_text("mode: 7\ncapture: {run_summary_enabled: maybe}\n", encoding="utf-8")
-    address = f"127.0.0.1:{closed_port()}"  # never reached
-    result = run("policy", "set", "learning", str(path), "--address", address)
-    assert result.exit_code == EXIT_INVALID
-    assert "policy.yaml" in result.output
 
 
 def test_import_rejects_non_locomo_file(tmp_path: Any) -> None:

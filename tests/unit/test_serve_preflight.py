@@ -3,12 +3,15 @@ stderr, the documented exit code, no PostgreSQL started (no data directory)."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import pty
 import re
 import socket
 import subprocess
 import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +19,6 @@ import grpc
 import pytest
 
 from engram.cli.main import exit_code_for_error
-from engram.cli.serving import check_bindable
 from engram.config import Settings
 from engram.errors import (
     FailedPrecondition,
@@ -26,6 +28,7 @@ from engram.errors import (
     Unavailable,
 )
 from engram.logs import describe_error, log_retry
+from engram.server import check_bindable
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "operators.md"
@@ -62,13 +65,55 @@ def serve(
 
 
 def assert_refused(result: subprocess.CompletedProcess[str], code: int, needle: str) -> None:
+    """Not a terminal: stderr is the JSON log stream, and the refusal one line of it."""
     lines = result.stderr.splitlines()
     assert result.returncode == code, result.stderr
     assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    assert needle in lines[0]
+    line = json.loads(lines[0])
+    assert line["level"] == "error"
+    assert line["msg"].startswith("refusing to start: ")
+    assert needle in line["msg"]
+    assert line["exit_code"] == code
+    assert line["reason"]
     assert "Traceback" not in result.stderr
     assert result.stdout == ""
+
+
+def test_on_a_terminal_the_refusal_is_one_human_line(tmp_path: Path) -> None:
+    primary, secondary = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+    try:
+        code = subprocess.run(
+            [sys.executable, "-m", "engram.cli.main", "serve", "--log-level", "LOUD",
+             "--data-dir", str(tmp_path / "data")],
+            check=False, env=env, stdout=subprocess.DEVNULL, stderr=secondary, timeout=60,
+            cwd=ROOT,
+        ).returncode  # fmt: skip
+        os.close(secondary)
+        output = b""
+        while True:
+            try:
+                chunk = os.read(primary, 4096)
+            except OSError:  # EIO: the other end is closed
+                break
+            if not chunk:
+                break
+            output += chunk
+    finally:
+        os.close(primary)
+    lines = output.decode().splitlines()
+    assert code == 2
+    assert lines == [
+        "error: log_level: unknown level 'LOUD'; choose DEBUG, INFO, WARNING, ERROR, CRITICAL"
+    ]
+
+
+def test_plain_text_logs_when_asked(tmp_path: Path) -> None:
+    result = serve(tmp_path, "--embedder", "foo", env={"ENGRAM_LOG_JSON": "false"})
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "error: embedder: unknown embedder 'foo'; choose minilm, hashing"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -80,6 +125,9 @@ def assert_refused(result: subprocess.CompletedProcess[str], code: int, needle: 
         (["--database-url", "x=1"], 2, "database_url: is not a PostgreSQL URL"),
         (["--tokens-file", "/nonexistent/tokens.yaml"], 2, "tokens_file: cannot read"),
         (["--metrics-port", "70000"], 2, "metrics_port"),
+        # A flag of the wrong type is refused as its environment variable is.
+        (["--metrics-port", "abc"], 2, "metrics_port: cannot parse 'abc' as int"),
+        (["--processes", "0"], 2, "processes: must be at least 1, not 0"),
     ],
 )
 def test_bad_settings_exit_2_before_anything_starts(
@@ -113,6 +161,54 @@ def test_unreachable_database_exits_5(tmp_path: Path) -> None:
     assert_refused(result, 5, "database unreachable")
     assert "secret-password" not in result.stderr
     assert not (tmp_path / "data" / "pg").exists()
+
+
+def test_a_port_taken_after_the_check_is_still_one_clean_error(busy_port: int) -> None:
+    # The race the preflight cannot close: the port is taken between the
+    # check and gRPC's bind. The bind names why, and gRPC prints nothing.
+    code = (
+        "import engram.cli.main\n"
+        "from engram.config import Settings\n"
+        "from engram.errors import FailedPrecondition\n"
+        "from engram.server import create_server\n"
+        "server = create_server(Settings.load({}, env={}))\n"
+        "try:\n"
+        f"    server.bind('127.0.0.1:{busy_port}')\n"
+        "except FailedPrecondition as exc:\n"
+        "    print(exc.message)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ENGRAM_", "GRPC_"))}
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        check=False, env=env, capture_output=True, text=True, timeout=60, cwd=ROOT,
+    )  # fmt: skip
+    assert (
+        result.stdout.strip()
+        == f"listen: 127.0.0.1:{busy_port} is already in use by another process"
+    )
+    assert result.stderr == ""
+
+
+def test_python_warnings_go_through_the_json_log(capsys: pytest.CaptureFixture[str]) -> None:
+    from engram.cli.serving import install_log_policy
+    from engram.logs import configure_logging
+
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        configure_logging("INFO", json_format=True)
+        install_log_policy()
+        with warnings.catch_warnings():  # pytest records (or raises) warnings otherwise
+            warnings.simplefilter("always")
+            warnings.warn("something is deprecated", UserWarning, stacklevel=1)
+    finally:
+        logging.captureWarnings(False)
+        root.handlers[:], root.level = handlers, level
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1
+    record = json.loads(lines[0])
+    assert record["logger"] == "py.warnings"
+    assert "something is deprecated" in record["msg"]
 
 
 def test_a_service_without_database_does_not_check_it(tmp_path: Path, busy_port: int) -> None:

@@ -1540,7 +1540,12 @@ class SetRunMemoryPolicyRequest(_message.Message):
 
     POLICY_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
+    VALIDATE_ONLY_FIELD_NUMBER: _builtins.int
     request_id: _builtins.str
+    validate_only: _builtins.bool
+    """AIP-163: validate the policy and report in `maintenance` (trigger
+    "dry_run") the records the change would prune, changing nothing.
+    """
     @_builtins.property
     def policy(self) -> Global___RunMemoryPolicy: ...
     def __init__(
@@ -1548,10 +1553,11 @@ class SetRunMemoryPolicyRequest(_message.Message):
         *,
         policy: Global___RunMemoryPolicy | None = ...,
         request_id: _builtins.str = ...,
+        validate_only: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["policy", b"policy"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["policy", b"policy", "request_id", b"request_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["policy", b"policy", "request_id", b"request_id", "validate_only", b"validate_only"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

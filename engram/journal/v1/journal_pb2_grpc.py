@@ -308,7 +308,8 @@ class JournalServiceServicer:
 
     def SetRunMemoryPolicy(self, request, context):
         """Replaces the run-memory policy and re-applies pruning at once; a pruning
-        failure is returned, not swallowed. Operator role.
+        failure is returned, not swallowed. With validate_only, nothing changes
+        and `maintenance` reports what would be pruned. Operator role.
         Errors: INVALID_ARGUMENT (naming the field), PERMISSION_DENIED,
         INTERNAL (pruning failed; the policy change is rolled back).
         """

@@ -126,7 +126,8 @@ class JournalServiceStub:
     """
     SetRunMemoryPolicy: _grpc.UnaryUnaryMultiCallable[_journal_pb2.SetRunMemoryPolicyRequest, _journal_pb2.SetRunMemoryPolicyResponse]
     """Replaces the run-memory policy and re-applies pruning at once; a pruning
-    failure is returned, not swallowed. Operator role.
+    failure is returned, not swallowed. With validate_only, nothing changes
+    and `maintenance` reports what would be pruned. Operator role.
     Errors: INVALID_ARGUMENT (naming the field), PERMISSION_DENIED,
     INTERNAL (pruning failed; the policy change is rolled back).
     """
@@ -306,7 +307,8 @@ class JournalServiceAsyncStub(JournalServiceStub):
     """
     SetRunMemoryPolicy: _aio.UnaryUnaryMultiCallable[_journal_pb2.SetRunMemoryPolicyRequest, _journal_pb2.SetRunMemoryPolicyResponse]  # type: ignore[assignment]
     """Replaces the run-memory policy and re-applies pruning at once; a pruning
-    failure is returned, not swallowed. Operator role.
+    failure is returned, not swallowed. With validate_only, nothing changes
+    and `maintenance` reports what would be pruned. Operator role.
     Errors: INVALID_ARGUMENT (naming the field), PERMISSION_DENIED,
     INTERNAL (pruning failed; the policy change is rolled back).
     """
@@ -561,7 +563,8 @@ class JournalServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_journal_pb2.SetRunMemoryPolicyResponse, _abc.Awaitable[_journal_pb2.SetRunMemoryPolicyResponse]]:
         """Replaces the run-memory policy and re-applies pruning at once; a pruning
-        failure is returned, not swallowed. Operator role.
+        failure is returned, not swallowed. With validate_only, nothing changes
+        and `maintenance` reports what would be pruned. Operator role.
         Errors: INVALID_ARGUMENT (naming the field), PERMISSION_DENIED,
         INTERNAL (pruning failed; the policy change is rolled back).
         """

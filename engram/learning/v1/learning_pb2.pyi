@@ -1128,7 +1128,12 @@ class SetLearningPolicyRequest(_message.Message):
 
     POLICY_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
+    VALIDATE_ONLY_FIELD_NUMBER: _builtins.int
     request_id: _builtins.str
+    validate_only: _builtins.bool
+    """AIP-163: validate and return the policy as it would be stored, changing
+    nothing.
+    """
     @_builtins.property
     def policy(self) -> Global___LearningPolicy: ...
     def __init__(
@@ -1136,10 +1141,11 @@ class SetLearningPolicyRequest(_message.Message):
         *,
         policy: Global___LearningPolicy | None = ...,
         request_id: _builtins.str = ...,
+        validate_only: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["policy", b"policy"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["policy", b"policy", "request_id", b"request_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["policy", b"policy", "request_id", b"request_id", "validate_only", b"validate_only"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

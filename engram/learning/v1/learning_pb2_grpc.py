@@ -265,7 +265,8 @@ class LearningServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def SetLearningPolicy(self, request, context):
-        """Validates and replaces the learning policy. Operator role.
+        """Validates and replaces the learning policy (with validate_only: only
+        validates). Operator role.
         Errors: INVALID_ARGUMENT naming the rule or field, PERMISSION_DENIED.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)

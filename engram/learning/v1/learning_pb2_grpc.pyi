@@ -98,7 +98,8 @@ class LearningServiceStub:
     GetLearningPolicy: _grpc.UnaryUnaryMultiCallable[_learning_pb2.GetLearningPolicyRequest, _learning_pb2.GetLearningPolicyResponse]
     """Returns the learning policy. Operator role."""
     SetLearningPolicy: _grpc.UnaryUnaryMultiCallable[_learning_pb2.SetLearningPolicyRequest, _learning_pb2.SetLearningPolicyResponse]
-    """Validates and replaces the learning policy. Operator role.
+    """Validates and replaces the learning policy (with validate_only: only
+    validates). Operator role.
     Errors: INVALID_ARGUMENT naming the rule or field, PERMISSION_DENIED.
     """
     ListLearnings: _grpc.UnaryUnaryMultiCallable[_learning_pb2.ListLearningsRequest, _learning_pb2.ListLearningsResponse]
@@ -250,7 +251,8 @@ class LearningServiceAsyncStub(LearningServiceStub):
     GetLearningPolicy: _aio.UnaryUnaryMultiCallable[_learning_pb2.GetLearningPolicyRequest, _learning_pb2.GetLearningPolicyResponse]  # type: ignore[assignment]
     """Returns the learning policy. Operator role."""
     SetLearningPolicy: _aio.UnaryUnaryMultiCallable[_learning_pb2.SetLearningPolicyRequest, _learning_pb2.SetLearningPolicyResponse]  # type: ignore[assignment]
-    """Validates and replaces the learning policy. Operator role.
+    """Validates and replaces the learning policy (with validate_only: only
+    validates). Operator role.
     Errors: INVALID_ARGUMENT naming the rule or field, PERMISSION_DENIED.
     """
     ListLearnings: _aio.UnaryUnaryMultiCallable[_learning_pb2.ListLearningsRequest, _learning_pb2.ListLearningsResponse]  # type: ignore[assignment]
@@ -447,7 +449,8 @@ class LearningServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _learning_pb2.SetLearningPolicyRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_learning_pb2.SetLearningPolicyResponse, _abc.Awaitable[_learning_pb2.SetLearningPolicyResponse]]:
-        """Validates and replaces the learning policy. Operator role.
+        """Validates and replaces the learning policy (with validate_only: only
+        validates). Operator role.
         Errors: INVALID_ARGUMENT naming the rule or field, PERMISSION_DENIED.
         """
 

@@ -415,10 +415,19 @@ class RebuildProgress(_message.Message):
     TOTAL_FIELD_NUMBER: _builtins.int
     STARTED_AT_FIELD_NUMBER: _builtins.int
     LAST_ERROR_FIELD_NUMBER: _builtins.int
+    EPISODES_FIELD_NUMBER: _builtins.int
     running: _builtins.bool
     done: _builtins.int
+    """Change-feed cursor the replay has reached (a position, not a count)."""
     total: _builtins.int
+    """The journal's watermark the replay runs to (done/total is the fraction
+    of the feed replayed).
+    """
     last_error: _builtins.str
+    episodes: _builtins.int
+    """Visible episodes in the index being built so far; on the final message,
+    in the published snapshot.
+    """
     @_builtins.property
     def started_at(self) -> _timestamp_pb2.Timestamp: ...
     def __init__(
@@ -429,10 +438,11 @@ class RebuildProgress(_message.Message):
         total: _builtins.int = ...,
         started_at: _timestamp_pb2.Timestamp | None = ...,
         last_error: _builtins.str = ...,
+        episodes: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["started_at", b"started_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["done", b"done", "last_error", b"last_error", "running", b"running", "started_at", b"started_at", "total", b"total"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["done", b"done", "episodes", b"episodes", "last_error", b"last_error", "running", b"running", "started_at", b"started_at", "total", b"total"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -471,6 +481,10 @@ class GetIndexStatusResponse(_message.Message):
     ready: _builtins.bool
     shadow_mode: _builtins.bool
     snapshot_version: _builtins.int
+    """The snapshot's version: the change-feed cursor it reflects (equal to
+    applied_cursor; the same number Recall's Coverage.snapshot_version
+    carries).
+    """
     resident_bytes: _builtins.int
     fallbacks_total: _builtins.int
     embedding_model: _builtins.str
@@ -537,6 +551,9 @@ class RebuildIndexResponse(_message.Message):
     published: _builtins.bool
     """True on the final message, once the new snapshot is published."""
     snapshot_version: _builtins.int
+    """The published snapshot's version (final message only): the change-feed
+    cursor it reflects, as GetIndexStatusResponse.snapshot_version.
+    """
     @_builtins.property
     def progress(self) -> Global___RebuildProgress: ...
     def __init__(
