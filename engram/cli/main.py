@@ -17,6 +17,7 @@ from engram import __version__
 from engram.cli.client import EngramGroup
 from engram.cli.commands import register
 from engram.config import SERVICES, Settings
+from engram.console.cli import console_command, console_options
 from engram.errors import EngramError, FailedPrecondition, Unavailable
 
 # Flags shared by `serve` and `db migrate`; each maps to a Settings field and
@@ -57,7 +58,15 @@ def cli() -> None:
 @cli.command()
 @click.argument("service", required=False, type=click.Choice(SERVICES))
 @_settings_options
-def serve(service: str | None, **flags: Any) -> None:
+@click.option(
+    "--console-listen",
+    default=None,
+    help="also serve the operator console on this host:port (docs/console.md)",
+)
+@console_options
+def serve(
+    service: str | None, console_listen: str | None, tls_cert: str, tls_key: str, **flags: Any
+) -> None:
     """Serve all four services in one process (default), or one SERVICE.
 
     With no database URL the embedded PostgreSQL (with pgvector) is started in
@@ -67,7 +76,17 @@ def serve(service: str | None, **flags: Any) -> None:
     """
     from engram.cli.serving import run_serve
 
-    run_serve(service, flags)
+    console = None
+    if console_listen:
+        from engram.console.cli import console_for_serve
+
+        listen = Settings.load(flags).listen
+        console = console_for_serve(console_listen, listen, tls_cert, tls_key)
+    try:
+        run_serve(service, flags)
+    finally:
+        if console is not None:
+            console.stop()
 
 
 @cli.group()
@@ -117,6 +136,7 @@ def db_migrate(database_url: str | None, data_dir: str | None, services: tuple[s
 
 
 register(cli)
+cli.add_command(console_command)
 
 
 def exit_code_for_error(exc: EngramError) -> int:
