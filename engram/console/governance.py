@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 from urllib.parse import quote, urlencode
 
 from starlette.responses import Response
@@ -13,15 +13,16 @@ from engram.console.suite import SuiteError, new_request_id
 from engram.console.web import Operator, page
 from engram.learning.v1 import learning_pb2 as lpb
 
-OPEN = [lpb.CANDIDATE_STATUS_PENDING, lpb.CANDIDATE_STATUS_ESCALATED]
-CANDIDATE_FILTERS: dict[str, list[int]] = {
+CandidateStatus: TypeAlias = lpb.CandidateStatus.ValueType
+OPEN: list[CandidateStatus] = [lpb.CANDIDATE_STATUS_PENDING, lpb.CANDIDATE_STATUS_ESCALATED]
+CANDIDATE_FILTERS: dict[str, list[CandidateStatus]] = {
     "open": OPEN,
     "pending": [lpb.CANDIDATE_STATUS_PENDING],
     "escalated": [lpb.CANDIDATE_STATUS_ESCALATED],
     "published": [lpb.CANDIDATE_STATUS_PUBLISHED],
     "rejected": [lpb.CANDIDATE_STATUS_REJECTED],
 }
-LEARNING_FILTERS: dict[str, int] = {
+LEARNING_FILTERS: dict[str, lpb.LearningStatusFilter.ValueType] = {
     "active": lpb.LEARNING_STATUS_FILTER_ACTIVE,
     "provisional": lpb.LEARNING_STATUS_FILTER_PROVISIONAL,
     "revoked": lpb.LEARNING_STATUS_FILTER_REVOKED,
@@ -29,16 +30,24 @@ LEARNING_FILTERS: dict[str, int] = {
     "all": lpb.LEARNING_STATUS_FILTER_ALL,
 }
 KINDS = ["fact", "preference", "decision", "run_summary", "procedure"]
-TIERS = {"active": lpb.PUBLISH_TIER_ACTIVE, "provisional": lpb.PUBLISH_TIER_PROVISIONAL}
+TIERS: dict[str, lpb.PublishTier.ValueType] = {
+    "active": lpb.PUBLISH_TIER_ACTIVE,
+    "provisional": lpb.PUBLISH_TIER_PROVISIONAL,
+}
 LADDER = ["draft", "verified", "canary", "active"]
-STAGES = {"verification": lpb.ROLLOUT_STAGE_VERIFICATION, "canary": lpb.ROLLOUT_STAGE_CANARY}
+STAGES: dict[str, lpb.RolloutStage.ValueType] = {
+    "verification": lpb.ROLLOUT_STAGE_VERIFICATION,
+    "canary": lpb.ROLLOUT_STAGE_CANARY,
+}
 SKILL_STATES = ["draft", "verified", "canary", "active", "revoked"]
 # Candidates the Review search looks through (newest first).
 REVIEW_SEARCH_WINDOW = 500
 
 
-def kind_value(name: str) -> int:
-    return lpb.LearningKind.Value(f"LEARNING_KIND_{name.upper()}") if name in KINDS else 0
+def kind_value(name: str) -> lpb.LearningKind.ValueType:
+    if name not in KINDS:
+        return lpb.LEARNING_KIND_UNSPECIFIED
+    return lpb.LearningKind.Value(f"LEARNING_KIND_{name.upper()}")
 
 
 def promotable(learning: lpb.Learning) -> bool:
@@ -65,8 +74,8 @@ async def review(operator: Operator) -> Response:
     kind = operator.field("kind")
     query = operator.field("q")
     request = lpb.ListCandidatesRequest(
-        statuses=CANDIDATE_FILTERS.get(status, OPEN),  # type: ignore[arg-type]
-        kind=kind_value(kind),  # type: ignore[arg-type]
+        statuses=CANDIDATE_FILTERS.get(status, OPEN),
+        kind=kind_value(kind),
         page_size=REVIEW_SEARCH_WINDOW if query else 50,
         page_token=operator.field("page_token"),
     )
@@ -103,7 +112,7 @@ async def publish_candidate(operator: Operator) -> Response:
     tier = operator.field("tier", "active")
     request = lpb.PublishCandidateRequest(
         candidate_id=candidate_id,
-        publish_tier=TIERS.get(tier, lpb.PUBLISH_TIER_UNSPECIFIED),  # type: ignore[arg-type]
+        publish_tier=TIERS.get(tier, lpb.PUBLISH_TIER_UNSPECIFIED),
         supersedes=operator.field("supersedes"),
         reason=operator.field("reason"),
         request_id=new_request_id(),
@@ -149,8 +158,8 @@ async def learnings(operator: Operator) -> Response:
     kind = operator.field("kind")
     scope_key = operator.field("scope")
     request = lpb.ListLearningsRequest(
-        status=LEARNING_FILTERS.get(status, lpb.LEARNING_STATUS_FILTER_ALL),  # type: ignore[arg-type]
-        kind=kind_value(kind),  # type: ignore[arg-type]
+        status=LEARNING_FILTERS.get(status, lpb.LEARNING_STATUS_FILTER_ALL),
+        kind=kind_value(kind),
         scope_key=scope_key,
         page_size=50,
         page_token=operator.field("page_token"),
@@ -274,7 +283,7 @@ async def skills(operator: Operator) -> Response:
     response = await operator.call(
         operator.console.suite.learning.ListSkills,
         lpb.ListSkillsRequest(
-            states=states,  # type: ignore[arg-type]
+            states=states,
             page_size=50,
             page_token=operator.field("page_token"),
         ),
@@ -300,7 +309,7 @@ async def record_rollout(operator: Operator) -> Response:
     stage = operator.field("stage", "verification")
     request = lpb.RecordRolloutResultRequest(
         skill_name=name,
-        stage=STAGES.get(stage, lpb.ROLLOUT_STAGE_UNSPECIFIED),  # type: ignore[arg-type]
+        stage=STAGES.get(stage, lpb.ROLLOUT_STAGE_UNSPECIFIED),
         run_id=operator.field("run_id"),
         expected_marker=operator.field("expected_marker"),
         definition_fingerprint=operator.field("fingerprint") if operator.checked("pin") else "",

@@ -77,17 +77,22 @@ async def recent_sessions(operator: Operator) -> list[SessionRef]:
     ]
     candidates, _ = await operator.attempt(
         learning.ListCandidates,
-        lpb.ListCandidatesRequest(statuses=statuses, page_size=200),  # type: ignore[arg-type]
+        lpb.ListCandidatesRequest(statuses=statuses, page_size=200),
     )
     learnings, _ = await operator.attempt(
         learning.ListLearnings,
         lpb.ListLearningsRequest(status=lpb.LEARNING_STATUS_FILTER_ALL, page_size=200),
     )
-    sources = [c.source for c in (candidates.candidates if candidates else [])]
-    sources += [item.source for item in (learnings.learnings if learnings else [])]
-    for source in sources:
-        if source.subject and source.session_id:
-            seen.setdefault((source.subject, source.session_id, source.workspace), None)
+    records = [*(candidates.candidates if candidates else [])]
+    records += [*(learnings.learnings if learnings else [])]
+    for record in records:
+        source = record.source
+        # A session-scoped record names its session in the scope.
+        session_id = source.session_id or (
+            record.scope.id if record.scope.kind == cpb.SCOPE_KIND_SESSION else ""
+        )
+        if source.subject and session_id:
+            seen.setdefault((source.subject, session_id, source.workspace), None)
     return [SessionRef(s, i, w) for s, i, w in list(seen)[:30]]
 
 

@@ -35,7 +35,9 @@ def bind(listen: str) -> socket.socket:
                 reason="ADDRESS_IN_USE",
                 metadata={"field": "console_listen"},
             ) from None
-        raise InvalidArgument("console_listen", f"cannot listen on {listen}: {exc.strerror}") from None
+        raise InvalidArgument(
+            "console_listen", f"cannot listen on {listen}: {exc.strerror}"
+        ) from None
     sock.listen(128)
     return sock
 

@@ -124,11 +124,11 @@ class Operator:
 
     async def call(self, method: Callable[..., Any], request: Any) -> Any:
         """A unary call with this operator's token (SuiteError on failure)."""
-        return await run_in_threadpool(
-            self.console.suite.call, self.session.token, method, request
-        )
+        return await run_in_threadpool(self.console.suite.call, self.session.token, method, request)
 
-    async def attempt(self, method: Callable[..., Any], request: Any) -> tuple[Any, RpcFailure | None]:
+    async def attempt(
+        self, method: Callable[..., Any], request: Any
+    ) -> tuple[Any, RpcFailure | None]:
         """(response, None) or (None, failure): for reads a page can do without."""
         try:
             return await self.call(method, request), None
