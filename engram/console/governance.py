@@ -137,16 +137,15 @@ async def publish_candidate(operator: Operator) -> Response:
 @page
 async def reject_candidate(operator: Operator) -> Response:
     candidate_id = operator.request.path_params["candidate_id"]
-    request = lpb.RejectCandidateRequest(
-        candidate_id=candidate_id, reason=operator.field("reason"), request_id=new_request_id()
+    return await operator.act(
+        operator.console.suite.learning.RejectCandidate,
+        lpb.RejectCandidateRequest(
+            candidate_id=candidate_id, reason=operator.field("reason"), request_id=new_request_id()
+        ),
+        refused=f"Rejecting candidate {candidate_id} was refused",
+        done=lambda _: f"Rejected candidate {candidate_id}.",
+        then=_back(operator, "/review"),
     )
-    try:
-        await operator.call(operator.console.suite.learning.RejectCandidate, request)
-    except SuiteError as exc:
-        operator.flash_failure(f"Rejecting candidate {candidate_id} was refused", exc.failure)
-    else:
-        operator.flash_ok(f"Rejected candidate {candidate_id}.")
-    return operator.redirect(_back(operator, "/review"))
 
 
 # ---------------------------------------------------------------- Learnings
@@ -191,25 +190,33 @@ def _learning_url(learning_id: str) -> str:
     return f"/learnings/{quote(learning_id, safe='')}"
 
 
+def _revoked_text(learning_id: str, response: lpb.RevokeLearningResponse) -> str:
+    skills = ", ".join(response.revoked_skills)
+    return f"Revoked {learning_id}." + (f" Skills revoked with it: {skills}." if skills else "")
+
+
+def _confirmed(operator: Operator) -> bool:
+    """The second step of a two-step confirm was taken."""
+    if operator.field("confirm") == "yes":
+        return True
+    operator.session.flash(level="error", text="Revoking needs the second, confirming step.")
+    return False
+
+
 @page
 async def revoke_learning(operator: Operator) -> Response:
     learning_id = operator.request.path_params["learning_id"]
-    if operator.field("confirm") != "yes":
-        operator.session.flash(level="error", text="Revoking needs the second, confirming step.")
+    if not _confirmed(operator):
         return operator.redirect(_learning_url(learning_id))
-    request = lpb.RevokeLearningRequest(
-        learning_id=learning_id, reason=operator.field("reason"), request_id=new_request_id()
+    return await operator.act(
+        operator.console.suite.learning.RevokeLearning,
+        lpb.RevokeLearningRequest(
+            learning_id=learning_id, reason=operator.field("reason"), request_id=new_request_id()
+        ),
+        refused=f"Revoking {learning_id} was refused",
+        done=lambda response: _revoked_text(learning_id, response),
+        then=_learning_url(learning_id),
     )
-    try:
-        response = await operator.call(operator.console.suite.learning.RevokeLearning, request)
-    except SuiteError as exc:
-        operator.flash_failure(f"Revoking {learning_id} was refused", exc.failure)
-    else:
-        skills = ", ".join(response.revoked_skills)
-        operator.flash_ok(
-            f"Revoked {learning_id}." + (f" Skills revoked with it: {skills}." if skills else "")
-        )
-    return operator.redirect(_learning_url(learning_id))
 
 
 @page
@@ -303,6 +310,12 @@ def _skills_url(operator: Operator) -> str:
     return "/skills" + (f"?{urlencode({'state': state})}" if state else "")
 
 
+def _rollout_text(name: str, stage: str, response: lpb.RecordRolloutResultResponse) -> str:
+    outcome = "marker found" if response.success else "marker NOT found (canary failure)"
+    state = lpb.SkillState.Name(response.skill.state).removeprefix("SKILL_STATE_").lower()
+    return f"Recorded {stage} run for {name}: {outcome}; skill is now {state}."
+
+
 @page
 async def record_rollout(operator: Operator) -> Response:
     name = operator.request.path_params["skill_name"]
@@ -317,45 +330,40 @@ async def record_rollout(operator: Operator) -> Response:
         workspace=operator.field("workspace"),
         request_id=new_request_id(),
     )
-    try:
-        response = await operator.call(operator.console.suite.learning.RecordRolloutResult, request)
-    except SuiteError as exc:
-        operator.flash_failure(f"The {stage} result for {name} was refused", exc.failure)
-    else:
-        outcome = "marker found" if response.success else "marker NOT found (canary failure)"
-        state = lpb.SkillState.Name(response.skill.state).removeprefix("SKILL_STATE_").lower()
-        operator.flash_ok(f"Recorded {stage} run for {name}: {outcome}; skill is now {state}.")
-    return operator.redirect(_skills_url(operator))
+    return await operator.act(
+        operator.console.suite.learning.RecordRolloutResult,
+        request,
+        refused=f"The {stage} result for {name} was refused",
+        done=lambda response: _rollout_text(name, stage, response),
+        then=_skills_url(operator),
+    )
 
 
 @page
 async def revoke_skill(operator: Operator) -> Response:
     name = operator.request.path_params["skill_name"]
-    if operator.field("confirm") != "yes":
-        operator.session.flash(level="error", text="Revoking needs the second, confirming step.")
+    if not _confirmed(operator):
         return operator.redirect(_skills_url(operator))
-    request = lpb.RevokeSkillRequest(
-        skill_name=name, reason=operator.field("reason"), request_id=new_request_id()
+    return await operator.act(
+        operator.console.suite.learning.RevokeSkill,
+        lpb.RevokeSkillRequest(
+            skill_name=name, reason=operator.field("reason"), request_id=new_request_id()
+        ),
+        refused=f"Revoking skill {name} was refused",
+        done=lambda _: f"Revoked skill {name}.",
+        then=_skills_url(operator),
     )
-    try:
-        await operator.call(operator.console.suite.learning.RevokeSkill, request)
-    except SuiteError as exc:
-        operator.flash_failure(f"Revoking skill {name} was refused", exc.failure)
-    else:
-        operator.flash_ok(f"Revoked skill {name}.")
-    return operator.redirect(_skills_url(operator))
 
 
 @page
 async def rollback_skill(operator: Operator) -> Response:
     name = operator.request.path_params["skill_name"]
-    request = lpb.RollbackSkillRequest(
-        skill_name=name, reason=operator.field("reason"), request_id=new_request_id()
+    return await operator.act(
+        operator.console.suite.learning.RollbackSkill,
+        lpb.RollbackSkillRequest(
+            skill_name=name, reason=operator.field("reason"), request_id=new_request_id()
+        ),
+        refused=f"Rolling back skill {name} was refused",
+        done=lambda _: f"Rolled back skill {name} to its last active snapshot.",
+        then=_skills_url(operator),
     )
-    try:
-        await operator.call(operator.console.suite.learning.RollbackSkill, request)
-    except SuiteError as exc:
-        operator.flash_failure(f"Rolling back skill {name} was refused", exc.failure)
-    else:
-        operator.flash_ok(f"Rolled back skill {name} to its last active snapshot.")
-    return operator.redirect(_skills_url(operator))

@@ -54,6 +54,16 @@ class SessionRef:
     def given(self) -> bool:
         return bool(self.subject and self.session_id)
 
+    def request_fields(self) -> dict[str, Any]:
+        """The fields SearchMemory and GetMemoryContext requests share."""
+        return {
+            "subject": self.subject,
+            "session_id": self.session_id,
+            "workspace": self.workspace,
+            "persona_id": self.persona_id,
+            "project_ids": self.project_ids,
+        }
+
     def fields(self) -> dict[str, str]:
         return {
             "subject": self.subject,
@@ -107,11 +117,7 @@ async def search(operator: Operator) -> Response:
         response, failure = await operator.attempt(
             operator.console.suite.gateway.SearchMemory,
             gpb.SearchMemoryRequest(
-                subject=ref.subject,
-                session_id=ref.session_id,
-                workspace=ref.workspace,
-                persona_id=ref.persona_id,
-                project_ids=ref.project_ids,
+                **ref.request_fields(),
                 query=query,
                 page_size=25,
                 page_token=operator.field("page_token"),
@@ -223,12 +229,7 @@ async def session_card(operator: Operator) -> Response:
         memory, failure = await operator.attempt(
             operator.console.suite.gateway.GetMemoryContext,
             gpb.GetMemoryContextRequest(
-                subject=ref.subject,
-                session_id=ref.session_id,
-                workspace=ref.workspace,
-                persona_id=ref.persona_id,
-                project_ids=ref.project_ids,
-                pending_input=operator.field("input"),
+                **ref.request_fields(), pending_input=operator.field("input")
             ),
         )
         try:
@@ -275,17 +276,15 @@ async def _ledger_call(operator: Operator, verb: str) -> Response:
         "request_id": new_request_id(),
     }
     journal = operator.console.suite.journal
-    try:
-        if verb == "quarantine":
-            await operator.call(journal.Quarantine, jpb.QuarantineRequest(**fields))
-        else:
-            await operator.call(journal.Restore, jpb.RestoreRequest(**fields))
-    except SuiteError as exc:
-        operator.flash_failure(f"The {verb} of {kind_name} {record_id} was refused", exc.failure)
-    else:
-        done = "Quarantined" if verb == "quarantine" else "Restored"
-        operator.flash_ok(f"{done} {kind_name} {record_id}.")
-    return operator.redirect("/quarantine")
+    quarantining = verb == "quarantine"
+    done = "Quarantined" if quarantining else "Restored"
+    return await operator.act(
+        journal.Quarantine if quarantining else journal.Restore,
+        jpb.QuarantineRequest(**fields) if quarantining else jpb.RestoreRequest(**fields),
+        refused=f"The {verb} of {kind_name} {record_id} was refused",
+        done=lambda _: f"{done} {kind_name} {record_id}.",
+        then="/quarantine",
+    )
 
 
 @page

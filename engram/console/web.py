@@ -155,6 +155,25 @@ class Operator:
     def redirect(self, url: str) -> RedirectResponse:
         return RedirectResponse(url, status_code=303)
 
+    async def act(
+        self,
+        method: Callable[..., Any],
+        request: Any,
+        *,
+        refused: str,
+        done: Callable[[Any], str],
+        then: str,
+    ) -> RedirectResponse:
+        """One mutation: call, say what happened (or the typed refusal), and
+        redirect to `then` (POST-redirect-GET)."""
+        try:
+            response = await self.call(method, request)
+        except SuiteError as exc:
+            self.flash_failure(refused, exc.failure)
+        else:
+            self.flash_ok(done(response))
+        return self.redirect(then)
+
     async def render(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         from engram.console.header import load_header
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import uuid
 from urllib.parse import quote
 
 import pytest
 
 from engram.common.v1 import common_pb2 as cpb
+from engram.gateway.v1 import gateway_pb2 as gpb
+from engram.gateway.v1 import gateway_pb2_grpc as gpb_grpc
 from engram.journal.v1 import journal_pb2 as jpb
 from engram.learning.v1 import learning_pb2 as lpb
 from tests.console.conftest import Deployment, Page, unique
@@ -128,3 +131,28 @@ def test_quarantine_withholds_and_restore_returns(page: Page, deployment: Deploy
     page.fill("#quarantine-reason", "typo")
     page.submit("#quarantine-submit")
     assert page.css(".flash.error .failure").get_attribute("data-code") == "NOT_FOUND"
+
+
+def test_the_session_card_shows_the_last_assembled_contexts(
+    page: Page, deployment: Deployment
+) -> None:
+    subject, session = unique("ctx"), unique("s-ctx")
+    gateway = gpb_grpc.GatewayServiceStub(deployment.channel)
+    assembled = gateway.AssembleContext(
+        gpb.AssembleContextRequest(
+            subject=subject,
+            session_id=session,
+            input_text="did I ever tell you about my sister zelda?",
+            request_id=str(uuid.uuid4()),
+        )
+    )
+    page.open(f"/session?subject={quote(subject)}&session_id={quote(session)}")
+    assert page.text("#memory-summary") == (
+        "0 learnings · 0 recovered runs eligible for the next prompt"
+    )
+    contexts = page.text("#recent-contexts")
+    assert assembled.context_id in contexts
+    for section in assembled.trace.sections:
+        assert section.name in contexts
+    assert "ABSENCE_STATE_" in contexts and "seal valid" in contexts
+    assert "exact lookup for" in contexts
