@@ -12,7 +12,7 @@ from starlette.responses import RedirectResponse, Response
 
 from engram.console.sessions import COOKIE_NAME
 from engram.console.suite import SuiteError
-from engram.console.web import console_of, same_origin
+from engram.console.web import console_of, local_path, same_origin
 from engram.learning.v1 import learning_pb2 as lpb
 
 REFUSALS = {
@@ -22,13 +22,6 @@ REFUSALS = {
 }
 
 
-def _safe_next(target: str) -> str:
-    """Only a path of this console (no scheme, no host, no //)."""
-    if target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return "/"
-
-
 async def login_form(request: Request, error: str = "", status: int = 200) -> Response:
     console = console_of(request)
     return console.templates.TemplateResponse(
@@ -36,7 +29,7 @@ async def login_form(request: Request, error: str = "", status: int = 200) -> Re
         "login.html",
         {
             "nonce": console.sessions.issue_login_nonce(),
-            "next": _safe_next(request.query_params.get("next", "/")),
+            "next": local_path(request.query_params.get("next", "/")),
             "error": error
             or ("the session ended; sign in again" if request.query_params.get("expired") else ""),
             "offer_console_token": console.settings.loopback,
@@ -70,7 +63,7 @@ async def login(request: Request) -> Response:
         reason = REFUSALS.get(exc.failure.code) or exc.failure.describe()
         return await login_form(request, f"sign-in refused: {reason}", 401)
     session = console.sessions.create(token, label)
-    response = RedirectResponse(_safe_next(str(form.get("next", "/"))), status_code=303)
+    response = RedirectResponse(local_path(str(form.get("next", "/"))), status_code=303)
     response.set_cookie(
         COOKIE_NAME,
         session.session_id,

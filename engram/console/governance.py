@@ -10,7 +10,7 @@ from starlette.responses import Response
 from engram.cli.client import RpcFailure
 from engram.common.v1 import common_pb2 as cpb
 from engram.console.suite import SuiteError, new_request_id
-from engram.console.web import Operator, page
+from engram.console.web import Operator, local_path, page
 from engram.learning.v1 import learning_pb2 as lpb
 
 CandidateStatus: TypeAlias = lpb.CandidateStatus.ValueType
@@ -61,8 +61,7 @@ def promotable(learning: lpb.Learning) -> bool:
 
 
 def _back(operator: Operator, fallback: str) -> str:
-    target = operator.field("back", fallback)
-    return target if target.startswith("/") and not target.startswith("//") else fallback
+    return local_path(operator.field("back", fallback), fallback)
 
 
 # ------------------------------------------------------------------- Review

@@ -65,13 +65,10 @@ class SessionRef:
         }
 
     def fields(self) -> dict[str, str]:
-        return {
-            "subject": self.subject,
-            "session_id": self.session_id,
-            "workspace": self.workspace,
-            "persona_id": self.persona_id,
-            "projects": " ".join(self.project_ids),
-        }
+        """The picker's form fields (a page link's query)."""
+        fields = self.request_fields()
+        projects = fields.pop("project_ids")
+        return {**fields, "projects": " ".join(projects)}
 
 
 async def recent_sessions(operator: Operator) -> list[SessionRef]:

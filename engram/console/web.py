@@ -102,6 +102,14 @@ def console_of(request: Request) -> Console:
     return console
 
 
+def local_path(target: str, fallback: str = "/") -> str:
+    """`target` if it is a path of this console (no scheme, host, // or \\),
+    else `fallback`: redirects never leave the console."""
+    if target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return fallback
+
+
 def same_origin(request: Request) -> bool:
     """A POST must come from a page of this console (Origin, else Referer)."""
     expected = f"{request.url.scheme}://{request.url.netloc}"
