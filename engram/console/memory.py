@@ -17,6 +17,7 @@ from engram.console.web import Operator, page
 from engram.gateway.v1 import gateway_pb2 as gpb
 from engram.journal.v1 import journal_pb2 as jpb
 from engram.learning.v1 import learning_pb2 as lpb
+from engram.validation import DEFAULT_WORKSPACE
 
 CONTEXT_EVENT = "gateway.context.assembled"
 # The session card shows this many of the session's latest assembled contexts.
@@ -99,7 +100,8 @@ async def recent_sessions(operator: Operator) -> list[SessionRef]:
             record.scope.id if record.scope.kind == cpb.SCOPE_KIND_SESSION else ""
         )
         if source.subject and session_id:
-            seen.setdefault((source.subject, session_id, source.workspace), None)
+            workspace = source.workspace or DEFAULT_WORKSPACE
+            seen.setdefault((source.subject, session_id, workspace), None)
     return [SessionRef(s, i, w) for s, i, w in list(seen)[:30]]
 
 
