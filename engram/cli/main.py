@@ -63,9 +63,14 @@ def cli() -> None:
     default=None,
     help="also serve the operator console on this host:port (docs/console.md)",
 )
-@console_options
+@console_options("console-")
 def serve(
-    service: str | None, console_listen: str | None, tls_cert: str, tls_key: str, **flags: Any
+    service: str | None,
+    console_listen: str | None,
+    tls_cert: str,
+    tls_key: str,
+    public_origin: str,
+    **flags: Any,
 ) -> None:
     """Serve all four services in one process (default), or one SERVICE.
 
@@ -81,7 +86,7 @@ def serve(
         from engram.console.cli import console_for_serve
 
         listen = Settings.load(flags).listen
-        console = console_for_serve(console_listen, listen, tls_cert, tls_key)
+        console = console_for_serve(console_listen, listen, tls_cert, tls_key, public_origin)
     try:
         run_serve(service, flags)
     finally:

@@ -56,7 +56,13 @@ def create_app(settings: ConsoleSettings, suite: SuiteClient | None = None) -> S
     settings.validate()
     app = Starlette(
         routes=routes(),
-        middleware=[Middleware(SecurityHeaders, loopback_only_hosts=settings.loopback)],
+        middleware=[
+            Middleware(
+                SecurityHeaders,
+                loopback_only_hosts=settings.loopback,
+                public_host=settings.public_host,
+            )
+        ],
     )
     app.state.console = Console(
         settings,

@@ -69,7 +69,7 @@ async def login(request: Request) -> Response:
         session.session_id,
         httponly=True,
         samesite="strict",
-        secure=console.settings.tls,
+        secure=console.settings.secure_cookies,
         path="/",
     )
     return response

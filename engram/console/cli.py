@@ -3,33 +3,50 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
 from engram.console.settings import DEFAULT_CONSOLE_LISTEN, ConsoleSettings
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-def console_options(fn: Any) -> Any:
-    for option in reversed(
-        (
-            click.option(
-                "--tls-cert",
-                envvar="ENGRAM_CONSOLE_TLS_CERT",
-                default="",
-                help="PEM certificate: serve HTTPS (needed off loopback) "
-                "[env ENGRAM_CONSOLE_TLS_CERT]",
-            ),
-            click.option(
-                "--tls-key",
-                envvar="ENGRAM_CONSOLE_TLS_KEY",
-                default="",
-                help="PEM private key of --tls-cert [env ENGRAM_CONSOLE_TLS_KEY]",
-            ),
-        )
-    ):
-        fn = option(fn)
-    return fn
+
+def console_options(prefix: str = "") -> Callable[[F], F]:
+    """--tls-cert, --tls-key and --public-origin (with `prefix` on `engram
+    serve`, where they would otherwise read as the suite's own)."""
+
+    def decorate(fn: F) -> F:
+        for flag, env, name, help_text in reversed(
+            (
+                (
+                    "tls-cert",
+                    "ENGRAM_CONSOLE_TLS_CERT",
+                    "tls_cert",
+                    "PEM certificate: serve the console over HTTPS (needed off loopback)",
+                ),
+                (
+                    "tls-key",
+                    "ENGRAM_CONSOLE_TLS_KEY",
+                    "tls_key",
+                    "PEM private key of the certificate",
+                ),
+                (
+                    "public-origin",
+                    "ENGRAM_CONSOLE_PUBLIC_ORIGIN",
+                    "public_origin",
+                    "scheme://host[:port] browsers use when a TLS-terminating proxy forwards "
+                    "to a loopback console",
+                ),
+            )
+        ):
+            fn = click.option(
+                f"--{prefix}{flag}", name, envvar=env, default="", help=f"{help_text} [env {env}]"
+            )(fn)
+        return fn
+
+    return decorate
 
 
 @click.command("console")
@@ -54,8 +71,10 @@ def console_options(fn: Any) -> Any:
     help="the console's own operator token, offered as one-click sign-in on a loopback "
     "console only [env ENGRAM_TOKEN]",
 )
-@console_options
-def console_command(listen: str, address: str, token: str, tls_cert: str, tls_key: str) -> None:
+@console_options()
+def console_command(
+    listen: str, address: str, token: str, tls_cert: str, tls_key: str, public_origin: str
+) -> None:
     """Serve the operator console: a web application over the suite's gRPC API.
 
     Loopback by default; a non-loopback --listen needs --tls-cert and --tls-key.
@@ -64,12 +83,19 @@ def console_command(listen: str, address: str, token: str, tls_cert: str, tls_ke
     from engram.console.server import serve_console
 
     settings = ConsoleSettings(
-        listen=listen, address=address, token=token, tls_cert=tls_cert, tls_key=tls_key
+        listen=listen,
+        address=address,
+        token=token,
+        tls_cert=tls_cert,
+        tls_key=tls_key,
+        public_origin=public_origin,
     ).validate()
     serve_console(settings)
 
 
-def console_for_serve(console_listen: str, suite_listen: str, tls_cert: str, tls_key: str) -> Any:
+def console_for_serve(
+    console_listen: str, suite_listen: str, tls_cert: str, tls_key: str, public_origin: str
+) -> Any:
     """Start the console on a thread for `engram serve`; it talks to the suite's
     own listen address (a wildcard host is reached on loopback)."""
     from engram.config import split_address
@@ -85,6 +111,7 @@ def console_for_serve(console_listen: str, suite_listen: str, tls_cert: str, tls
         token=os.environ.get("ENGRAM_TOKEN", ""),
         tls_cert=tls_cert,
         tls_key=tls_key,
+        public_origin=public_origin,
     ).validate()
     running = start_console(settings)
     click.echo(f"engram console on {running.url}", err=True)

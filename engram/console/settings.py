@@ -6,6 +6,7 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from engram.config import split_address
 from engram.errors import InvalidArgument
@@ -34,12 +35,25 @@ class ConsoleSettings:
     token: str = ""
     tls_cert: str = ""
     tls_key: str = ""
+    # The origin browsers use when a TLS-terminating proxy forwards to a
+    # loopback console, e.g. "https://console.example": POSTs from it and its
+    # Host header are accepted, and cookies are Secure when it is https.
+    public_origin: str = ""
     session_idle_seconds: float = DEFAULT_SESSION_IDLE_SECONDS
     rpc_timeout_seconds: float = 10.0
 
     @property
     def tls(self) -> bool:
         return bool(self.tls_cert)
+
+    @property
+    def secure_cookies(self) -> bool:
+        return self.tls or self.public_origin.startswith("https://")
+
+    @property
+    def public_host(self) -> str:
+        """host[:port] of public_origin ("" when none)."""
+        return urlsplit(self.public_origin).netloc if self.public_origin else ""
 
     @property
     def loopback(self) -> bool:
@@ -63,6 +77,12 @@ class ConsoleSettings:
                 "(operators sign in with bearer tokens); give --tls-cert and --tls-key, "
                 "or listen on loopback behind a TLS-terminating proxy",
             )
+        if self.public_origin:
+            parts = urlsplit(self.public_origin)
+            if parts.scheme not in ("https", "http") or not parts.hostname or parts.path:
+                raise InvalidArgument(
+                    "public_origin", "must be scheme://host[:port], e.g. https://console.example"
+                )
         if self.session_idle_seconds <= 0:
             raise InvalidArgument("session_idle_seconds", "must be positive")
         return self

@@ -45,17 +45,19 @@ SECURITY_HEADERS = (
 
 class SecurityHeaders:
     """Adds SECURITY_HEADERS to every response; on a loopback console, refuses
-    a Host header that is not a loopback name (DNS rebinding)."""
+    a Host header that is neither a loopback name nor the public origin's host
+    (DNS rebinding)."""
 
-    def __init__(self, app: ASGIApp, loopback_only_hosts: bool) -> None:
+    def __init__(self, app: ASGIApp, loopback_only_hosts: bool, public_host: str = "") -> None:
         self.app = app
         self.loopback_only_hosts = loopback_only_hosts
+        self.public_host = public_host.lower()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if self.loopback_only_hosts and not _loopback_host_header(scope):
+        if self.loopback_only_hosts and not self._known_host(scope):
             response = Response("unknown host", status_code=421)
             await response(scope, receive, self._with_headers(send))
             return
@@ -70,11 +72,15 @@ class SecurityHeaders:
 
         return sender
 
-
-def _loopback_host_header(scope: Scope) -> bool:
-    host = dict(scope.get("headers", [])).get(b"host", b"").decode("latin-1")
-    name = urlsplit(f"//{host}").hostname or ""
-    return is_loopback_host(name)
+    def _known_host(self, scope: Scope) -> bool:
+        host = dict(scope.get("headers", [])).get(b"host", b"").decode("latin-1").lower()
+        if self.public_host and host == self.public_host:
+            return True
+        try:
+            name = urlsplit(f"//{host}").hostname or ""
+        except ValueError:
+            return False
+        return is_loopback_host(name)
 
 
 def build_templates() -> Jinja2Templates:
@@ -111,14 +117,18 @@ def local_path(target: str, fallback: str = "/") -> str:
 
 
 def same_origin(request: Request) -> bool:
-    """A POST must come from a page of this console (Origin, else Referer)."""
-    expected = f"{request.url.scheme}://{request.url.netloc}"
+    """A POST must come from a page of this console (Origin, else Referer):
+    the origin it was reached at, or the configured public origin."""
+    expected = {f"{request.url.scheme}://{request.url.netloc}"}
+    public = console_of(request).settings.public_origin
+    if public:
+        expected.add(public.rstrip("/"))
     origin = request.headers.get("origin")
     if origin is not None:
-        return origin == expected
+        return origin in expected
     referer = request.headers.get("referer", "")
     parts = urlsplit(referer)
-    return bool(referer) and f"{parts.scheme}://{parts.netloc}" == expected
+    return bool(referer) and f"{parts.scheme}://{parts.netloc}" in expected
 
 
 @dataclass

@@ -156,3 +156,44 @@ def test_serve_with_console_listen(database_url: str, tmp_path: Path) -> None:
         if process.stderr is not None:
             process.stderr.close()
     assert code == 0, lines
+
+
+def test_behind_a_tls_proxy_the_public_origin_is_accepted(deployment: Deployment) -> None:
+    console = start_console(
+        ConsoleSettings(
+            listen="127.0.0.1:0",
+            address=deployment.suite.address,
+            public_origin="https://console.example",
+        )
+    )
+    try:
+        proxied = {"Host": "console.example", "Origin": "https://console.example"}
+        conn = connect(console.url)
+        conn.request("GET", "/login", headers={"Host": "console.example"})
+        page = conn.getresponse().read().decode()
+        nonce = re.search(r'name="nonce" value="([^"]+)"', page)
+        assert nonce is not None
+        body = urlencode({"nonce": nonce.group(1), "token": OPERATOR_TOKEN})
+        form = {"Content-Type": "application/x-www-form-urlencoded"}
+        conn.request("POST", "/login", body=body, headers={**form, **proxied})
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 303
+        assert "secure" in (response.getheader("set-cookie") or "").lower()
+        # Another origin is still refused, and so is another host.
+        conn.request(
+            "POST",
+            "/login",
+            body=body,
+            headers={**form, **proxied, "Origin": "https://evil.example"},
+        )
+        refused = conn.getresponse()
+        refused.read()
+        assert refused.status == 403
+        conn.request("GET", "/login", headers={"Host": "evil.example"})
+        other_host = conn.getresponse()
+        other_host.read()
+        assert other_host.status == 421
+        conn.close()
+    finally:
+        console.stop()

@@ -28,6 +28,9 @@ from engram.errors import InvalidArgument
         (ConsoleSettings(tls_cert="/nonexistent.pem"), "tls_cert"),
         (ConsoleSettings(tls_cert="/nonexistent.pem", tls_key="/nonexistent.key"), "tls_cert"),
         (ConsoleSettings(session_idle_seconds=0), "session_idle_seconds"),
+        (ConsoleSettings(public_origin="console.example"), "public_origin"),
+        (ConsoleSettings(public_origin="https://console.example/app"), "public_origin"),
+        (ConsoleSettings(public_origin="ftp://console.example"), "public_origin"),
     ],
 )
 def test_settings_refused_name_the_setting(settings: ConsoleSettings, field: str) -> None:
