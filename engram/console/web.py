@@ -213,6 +213,14 @@ class Operator:
 
 Handler = Callable[[Operator], Awaitable[Response]]
 
+# A page the suite refused, by gRPC status; anything else is a bad gateway.
+HTTP_STATUS = {
+    grpc.StatusCode.NOT_FOUND: 404,
+    grpc.StatusCode.INVALID_ARGUMENT: 400,
+    grpc.StatusCode.PERMISSION_DENIED: 403,
+    grpc.StatusCode.FAILED_PRECONDITION: 409,
+}
+
 
 def page(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
     """A page or action for signed-in operators only; POSTs need this
@@ -241,6 +249,7 @@ def page(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
             if exc.failure.code is grpc.StatusCode.UNAUTHENTICATED:
                 console.sessions.drop(session.session_id)
                 return RedirectResponse("/login?expired=1", status_code=303)
-            return await operator.render("error.html", status=502, failure=exc.failure)
+            status = HTTP_STATUS.get(exc.failure.code, 502)
+            return await operator.render("error.html", status=status, failure=exc.failure)
 
     return endpoint

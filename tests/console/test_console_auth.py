@@ -7,6 +7,7 @@ import http.client
 import re
 import subprocess
 import sys
+import uuid
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -125,3 +126,13 @@ def test_non_loopback_listen_without_tls_is_refused() -> None:
     )
     assert result.returncode == 2, result.stderr
     assert "without TLS" in result.stderr
+
+
+def test_an_unknown_record_shows_the_suites_refusal(page: Page) -> None:
+    page.open(f"/learnings/{uuid.uuid4()}")
+    assert page.css(".failure").get_attribute("data-code") == "NOT_FOUND"
+    page.open("/learnings/not-a-learning-id")
+    failure = page.css(".failure")
+    assert failure.get_attribute("data-code") == "INVALID_ARGUMENT"
+    assert failure.get_attribute("data-reason") == "INVALID_ARGUMENT"
+    assert "posture" in page.css("#posture").get_attribute("id"), "the header still renders"
