@@ -104,6 +104,7 @@ def test_worked_scenario_statement_to_supersede_and_revoke(
     page.open(f"/learnings/{quote(old_id)}")
     assert page.text("#superseded-by") == new_id
     assert "superseded" in page.text("#history")
+    page.screenshot("learning")
 
     # Revoke: the confirm button is hidden until the first step opens it.
     page.open(f"/learnings/{quote(new_id)}")
