@@ -22,6 +22,7 @@ from engram import __version__
 from engram.cli.client import EngramGroup
 from engram.cli.commands import register
 from engram.config import SERVICES, Settings
+from engram.console.cli import console_command, console_options
 from engram.errors import EngramError, FailedPrecondition, Unavailable
 
 # Flags of `serve`; each maps to a Settings field and falls back to its
@@ -69,7 +70,20 @@ def cli() -> None:
 @cli.command()
 @click.argument("service", required=False, type=click.Choice(SERVICES))
 @_settings_options
-def serve(service: str | None, **flags: Any) -> None:
+@click.option(
+    "--console-listen",
+    default=None,
+    help="also serve the operator console on this host:port (docs/console.md)",
+)
+@console_options("console-")
+def serve(
+    service: str | None,
+    console_listen: str | None,
+    tls_cert: str,
+    tls_key: str,
+    public_origin: str,
+    **flags: Any,
+) -> None:
     """Serve all four services in one process (default), or one SERVICE.
 
     With no database URL the embedded PostgreSQL (with pgvector) is started in
@@ -79,7 +93,17 @@ def serve(service: str | None, **flags: Any) -> None:
     """
     from engram.cli.serving import run_serve
 
-    run_serve(service, flags)
+    console = None
+    if console_listen:
+        from engram.console.cli import console_for_serve
+
+        listen = Settings.load(flags).listen
+        console = console_for_serve(console_listen, listen, tls_cert, tls_key, public_origin)
+    try:
+        run_serve(service, flags)
+    finally:
+        if console is not None:
+            console.stop()
 
 
 @cli.group()
@@ -130,6 +154,7 @@ def db_migrate(database_url: str | None, data_dir: str | None, services: tuple[s
 
 
 register(cli)
+cli.add_command(console_command)
 
 
 def exit_code_for_error(exc: EngramError) -> int:
