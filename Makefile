@@ -31,11 +31,12 @@ UV_COMPILE = $(BIN)/uv pip compile pyproject.toml $(UV_FLAGS)
 
 .PHONY: lock upgrade wheel wheel-check
 
-# A new lock gets a new virtualenv: exactly the locked packages, nothing left over.
+# Exactly the locked packages: pip installs them (hashes required), then uv removes whatever
+# the lock no longer lists (engram itself too; the next rule puts it back).
 $(DEPS_STAMP): $(LOCK)
-	rm -rf $(VENV)
-	$(PYTHON) -m venv $(VENV)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(BIN)/uv pip sync --quiet --python $(BIN)/python --require-hashes $(LOCK)
 	touch $@
 
 # The project itself, editable, built with the locked setuptools; `pip check` fails when
@@ -116,5 +117,5 @@ schema: $(STAMP)  ## refresh schema/*.txt after adding a migration
 bench: $(STAMP)  ## the benchmarks recorded in docs/benchmarks.md
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python bench/commit_turn_bench.py
 
-clean:
-	rm -rf $(VENV) node_modules clients/node/node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis
+clean:  ## remove the virtualenvs, caches and build outputs
+	rm -rf $(VENV) node_modules clients/node/node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist
