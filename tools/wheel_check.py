@@ -3,8 +3,9 @@
 A fresh virtualenv under /tmp, outside the checkout: the runtime lock (hashes required), the
 wheel without dependencies, then `pip check`, so every package the wheel needs must be a
 declared dependency. `engram serve` then runs on its defaults (embedded PostgreSQL, the MiniLM
-embedder) from a scratch directory, and tools/wheel_roundtrip.py, copied next to it and run by
-the new interpreter, commits a turn and recalls it through the installed stubs.
+embedder) from a scratch directory; once the installed `engram health` says SERVING,
+tools/wheel_roundtrip.py, copied next to it and run by the new interpreter, commits turns and
+recalls one through the installed stubs. SIGTERM must then end the server with exit 0.
 
     python tools/wheel_check.py dist/engram-0.1.0-py3-none-any.whl --lock requirements.txt
     python tools/wheel_check.py dist/engram-*.whl --unlocked  # let pip resolve, as `pip install`
@@ -20,12 +21,13 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 SERVE_STOP_SECONDS = 60
-ROUNDTRIP_SECONDS = 420
+START_SECONDS = 240
 
 
 def _free_port() -> int:
@@ -60,6 +62,22 @@ def _install(scratch: Path, wheel: Path, lock: Path | None, env: dict[str, str])
     return venv
 
 
+def _wait_serving(venv: Path, address: str, server: subprocess.Popen[bytes], cwd: Path) -> None:
+    """Poll the installed `engram health` (exit 0 only when SERVING) until the server is up."""
+    deadline = time.monotonic() + START_SECONDS
+    health = [str(venv / "bin" / "engram"), "health", "--address", address]
+    while True:
+        probe = subprocess.run(health, cwd=cwd, env=_clean_env(), capture_output=True, check=False)
+        if probe.returncode == 0:
+            print(f"+ {' '.join(health)}: SERVING", flush=True)
+            return
+        if server.poll() is not None:
+            raise SystemExit(f"engram serve exited {server.returncode} before SERVING")
+        if time.monotonic() > deadline:
+            raise SystemExit(f"engram serve not SERVING after {START_SECONDS}s")
+        time.sleep(1)
+
+
 def _serve_and_roundtrip(scratch: Path, venv: Path, env: dict[str, str]) -> None:
     address = f"127.0.0.1:{_free_port()}"
     shutil.copy(HERE / "wheel_roundtrip.py", scratch / "roundtrip.py")
@@ -71,6 +89,7 @@ def _serve_and_roundtrip(scratch: Path, venv: Path, env: dict[str, str]) -> None
     with log_path.open("wb") as log:
         server = subprocess.Popen(serve, cwd=scratch, env=env, stdout=log, stderr=log)
     try:
+        _wait_serving(venv, address, server, scratch)
         _run(
             [str(venv / "bin" / "python"), "roundtrip.py", address, "--venv", str(venv)],
             scratch,

@@ -1,9 +1,10 @@
 """Commit two turns and recall them through an installed engram's own stubs.
 
 Run by tools/wheel_check.py with the fresh virtualenv's interpreter, from a directory outside
-the checkout: fails unless `engram` is imported from that virtualenv, the server turns SERVING,
-of two committed turns Recall ranks first the one a sentence embedding relates to the query
-(no words shared), and the retrieval service reports the MiniLM embedder.
+the checkout, once `engram health` says SERVING. Fails unless `engram` is imported from that
+virtualenv, Recall's dense side ranks first of two committed turns the one a sentence
+embedding relates to the query (the other shares its words), and the retrieval service
+reports the MiniLM embedder.
 
     python roundtrip.py 127.0.0.1:PORT --venv /tmp/engram-wheel-check-XXXX/venv
 """
@@ -16,30 +17,13 @@ import uuid
 from pathlib import Path
 
 import grpc
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 import engram
 from engram.journal.v1 import journal_pb2, journal_pb2_grpc
 from engram.retrieval.v1 import retrieval_pb2, retrieval_pb2_grpc
 
-START_SECONDS = 240
 RECALL_SECONDS = 180
 MINILM = "all-MiniLM-L6-v2@gt-0.1.0"
-
-
-def _wait_serving(channel: grpc.Channel) -> None:
-    health = health_pb2_grpc.HealthStub(channel)
-    deadline = time.monotonic() + START_SECONDS
-    while True:
-        try:
-            reply = health.Check(health_pb2.HealthCheckRequest(), timeout=2)
-            if reply.status == health_pb2.HealthCheckResponse.SERVING:
-                return
-        except grpc.RpcError:
-            pass
-        if time.monotonic() > deadline:
-            raise SystemExit(f"not SERVING after {START_SECONDS}s")
-        time.sleep(0.5)
 
 
 def _commit(journal: journal_pb2_grpc.JournalServiceStub, subject: str, text: str) -> str:
@@ -68,14 +52,15 @@ def main() -> int:
         raise SystemExit(f"engram imported from {package}, not from {args.venv}")
     print(f"engram from {package.parent}")
     with grpc.insecure_channel(args.address) as channel:
-        _wait_serving(channel)
         journal = journal_pb2_grpc.JournalServiceStub(channel)
         retrieval = retrieval_pb2_grpc.RetrievalServiceStub(channel)
         subject = f"wheel-check-{uuid.uuid4().hex[:8]}"
-        bees = _commit(journal, subject, "My sister Ingrid keeps bees on a rooftop in Porto.")
-        coffee = _commit(journal, subject, "I take my coffee black, never with sugar.")
-        # No word in common with either turn: only a real sentence embedding puts the bees
-        # first (the dense side ranks every episode; one turn alone would prove nothing).
+        bees = _commit(journal, subject, "My sister Ingrid keeps bees on her rooftop in Porto.")
+        coffee = _commit(journal, subject, "Who has time for breakfast? I take my coffee black.")
+        # The query shares no word with the bees and two with the coffee: only a sentence
+        # embedding ranks the bees first on the dense side (MiniLM cosines 0.44 vs 0.12; the
+        # word-hashing embedder 0.00 vs 0.27). The dense side ranks every episode, so one turn
+        # alone would prove nothing.
         request = retrieval_pb2.RecallRequest(query_text="Who has a beehive?", subject=subject)
         deadline = time.monotonic() + RECALL_SECONDS
         while True:
@@ -88,8 +73,8 @@ def main() -> int:
             time.sleep(1)
         served = retrieval_pb2.ServedBy.Name(reply.served_by)
         print(f"Recall: dense ranks bees {dense[bees]}, coffee {dense[coffee]}; served by {served}")
-        if not (dense[bees] == 1 and reply.hits[0].episode_id == bees):
-            raise SystemExit(f"the beekeeping turn is not the top hit: {reply}")
+        if dense[bees] != 1:
+            raise SystemExit(f"the beekeeping turn is not the top dense hit: {reply}")
         status = retrieval.GetIndexStatus(retrieval_pb2.GetIndexStatusRequest(), timeout=30)
         if status.embedding_model != MINILM:
             raise SystemExit(f"embedder {status.embedding_model!r}, expected {MINILM!r}")
