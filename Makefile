@@ -1,5 +1,6 @@
 # engram developer commands. `make run` serves the suite on the embedded
-# PostgreSQL; `make test` runs every check CI runs.
+# PostgreSQL; `make test` runs the checks CI runs first (CI adds `make wheel-check` and
+# `make test-slow`). Everything installs from the hashed locks (`make lock`, `make upgrade`).
 
 PYTHON ?= python3
 VENV := .venv
