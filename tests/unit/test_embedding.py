@@ -140,7 +140,7 @@ def test_loads_offline_without_network(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(socket.socket, "connect", _no_network)
     monkeypatch.setattr(embedding, "_LOADED", {})  # force a real load from disk
     emb = MiniLMEmbedder()
-    assert emb.name.startswith("all-MiniLM-L6-v2@gt-")
+    assert emb.name == "all-MiniLM-L6-v2@gt-0.1.0"  # names the weights; stored vectors keep it
     assert emb.dimension == 384
     assert isinstance(emb, Embedder)
     vec = emb.embed_one("hello world")
