@@ -48,8 +48,13 @@ $(CLIENT_NODE_STAMP): clients/node/package.json clients/node/package-lock.json
 	cd clients/node && npm ci --no-audit --no-fund
 	touch $@
 
-node-test: $(STAMP) $(CLIENT_NODE_STAMP)  ## the Node.js client against a live `engram serve`
-	cd clients/node && node --test
+node-test: $(STAMP) $(CLIENT_NODE_STAMP)  ## the Node.js client (@engram/client) against a live `engram serve`
+	cd clients/node && npm run --silent build && node --test
+
+# npm pack, the tarball installed outside the checkout, the README example
+# type-checked and the same tests run from there.
+node-package: $(STAMP) $(CLIENT_NODE_STAMP)  ## @engram/client from its tarball, outside the repository
+	tools/node_package_test.sh
 
 unit: $(STAMP)  ## fast tests without a database
 	$(BIN)/pytest tests/unit -q

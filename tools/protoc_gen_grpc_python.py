@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """grpcio-tools' gRPC Python generator as a protoc plugin, for `buf generate`.
 
 grpcio-tools builds the generator into its own protoc rather than shipping a
@@ -38,6 +37,7 @@ def main() -> int:
                 f"--grpc_python_out={out}",
                 *request.file_to_generate,
             ],
+            check=False,
             capture_output=True,
             text=True,
         )
