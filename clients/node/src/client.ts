@@ -52,6 +52,8 @@ export interface ServerStream<T> extends AsyncIterable<T> {
   readonly requestId: string;
   /** Ends the call; iteration then finishes without an error. */
   cancel(): void;
+  /** The call's final status code once it has ended: OK, CANCELLED after cancel(), or the error's. */
+  readonly finished: Promise<grpc.status>;
 }
 
 const DEFAULT_TIMEOUT_MS = 10000;
@@ -162,7 +164,7 @@ export class EngramClient {
 
 function readStream<T>(call: grpc.ClientReadableStream<T>, requestId: string): ServerStream<T> {
   const queue: T[] = [];
-  let finished = false;
+  let ended = false;
   let cancelled = false;
   let failure: unknown;
   let wake: (() => void) | undefined;
@@ -177,23 +179,24 @@ function readStream<T>(call: grpc.ClientReadableStream<T>, requestId: string): S
     notify();
   });
   call.on('end', () => {
-    finished = true;
+    ended = true;
     notify();
   });
   call.on('error', (error: unknown) => {
-    finished = true;
+    ended = true;
     failure = error;
     notify();
   });
+  const finished = new Promise<grpc.status>((resolve) => call.on('status', (status) => resolve(status.code)));
   const cancel = () => {
-    if (!finished) {
+    if (!ended) {
       cancelled = true;
       call.cancel();
     }
   };
   const iterator: AsyncIterator<T> = {
     async next(): Promise<IteratorResult<T>> {
-      while (queue.length === 0 && !finished) await new Promise<void>((resolve) => (wake = resolve));
+      while (queue.length === 0 && !ended) await new Promise<void>((resolve) => (wake = resolve));
       if (queue.length > 0) {
         const value = queue.shift() as T;
         if (queue.length < STREAM_HIGH_WATER / 2 && call.isPaused()) call.resume();
@@ -202,8 +205,8 @@ function readStream<T>(call: grpc.ClientReadableStream<T>, requestId: string): S
       if (failure !== undefined) {
         const error = failure;
         failure = undefined;
-        const ended = cancelled && isServiceError(error) && error.code === grpc.status.CANCELLED;
-        if (!ended) throw isServiceError(error) ? new EngramError(error, requestId) : error;
+        const byCancel = cancelled && isServiceError(error) && error.code === grpc.status.CANCELLED;
+        if (!byCancel) throw isServiceError(error) ? new EngramError(error, requestId) : error;
       }
       return { value: undefined, done: true };
     },
@@ -213,7 +216,7 @@ function readStream<T>(call: grpc.ClientReadableStream<T>, requestId: string): S
       return { value: undefined, done: true };
     },
   };
-  return { requestId, cancel, [Symbol.asyncIterator]: () => iterator };
+  return { requestId, cancel, finished, [Symbol.asyncIterator]: () => iterator };
 }
 
 /** Clients for every engram service at `target` (`host:port`). */

@@ -114,6 +114,14 @@ function assertSealed(coverage, what) {
   assert.ok(result.ok, `${what}: ${result.reason}`);
 }
 
+function within(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not end within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 async function rejection(promise) {
   try {
     await promise;
@@ -260,6 +268,8 @@ test('StreamChanges: replays committed changes, then follows new commits live un
   assert.ok(arrived, `no change for the new commit within ${STREAM_TIMEOUT_MS} ms`);
   assert.equal(arrived.event_id, second.receipt.event_id);
   assert.ok(BigInt(arrived.cursor) > BigInt(watermark));
+  assert.equal(await within(live.finished, 5000, 'the followed call'), 1, 'leaving the loop cancelled it (CANCELLED)');
+  assert.equal(await within(replay.finished, 5000, 'the replay'), 0, 'the replay ended by itself (OK)');
 });
 
 test('errors: INVALID_ARGUMENT decoded into EngramError with reason, field and request id', async () => {
@@ -368,4 +378,26 @@ test('TLS: a client trusting the certificate works, one trusting only the system
   const refused = await rejection(untrusted.call('health', 'Check', { service: '' }, { timeoutMs: 5000 }));
   assert.ok(refused instanceof EngramError);
   assert.equal(refused.codeName, 'UNAVAILABLE');
+});
+
+// tools/node_package_test.sh compiles this package's README example against
+// the installed tarball and points ENGRAM_README_EXAMPLE at the result.
+test('the README example runs', async (t) => {
+  const example = process.env.ENGRAM_README_EXAMPLE;
+  if (!example || !server) return t.skip('run by make node-package');
+  const child = spawn(process.execPath, [example], {
+    env: { ...process.env, ENGRAM_TARGET: target, ENGRAM_TOKEN: OPERATOR_TOKEN },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), STREAM_TIMEOUT_MS + 15000);
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  clearTimeout(timer);
+  assert.equal(code, 0, output);
+  assert.match(output, /^event \d+ episode \S+$/m);
+  assert.match(output, /^ABSENCE_STATE_\w+ \d+ hits$/m);
+  assert.match(output, /^VERDICT_(RELEASE|REGENERATE|FALLBACK) /m);
+  assert.match(output, /^\d+ conversation\.turn\.completed alice$/m);
 });
