@@ -101,7 +101,12 @@ export class EngramClient {
     request: RequestOf<S, M>,
     options: CallOptions = {},
   ): Promise<ResponseOf<S, M>> {
-    const invoke = this.method(service, method, false);
+    let invoke: UntypedMethod;
+    try {
+      invoke = this.method(service, method, false);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const requestId = options.requestId ?? randomUUID();
     const deadline = new Date(Date.now() + (options.timeoutMs ?? this.timeoutMs));
     return new Promise((resolve, reject) => {
