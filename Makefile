@@ -8,7 +8,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NODE_STAMP := node_modules/.installed-stamp
 
-.PHONY: run install test test-slow lint typecheck unit node-test protos protos-check schema bench clean
+.PHONY: run install test test-slow lint typecheck unit node-test node-package protos protos-check schema bench clean \
+	stubs stubs-check stub-tools breaking
 
 run: $(STAMP)  ## serve all four services on 127.0.0.1:50051 (embedded PostgreSQL in ./.engram)
 	$(BIN)/engram serve
@@ -77,12 +78,12 @@ $(NODE_STAMP): package.json package-lock.json
 # pytest-randomly (a dev dependency) runs the tests in a new random order each
 # time, so order dependence and races show up; a failing run ends by naming its
 # seed: replay that order with `-p randomly --randomly-seed=N`.
-test: install protos-check lint typecheck node-test  ## everything CI checks but the slow tests (test-slow)
+test: install protos-check lint breaking typecheck node-test  ## everything CI checks but the slow tests (test-slow)
 	OPENBLAS_NUM_THREADS=1 $(BIN)/pytest -m "not slow" -q
 
 # Fault tests (tests/faults: SIGKILL of the server, a PostgreSQL restart, both
 # under load) and long outages; CI runs them after `make test`.
-test-slow: $(STAMP)  ## the slow tests
+test-slow: $(STAMP) stubs-check node-package  ## the slow tests
 	OPENBLAS_NUM_THREADS=1 $(BIN)/pytest -m slow -q
 
 CLIENT_NODE_STAMP := clients/node/node_modules/.installed-stamp
@@ -91,8 +92,13 @@ $(CLIENT_NODE_STAMP): clients/node/package.json clients/node/package-lock.json
 	cd clients/node && npm ci --no-audit --no-fund
 	touch $@
 
-node-test: $(STAMP) $(CLIENT_NODE_STAMP)  ## the Node.js client against a live `engram serve`
-	cd clients/node && node --test
+node-test: $(STAMP) $(CLIENT_NODE_STAMP)  ## the Node.js client (@engram/client) against a live `engram serve`
+	cd clients/node && npm run --silent build && node --test
+
+# npm pack, the tarball installed outside the checkout, the README example
+# type-checked and the same tests run from there.
+node-package: $(STAMP) $(CLIENT_NODE_STAMP)  ## @engram/client from its tarball, outside the repository
+	tools/node_package_test.sh
 
 unit: $(STAMP)  ## fast tests without a database
 	$(BIN)/pytest tests/unit -q
@@ -112,6 +118,22 @@ protos-check: $(STAMP)
 	$(BIN)/python tools/gen_protos.py --check
 	$(BIN)/python tools/codegen_pins.py check
 
+# Stubs for other languages (buf.gen.yaml, local plugins; docs/clients.md).
+stub-tools:  ## the Go and Java generators and toolchains, from Debian's packages (root)
+	tools/stub_tools.sh
+
+stubs: $(STAMP) $(NODE_STAMP) stub-tools  ## buf generate: Python, TypeScript, Go and Java stubs in gen/
+	node_modules/.bin/buf generate
+
+stubs-check: stubs  ## the generated stubs compile (tsc, go vet, javac)
+	tools/compile_stubs.sh
+
+# The previous commit (on main: the previous state of main); BREAKING_AGAINST=main
+# on a branch checks the whole branch.
+BREAKING_AGAINST ?= HEAD~1
+breaking: $(NODE_STAMP)  ## buf breaking (FILE rules) of proto/ against BREAKING_AGAINST
+	tools/buf_breaking.sh $(BREAKING_AGAINST)
+
 schema: $(STAMP)  ## refresh schema/*.txt after adding a migration
 	$(BIN)/python tools/snapshot_schema.py
 
@@ -119,4 +141,4 @@ bench: $(STAMP)  ## the benchmarks recorded in docs/benchmarks.md
 	OPENBLAS_NUM_THREADS=1 $(BIN)/python bench/commit_turn_bench.py
 
 clean:  ## remove the virtualenvs, caches and build outputs
-	rm -rf $(VENV) node_modules clients/node/node_modules .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist
+	rm -rf $(VENV) node_modules clients/node/node_modules gen .mypy_cache .ruff_cache .pytest_cache .hypothesis build dist

@@ -5,10 +5,12 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const fs = require('node:fs');
-const coverage = require('../coverage.js');
+const coverage = require('@engram/client');
+
+const REPO = process.env.ENGRAM_REPO || path.resolve(__dirname, '..', '..', '..');
 
 const GOLDEN = JSON.parse(
-  fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'tests', 'fixtures', 'coverage_golden.json'), 'utf8'),
+  fs.readFileSync(path.join(REPO, 'tests', 'fixtures', 'coverage_golden.json'), 'utf8'),
 );
 
 test('golden vectors: canonical text and digest match', () => {

@@ -1,23 +1,33 @@
 'use strict';
-// End to end from Node.js: commit a turn, recall it, assemble a context and
-// verify every Coverage seal in JavaScript. Targets ENGRAM_E2E_TARGET
-// (host:port, token in ENGRAM_E2E_TOKEN) when set; otherwise starts
-// `.venv/bin/engram serve` on a free port with a throwaway data directory.
+// @engram/client against a live engram: commit, recall, assemble a context and
+// verify every Coverage seal in JavaScript; declared claims; the change stream
+// (StreamChanges, replayed and followed live); typed errors (reason, field,
+// request id); bearer tokens by role; TLS through a terminating proxy.
+//
+// Starts `engram serve` (ENGRAM_BIN, by default the repository's
+// .venv/bin/engram) on a free port with a throwaway data directory and a
+// tokens file, or targets ENGRAM_E2E_TARGET (host:port, an operator-role token in
+// ENGRAM_E2E_TOKEN) when set; the token and TLS tests need the server started
+// here and are skipped otherwise.
 
-const test = require('node:test');
+const { after, before, test } = require('node:test');
 const assert = require('node:assert/strict');
-const { spawn } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { connect } = require('../client.js');
-const { verifyCoverage } = require('../coverage.js');
+const tls = require('node:tls');
+const { connect, EngramError, verifyCoverage, declaredClaim, openAiTool } = require('@engram/client');
 
-const REPO = path.resolve(__dirname, '..', '..', '..');
+const REPO = process.env.ENGRAM_REPO || path.resolve(__dirname, '..', '..', '..');
+const ENGRAM_BIN = process.env.ENGRAM_BIN || path.join(REPO, '.venv', 'bin', 'engram');
 const STARTUP_TIMEOUT_MS = 45000;
 const INDEX_TIMEOUT_MS = 20000;
+const STREAM_TIMEOUT_MS = 15000;
+const OPERATOR_TOKEN = `op-${crypto.randomUUID()}`;
+const RUNTIME_TOKEN = `rt-${crypto.randomUUID()}`;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -38,17 +48,26 @@ async function startServer() {
   // Under /tmp: as root the embedded PostgreSQL runs as another user that
   // must be able to reach its data directory.
   const dataDir = fs.mkdtempSync(path.join('/tmp', 'engram-node-'));
+  const tokensFile = path.join(dataDir, 'tokens.json');
+  fs.writeFileSync(
+    tokensFile,
+    JSON.stringify([
+      { name: 'node-operator', role: 'operator', token: OPERATOR_TOKEN },
+      { name: 'node-runtime', role: 'runtime', token: RUNTIME_TOKEN },
+    ]),
+  );
   const child = spawn(
-    path.join(REPO, '.venv', 'bin', 'engram'),
+    ENGRAM_BIN,
     [
       'serve',
       '--listen', `127.0.0.1:${port}`,
-      '--data-dir', dataDir,
+      '--data-dir', path.join(dataDir, 'data'),
+      '--tokens-file', tokensFile,
       '--embedder', 'hashing',
       '--grace-seconds', '1',
       '--log-level', 'WARNING',
     ],
-    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] },
+    { cwd: dataDir, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
   child.stderr.on('data', (chunk) => {
@@ -77,7 +96,9 @@ async function waitServing(api, server) {
     try {
       const services = ['', 'engram.journal.v1.JournalService', 'engram.retrieval.v1.RetrievalService',
         'engram.gateway.v1.GatewayService'];
-      const answers = await Promise.all(services.map((service) => api.call('health', 'Check', { service }, 2000)));
+      const answers = await Promise.all(
+        services.map((service) => api.call('health', 'Check', { service }, { timeoutMs: 2000 })),
+      );
       if (answers.every((a) => a.status === 'SERVING')) return;
       last = answers;
     } catch (error) {
@@ -93,29 +114,57 @@ function assertSealed(coverage, what) {
   assert.ok(result.ok, `${what}: ${result.reason}`);
 }
 
-test('commit, recall, assemble context and verify coverage seals in JavaScript', async (t) => {
-  let server = null;
-  let target = process.env.ENGRAM_E2E_TARGET;
+function within(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not end within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function rejection(promise) {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  assert.fail('the call succeeded');
+}
+
+// Shared by every test: one server, one client with an operator-role token.
+let server = null;
+let target;
+let api;
+
+before(async () => {
+  target = process.env.ENGRAM_E2E_TARGET;
   if (!target) {
     server = await startServer();
     target = server.target;
   }
-  const api = connect(target, process.env.ENGRAM_E2E_TOKEN || '');
-  t.after(async () => {
-    api.close();
-    if (server) await server.stop();
-  });
+  api = connect(target, { token: process.env.ENGRAM_E2E_TARGET ? process.env.ENGRAM_E2E_TOKEN || '' : OPERATOR_TOKEN });
   await waitServing(api, server);
+});
 
-  const subject = `node-${crypto.randomUUID().slice(0, 8)}`;
-  const commit = await api.call('journal', 'CommitTurn', {
+after(async () => {
+  if (api) api.close();
+  if (server) await server.stop();
+});
+
+function commitTurn(subject, session, userText) {
+  return api.call('journal', 'CommitTurn', {
     subject,
-    session_id: 'node-s1',
-    user_text: 'My cat is called Miso and she loves cardboard boxes.',
-    assistant_text: 'Noted: your cat Miso loves cardboard boxes.',
+    session_id: session,
+    user_text: userText,
+    assistant_text: 'Noted.',
     request_id: crypto.randomUUID(),
     learning_eligible: true,
   });
+}
+
+test('commit, recall, assemble context and verify coverage seals in JavaScript', async () => {
+  const subject = `node-${crypto.randomUUID().slice(0, 8)}`;
+  const commit = await commitTurn(subject, 'node-s1', 'My cat is called Miso and she loves cardboard boxes.');
   const receipt = commit.receipt;
   assert.ok(receipt.episode_id, 'a learning-eligible turn has an episode');
   assert.equal(receipt.replayed, false);
@@ -156,23 +205,23 @@ test('commit, recall, assemble context and verify coverage seals in JavaScript',
   assert.ok(episodic.record_ids.includes(receipt.episode_id), 'the committed episode is in context');
 
   // Declared claims: a recollection citing a record that is not in the context
-  // is refused, whatever the prose says.
-  const { declaredClaim, openAiTool } = require('../tools.js');
+  // is refused, whatever the prose says; one citing the recalled episode is not.
   assert.equal(openAiTool.function.name, 'declare_memory_claim');
-  const verdict = await api.call('gateway', 'ReleaseResponse', {
+  const release = (claim) => api.call('gateway', 'ReleaseResponse', {
     context_id: context.context_id,
     candidate_text: 'Here is what I can tell you.',
     attempt: 1,
     request_id: crypto.randomUUID(),
-    declared_claims: [
-      declaredClaim({ kind: 'recollection', topic_terms: ['cat'], record_ids: ['not-in-context'] }),
-    ],
+    declared_claims: [declaredClaim(claim)],
   });
-  assert.equal(verdict.verdict, 'VERDICT_REGENERATE');
+  const forgedClaim = await release({ kind: 'recollection', topic_terms: ['cat'], record_ids: ['not-in-context'] });
+  assert.equal(forgedClaim.verdict, 'VERDICT_REGENERATE');
   assert.ok(
-    verdict.violations.some((v) => v.reason === 'VIOLATION_REASON_DECLARED_CLAIM_REFUSED'),
+    forgedClaim.violations.some((v) => v.reason === 'VIOLATION_REASON_DECLARED_CLAIM_REFUSED'),
     'the forged recollection is refused',
   );
+  const supported = await release({ kind: 'recollection', topic_terms: ['cat'], record_ids: [receipt.episode_id] });
+  assert.equal(supported.verdict, 'VERDICT_RELEASE', JSON.stringify(supported.violations));
 
   // Tampering: "N of M" rewritten breaks the seal.
   const forged = structuredClone(page.coverage);
@@ -182,4 +231,173 @@ test('commit, recall, assemble context and verify coverage seals in JavaScript',
   const flipped = structuredClone(recall.coverage);
   flipped.cardinality.truncated = !flipped.cardinality.truncated;
   assert.equal(verifyCoverage(flipped).ok, false);
+});
+
+test('StreamChanges: replays committed changes, then follows new commits live until cancelled', async () => {
+  const subject = `node-stream-${crypto.randomUUID().slice(0, 8)}`;
+  const first = await commitTurn(subject, 'node-s1', 'The boiler was serviced in March.');
+
+  // Replay from the beginning without following: the stream ends by itself.
+  const replay = api.streamChanges({ after_cursor: '0', follow: false, kinds: ['CHANGE_KIND_EVENT_APPENDED'] });
+  assert.match(replay.requestId, /^[0-9a-f-]{36}$/);
+  let watermark = '0';
+  const replayed = [];
+  for await (const batch of replay) {
+    replayed.push(...batch.changes);
+    watermark = batch.watermark;
+  }
+  const mine = replayed.filter((c) => c.subject === subject);
+  assert.deepEqual(mine.map((c) => c.event_id), [first.receipt.event_id]);
+  assert.ok(mine.every((c) => c.kind === 'CHANGE_KIND_EVENT_APPENDED'));
+  assert.match(watermark, /^\d+$/);
+
+  // Follow from the watermark: a commit made after the stream opened arrives.
+  const live = api.streamChanges({ after_cursor: watermark, follow: true, kinds: ['CHANGE_KIND_EVENT_APPENDED'] });
+  const timer = setTimeout(() => live.cancel(), STREAM_TIMEOUT_MS);
+  let second;
+  const committing = sleep(300).then(async () => {
+    second = await commitTurn(subject, 'node-s1', 'The boiler pressure was low in April.');
+  });
+  let arrived = null;
+  for await (const batch of live) {
+    arrived = batch.changes.find((c) => c.subject === subject) ?? null;
+    if (arrived) break; // leaving the loop cancels the call
+  }
+  clearTimeout(timer);
+  await committing;
+  assert.ok(arrived, `no change for the new commit within ${STREAM_TIMEOUT_MS} ms`);
+  assert.equal(arrived.event_id, second.receipt.event_id);
+  assert.ok(BigInt(arrived.cursor) > BigInt(watermark));
+  assert.equal(await within(live.finished, 5000, 'the followed call'), 1, 'leaving the loop cancelled it (CANCELLED)');
+  assert.equal(await within(replay.finished, 5000, 'the replay'), 0, 'the replay ended by itself (OK)');
+});
+
+test('errors: INVALID_ARGUMENT decoded into EngramError with reason, field and request id', async () => {
+  const requestId = `node-${crypto.randomUUID()}`;
+  const error = await rejection(
+    api.call('journal', 'CommitTurn', { subject: '', session_id: 's', user_text: 'x', request_id: crypto.randomUUID() },
+      { requestId }),
+  );
+  assert.ok(error instanceof EngramError, String(error));
+  assert.equal(error.codeName, 'INVALID_ARGUMENT');
+  assert.equal(error.code, 3);
+  assert.equal(error.field, 'subject');
+  assert.ok(error.reason, 'ErrorInfo.reason is set');
+  assert.equal(error.domain, 'engram');
+  assert.equal(error.requestId, requestId, 'the id sent as x-request-id comes back in ErrorInfo');
+  assert.equal(error.errorMetadata.request_id, requestId);
+  assert.deepEqual(error.fieldViolations.map((v) => v.field), ['subject']);
+  assert.ok(error.details.some((d) => d.type === 'google.rpc.ErrorInfo'));
+  assert.match(error.message, /^INVALID_ARGUMENT: subject/);
+});
+
+test('errors: NOT_FOUND, and FAILED_PRECONDITION with its IllegalTransition detail', async () => {
+  const missing = await rejection(
+    api.call('journal', 'Restore', { record_kind: 'RECORD_KIND_EPISODE', record_id: crypto.randomUUID(),
+      reason: 'node test', request_id: crypto.randomUUID() }),
+  );
+  assert.ok(missing instanceof EngramError, String(missing));
+  assert.equal(missing.codeName, 'NOT_FOUND', missing.message);
+  assert.ok(missing.reason);
+
+  const commit = await commitTurn(`node-q-${crypto.randomUUID().slice(0, 8)}`, 's', 'A turn to quarantine.');
+  const quarantine = () => api.call('journal', 'Quarantine', { record_kind: 'RECORD_KIND_EPISODE',
+    record_id: commit.receipt.episode_id, reason: 'node test', request_id: crypto.randomUUID() });
+  await quarantine();
+  const again = await rejection(quarantine());
+  assert.ok(again instanceof EngramError, String(again));
+  assert.equal(again.codeName, 'FAILED_PRECONDITION');
+  assert.ok(again.illegalTransition, JSON.stringify(again.details));
+  assert.equal(again.illegalTransition.entity_id, commit.receipt.episode_id);
+  assert.ok(again.details.some((d) => d.type === 'engram.common.v1.IllegalTransition'));
+});
+
+test('tokens: none is UNAUTHENTICATED, a runtime token may not read the change feed', async (t) => {
+  if (!server) return t.skip('needs the server started by this test');
+  const anonymous = connect(target);
+  const runtime = connect(target, { token: RUNTIME_TOKEN });
+  t.after(() => {
+    anonymous.close();
+    runtime.close();
+  });
+  const unauthenticated = await rejection(anonymous.call('journal', 'GetStatus', {}));
+  assert.ok(unauthenticated instanceof EngramError);
+  assert.equal(unauthenticated.codeName, 'UNAUTHENTICATED');
+  assert.ok(unauthenticated.reason);
+
+  const denied = await rejection((async () => {
+    for await (const batch of runtime.streamChanges({ after_cursor: '0' })) void batch;
+  })());
+  assert.ok(denied instanceof EngramError, String(denied));
+  assert.equal(denied.codeName, 'PERMISSION_DENIED');
+  assert.ok(denied.reason);
+  // The same token commits a turn: its role allows that.
+  const ok = await runtime.call('journal', 'CommitTurn', {
+    subject: `node-rt-${crypto.randomUUID().slice(0, 8)}`, session_id: 's', user_text: 'hello',
+    assistant_text: 'hi', request_id: crypto.randomUUID(),
+  });
+  assert.match(ok.receipt.event_id, /^\d+$/);
+});
+
+// A TLS listener (ALPN h2, a certificate made here) that forwards to the
+// plaintext server: the client's TLS options end to end.
+async function tlsProxy(upstream, key, cert) {
+  const [host, port] = upstream.split(':');
+  const proxy = tls.createServer({ key, cert, ALPNProtocols: ['h2'] }, (socket) => {
+    const plain = net.connect(Number(port), host);
+    socket.pipe(plain).pipe(socket);
+    socket.on('error', () => plain.destroy());
+    plain.on('error', () => socket.destroy());
+  });
+  proxy.on('tlsClientError', () => {});
+  await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return { target: `127.0.0.1:${proxy.address().port}`, close: () => new Promise((r) => proxy.close(r)) };
+}
+
+test('TLS: a client trusting the certificate works, one trusting only the system roots is refused', async (t) => {
+  if (!server) return t.skip('needs the server started by this test');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engram-node-tls-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+    '-subj', '/CN=engram.test', '-addext', 'subjectAltName=DNS:engram.test',
+    '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
+  ], { stdio: 'ignore' });
+  const key = fs.readFileSync(path.join(dir, 'key.pem'));
+  const cert = fs.readFileSync(path.join(dir, 'cert.pem'));
+  const proxy = await tlsProxy(target, key, cert);
+  const trusted = connect(proxy.target, { token: OPERATOR_TOKEN, tls: { ca: cert, serverName: 'engram.test' } });
+  const untrusted = connect(proxy.target, { token: OPERATOR_TOKEN, tls: { serverName: 'engram.test' } });
+  t.after(async () => {
+    trusted.close();
+    untrusted.close();
+    await proxy.close();
+  });
+  const status = await trusted.call('journal', 'GetStatus', {});
+  assert.match(status.feed_watermark, /^\d+$/);
+  const refused = await rejection(untrusted.call('health', 'Check', { service: '' }, { timeoutMs: 5000 }));
+  assert.ok(refused instanceof EngramError);
+  assert.equal(refused.codeName, 'UNAVAILABLE');
+});
+
+// tools/node_package_test.sh compiles this package's README example against
+// the installed tarball and points ENGRAM_README_EXAMPLE at the result.
+test('the README example runs', async (t) => {
+  const example = process.env.ENGRAM_README_EXAMPLE;
+  if (!example || !server) return t.skip('run by make node-package');
+  const child = spawn(process.execPath, [example], {
+    env: { ...process.env, ENGRAM_TARGET: target, ENGRAM_TOKEN: OPERATOR_TOKEN },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), STREAM_TIMEOUT_MS + 15000);
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  clearTimeout(timer);
+  assert.equal(code, 0, output);
+  assert.match(output, /^event \d+ episode \S+$/m);
+  assert.match(output, /^ABSENCE_STATE_\w+ \d+ hits$/m);
+  assert.match(output, /^VERDICT_(RELEASE|REGENERATE|FALLBACK) /m);
+  assert.match(output, /^\d+ conversation\.turn\.completed alice$/m);
 });

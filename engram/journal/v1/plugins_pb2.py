@@ -24,13 +24,14 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1f\x65ngram/journal/v1/plugins.proto\x12\x11\x65ngram.journal.v1\"\xaf\x01\n\x12\x41nalyzeTurnRequest\x12\x10\n\x08\x65vent_id\x18\x01 \x01(\x03\x12\x16\n\x0e\x63ontent_sha256\x18\x02 \x01(\t\x12\x11\n\tuser_text\x18\x03 \x01(\t\x12\x16\n\x0e\x61ssistant_text\x18\x04 \x01(\t\x12\x11\n\tuser_name\x18\x05 \x01(\t\x12\x16\n\x0e\x61ssistant_name\x18\x06 \x01(\t\x12\x19\n\x11max_summary_chars\x18\x07 \x01(\x05\"P\n\x13\x41nalyzeTurnResponse\x12\x0f\n\x07summary\x18\x01 \x01(\t\x12\x16\n\x0e\x63ontent_sha256\x18\x02 \x01(\t\x12\x10\n\x08\x61nalyzer\x18\x03 \x01(\t2o\n\x0f\x41nalyzerService\x12\\\n\x0b\x41nalyzeTurn\x12%.engram.journal.v1.AnalyzeTurnRequest\x1a&.engram.journal.v1.AnalyzeTurnResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1f\x65ngram/journal/v1/plugins.proto\x12\x11\x65ngram.journal.v1\"\xaf\x01\n\x12\x41nalyzeTurnRequest\x12\x10\n\x08\x65vent_id\x18\x01 \x01(\x03\x12\x16\n\x0e\x63ontent_sha256\x18\x02 \x01(\t\x12\x11\n\tuser_text\x18\x03 \x01(\t\x12\x16\n\x0e\x61ssistant_text\x18\x04 \x01(\t\x12\x11\n\tuser_name\x18\x05 \x01(\t\x12\x16\n\x0e\x61ssistant_name\x18\x06 \x01(\t\x12\x19\n\x11max_summary_chars\x18\x07 \x01(\x05\"P\n\x13\x41nalyzeTurnResponse\x12\x0f\n\x07summary\x18\x01 \x01(\t\x12\x16\n\x0e\x63ontent_sha256\x18\x02 \x01(\t\x12\x10\n\x08\x61nalyzer\x18\x03 \x01(\t2o\n\x0f\x41nalyzerService\x12\\\n\x0b\x41nalyzeTurn\x12%.engram.journal.v1.AnalyzeTurnRequest\x1a&.engram.journal.v1.AnalyzeTurnResponseB\x88\x01\n\x19\x64\x65v.engram.api.journal.v1B\x0cPluginsProtoP\x01Z1engram.dev/api/gen/go/engram/journal/v1;journalv1\xaa\x02\x11\x45ngram.Journal.V1\xea\x02\x13\x45ngram::Journal::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'engram.journal.v1.plugins_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
-  DESCRIPTOR._loaded_options = None
+  _globals['DESCRIPTOR']._loaded_options = None
+  _globals['DESCRIPTOR']._serialized_options = b'\n\031dev.engram.api.journal.v1B\014PluginsProtoP\001Z1engram.dev/api/gen/go/engram/journal/v1;journalv1\252\002\021Engram.Journal.V1\352\002\023Engram::Journal::V1'
   _globals['_ANALYZETURNREQUEST']._serialized_start=55
   _globals['_ANALYZETURNREQUEST']._serialized_end=230
   _globals['_ANALYZETURNRESPONSE']._serialized_start=232

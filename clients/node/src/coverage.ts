@@ -1,18 +1,16 @@
-'use strict';
 // The Coverage seal (DIGEST RULE "engram.coverage.v1" in
 // proto/engram/common/v1/common.proto), implemented independently of the
 // Python server so a Node.js runtime can check every coverage it receives.
 //
-// Coverage objects are in @grpc/proto-loader shape, loaded with
-// { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true }:
-// enum values are names, uint64/int64 are decimal strings, unset messages are
-// null, and the proto3 `optional` matched_before_limit is absent (or null)
-// when unset.
+// Coverage objects are in the client's shape (protos.ts LOADER_OPTIONS): enum
+// values are names, uint64/int64 are decimal strings, unset messages are null,
+// and the proto3 `optional` matched_before_limit is absent (or null) when
+// unset. Numbers and enum numbers are accepted too.
 
-const crypto = require('node:crypto');
+import * as crypto from 'node:crypto';
 
 const RULE = 'engram.coverage.v1';
-const DIMENSIONS = ['semantic', 'field', 'temporal', 'visibility', 'normalization'];
+const DIMENSIONS = ['semantic', 'field', 'temporal', 'visibility', 'normalization'] as const;
 const ENUMS = {
   exactness: ['EXACTNESS_UNSPECIFIED', 'EXACTNESS_EXACT', 'EXACTNESS_ESTIMATED', 'EXACTNESS_UNKNOWN'],
   dimension: [
@@ -31,25 +29,57 @@ const ENUMS = {
 };
 const NANOS_MAX = 999999999;
 
-class CoverageError extends Error {}
+type Scalar = string | number | bigint | boolean | null | undefined;
+type Integer = string | number | bigint | null | undefined;
 
-function isSet(value) {
+/** A Coverage message as the client returns it (or as fromProto3Json builds it). */
+export interface CoverageLike {
+  read_path?: string | null;
+  source_systems?: readonly string[] | null;
+  query_digest?: string | null;
+  cardinality?: {
+    returned?: Integer;
+    limit?: Integer;
+    matched_before_limit?: Integer;
+    truncated?: boolean | null;
+    exactness?: string | number | null;
+  } | null;
+  dimensions?: { [dimension in (typeof DIMENSIONS)[number]]?: string | number | null } | null;
+  outcome?: string | number | null;
+  verifier?: {
+    ran?: boolean | null;
+    read_path?: string | null;
+    source_system?: string | null;
+    count?: Integer;
+    agrees?: boolean | null;
+  } | null;
+  snapshot_version?: string | null;
+  computed_at?: { seconds?: Integer; nanos?: number | string | null } | null;
+  digest?: string | null;
+}
+
+/** A coverage that has no canonical form (bad integer, unknown enum value, ...). */
+export class CoverageError extends Error {
+  override readonly name = 'CoverageError';
+}
+
+function isSet<T>(value: T | null | undefined): value is T {
   return value !== undefined && value !== null;
 }
 
 // Backslash first, so the escapes written for LF and CR are not escaped again.
-function escape(value) {
+function escape(value: Scalar): string {
   return String(value ?? '').replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
-function bool(value) {
+function bool(value: unknown): string {
   return value ? 'true' : 'false';
 }
 
 // Base-10 without sign or leading zeros; accepts numbers and int64 strings.
-function uint(value, what) {
+function uint(value: Integer, what: string): string {
   if (!isSet(value) || value === '') return '0';
-  let big;
+  let big: bigint;
   try {
     big = BigInt(value);
   } catch {
@@ -59,26 +89,27 @@ function uint(value, what) {
   return big.toString(10);
 }
 
-function enumName(names, value, what) {
+function enumName(names: readonly string[], value: string | number | null | undefined, what: string): string {
   if (!isSet(value)) return names[0];
   if (typeof value === 'number') {
-    if (value in names) return names[value];
+    const name = names[value];
+    if (name !== undefined) return name;
     throw new CoverageError(`${what}: unknown enum value ${value}`);
   }
   if (names.includes(value)) return value;
   throw new CoverageError(`${what}: unknown enum value ${value}`);
 }
 
-function hasMatched(card) {
+function hasMatched(card: CoverageLike['cardinality']): boolean {
   return isSet(card) && isSet(card.matched_before_limit);
 }
 
 /** The exact canonical text the digest is computed over. */
-function canonicalText(coverage) {
-  const card = coverage.cardinality ?? {};
-  const dims = coverage.dimensions ?? {};
-  const ver = coverage.verifier ?? {};
-  const ts = coverage.computed_at ?? {};
+export function canonicalText(coverage: CoverageLike): string {
+  const card: NonNullable<CoverageLike['cardinality']> = coverage.cardinality ?? {};
+  const dims: NonNullable<CoverageLike['dimensions']> = coverage.dimensions ?? {};
+  const ver: NonNullable<CoverageLike['verifier']> = coverage.verifier ?? {};
+  const ts: NonNullable<CoverageLike['computed_at']> = coverage.computed_at ?? {};
   const seconds = uint(ts.seconds, 'computed_at.seconds');
   const nanos = Number(ts.nanos ?? 0);
   if (!Number.isInteger(nanos) || nanos < 0 || nanos > NANOS_MAX) {
@@ -110,19 +141,19 @@ function canonicalText(coverage) {
 }
 
 /** UTF-8 bytes of the canonical text. */
-function canonicalBytes(coverage) {
+export function canonicalBytes(coverage: CoverageLike): Buffer {
   return Buffer.from(canonicalText(coverage), 'utf8');
 }
 
 /** Lowercase hex SHA-256 of the canonical bytes (coverage.digest is ignored). */
-function computeDigest(coverage) {
+export function computeDigest(coverage: CoverageLike): string {
   return crypto.createHash('sha256').update(canonicalBytes(coverage)).digest('hex');
 }
 
 /** The cardinality invariants every consumer checks; returns a list of problems. */
-function invariantProblems(coverage) {
-  const problems = [];
-  const card = coverage.cardinality ?? {};
+export function invariantProblems(coverage: CoverageLike): string[] {
+  const problems: string[] = [];
+  const card: NonNullable<CoverageLike['cardinality']> = coverage.cardinality ?? {};
   const returned = BigInt(uint(card.returned, 'returned'));
   const limit = BigInt(uint(card.limit, 'limit'));
   if (limit > 0n && returned > limit) problems.push(`returned ${returned} > limit ${limit}`);
@@ -144,13 +175,13 @@ function invariantProblems(coverage) {
 }
 
 /** { ok, reason }: the seal matches and the invariants hold. */
-function verifyCoverage(coverage) {
+export function verifyCoverage(coverage: CoverageLike | null | undefined): { ok: boolean; reason: string } {
   if (!coverage || !coverage.digest) return { ok: false, reason: 'coverage is not sealed' };
-  let digest;
+  let digest: string;
   try {
     digest = computeDigest(coverage);
   } catch (error) {
-    return { ok: false, reason: error.message };
+    return { ok: false, reason: (error as Error).message };
   }
   if (digest !== coverage.digest) {
     return { ok: false, reason: `digest mismatch: sealed ${coverage.digest}, computed ${digest}` };
@@ -161,10 +192,10 @@ function verifyCoverage(coverage) {
 }
 
 // RFC 3339 -> { seconds: string, nanos: number }, exact to the nanosecond.
-function parseTimestamp(text) {
+export function parseTimestamp(text: string): { seconds: string; nanos: number } {
   const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/i.exec(text);
   if (!match) throw new CoverageError(`not an RFC 3339 timestamp: ${text}`);
-  const millis = Date.parse(`${match[1]}${match[3].toUpperCase()}`);
+  const millis = Date.parse(`${match[1]}${match[3]!.toUpperCase()}`);
   if (Number.isNaN(millis)) throw new CoverageError(`not an RFC 3339 timestamp: ${text}`);
   return { seconds: String(millis / 1000), nanos: Number((match[2] ?? '').padEnd(9, '0')) };
 }
@@ -173,9 +204,9 @@ function parseTimestamp(text) {
  * A Coverage in proto3 JSON (as MessageToDict or grpcurl print it) converted
  * to the proto-loader shape used above.
  */
-function fromProto3Json(json) {
-  const message = (value) => (isSet(value) ? { ...value } : null);
-  const out = {
+export function fromProto3Json(json: Record<string, any>): CoverageLike {
+  const message = (value: unknown) => (isSet(value) ? { ...(value as Record<string, any>) } : null);
+  const out: CoverageLike & { cardinality: Record<string, any> | null } = {
     read_path: json.read_path ?? json.readPath ?? '',
     source_systems: json.source_systems ?? json.sourceSystems ?? [],
     query_digest: json.query_digest ?? json.queryDigest ?? '',
@@ -194,14 +225,3 @@ function fromProto3Json(json) {
   }
   return out;
 }
-
-module.exports = {
-  CoverageError,
-  canonicalText,
-  canonicalBytes,
-  computeDigest,
-  verifyCoverage,
-  invariantProblems,
-  fromProto3Json,
-  parseTimestamp,
-};

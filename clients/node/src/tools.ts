@@ -1,7 +1,18 @@
-'use strict';
 // The declared-claims tool for a runtime's model (docs/gateway.md): the same
 // schema as an OpenAI-style function and an Anthropic-style tool, and the
 // mapping from a tool call's arguments to ReleaseResponseRequest.declared_claims.
+
+import type { DeclaredClaim } from './generated/engram/gateway/v1/DeclaredClaim';
+
+/** The arguments the model passes to `declare_memory_claim`. */
+export interface DeclareMemoryClaimArguments {
+  kind: 'absence' | 'recollection';
+  topic_terms: string[];
+  /** absence only. */
+  scope?: 'CORPUS_WIDE' | 'QUERY_SCOPED';
+  /** recollection only. */
+  record_ids?: string[];
+}
 
 const PARAMETERS = {
   type: 'object',
@@ -22,17 +33,19 @@ const PARAMETERS = {
       description: 'recollection only: ids of the context records it rests on',
     },
   },
-};
+} as const;
 const NAME = 'declare_memory_claim';
 const DESCRIPTION =
   'Declare a claim about what memory holds (something is absent, or the user said it before) ' +
   'before stating it in the answer.';
 
-const openAiTool = { type: 'function', function: { name: NAME, description: DESCRIPTION, parameters: PARAMETERS } };
-const anthropicTool = { name: NAME, description: DESCRIPTION, input_schema: PARAMETERS };
+/** For OpenAI-style `tools`. */
+export const openAiTool = { type: 'function', function: { name: NAME, description: DESCRIPTION, parameters: PARAMETERS } } as const;
+/** For Anthropic-style `tools`. */
+export const anthropicTool = { name: NAME, description: DESCRIPTION, input_schema: PARAMETERS } as const;
 
-/** A DeclaredClaim message (proto field names) from one tool call's arguments. */
-function declaredClaim(args) {
+/** A DeclaredClaim message from one tool call's arguments (parsed JSON; checked here). */
+export function declaredClaim(args: DeclareMemoryClaimArguments | Record<string, unknown>): DeclaredClaim {
   const terms = Array.isArray(args.topic_terms) ? args.topic_terms.map(String) : [];
   if (args.kind === 'absence') {
     const scope = args.scope === 'QUERY_SCOPED' ? 'CLAIM_SCOPE_QUERY_SCOPED' : 'CLAIM_SCOPE_CORPUS_WIDE';
@@ -42,7 +55,5 @@ function declaredClaim(args) {
     const ids = Array.isArray(args.record_ids) ? args.record_ids.map(String) : [];
     return { recollection: { topic_terms: terms, record_ids: ids } };
   }
-  throw new Error(`declare_memory_claim: unknown kind ${JSON.stringify(args.kind)}`);
+  throw new TypeError(`${NAME}: unknown kind ${JSON.stringify(args.kind)}`);
 }
-
-module.exports = { openAiTool, anthropicTool, declaredClaim };
