@@ -1,6 +1,6 @@
 """Train the gate's clause classifier from ``training/gate/*.jsonl``.
 
-Usage: python tools/train_claim_classifier.py [--check]
+Usage: python tools/train_claim_classifier.py [--check] [--unseen LANG,... --out PATH]
 
 Writes ``gateway/data/claim_model.npz`` (see gateway/claim_model.py for how it is used):
 
@@ -111,6 +111,12 @@ class Corpus:
         )
 
 
+# The shipped head learns from every language the corpus holds (the folded batches hold
+# Dutch and Japanese answers). To measure a language the classifier has never seen,
+# `--unseen nl,ja --out PATH` trains a head without them (docs/gateway.md).
+UNSEEN_LANGS: frozenset[str] = frozenset()
+
+
 def load(directory: Path = CORPUS) -> Corpus:
     texts: list[str] = []
     labels: list[str] = []
@@ -121,6 +127,8 @@ def load(directory: Path = CORPUS) -> Corpus:
             if not line.strip():
                 continue
             item = json.loads(line)
+            if item["lang"] in UNSEEN_LANGS:
+                continue
             texts.append(masked_canonical(item["text"]))
             labels.append(item["label"])
             langs.append(item["lang"])
@@ -370,17 +378,24 @@ def cached_embeddings(texts: Sequence[str]) -> npt.NDArray[np.float32]:
 
 
 def main() -> int:
+    global UNSEEN_LANGS
+    args = sys.argv[1:]
+    out = MODEL_PATH
+    if "--unseen" in args:
+        UNSEEN_LANGS = frozenset(args[args.index("--unseen") + 1].split(","))
+    if "--out" in args:
+        out = Path(args[args.index("--out") + 1])
     arrays = train(load())
-    if "--check" in sys.argv[1:]:
+    if "--check" in args:
         current = np.load(MODEL_PATH)
         for key in ("fast_coef", "slow_coef", "combiner_coef"):
             if key not in current or not np.allclose(current[key], arrays[key], atol=1e-3):
                 print(f"{MODEL_PATH} differs from a retrain ({key})", file=sys.stderr)
                 return 1
         return 0
-    MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(MODEL_PATH, **arrays)  # type: ignore[arg-type]
-    print(f"wrote {MODEL_PATH} ({MODEL_PATH.stat().st_size // 1024} KiB)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out, **arrays)  # type: ignore[arg-type]
+    print(f"wrote {out} ({out.stat().st_size // 1024} KiB)")
     return 0
 
 
