@@ -22,10 +22,10 @@ from engram.cli.client import EXIT_NOT_FOUND
 from engram.cli.main import cli
 from engram.gateway.v1 import gateway_pb2 as gpb
 from engram.gateway.v1 import gateway_pb2_grpc as gpb_grpc
-from engram.journal.v1 import journal_pb2 as jpb
 from engram.journal.v1 import journal_pb2_grpc as jpb_grpc
 from engram.logs import ContextFilter, JsonFormatter
 from engram.server import Suite
+from tests.helpers import commit_turn
 
 GATEWAY = "/engram.gateway.v1.GatewayService/"
 JOURNAL = "/engram.journal.v1.JournalService/"
@@ -89,16 +89,7 @@ def test_one_id_follows_an_assemble_context_fan_out(
 ) -> None:
     journal_suite, _planes, gateway_suite = fanned_out
     journal = jpb_grpc.JournalServiceStub(channel_to(journal_suite))
-    journal.CommitTurn(
-        jpb.CommitTurnRequest(
-            subject="alice",
-            session_id="s0",
-            user_text="My sister Zelda lives in Porto.",
-            assistant_text="Noted.",
-            request_id=str(uuid.uuid4()),
-            learning_eligible=True,
-        )
-    )
+    commit_turn(journal, "My sister Zelda lives in Porto.", "Noted.", session_id="s0")
     gateway = gpb_grpc.GatewayServiceStub(channel_to(gateway_suite))
     call_id = f"trace-{uuid.uuid4()}"
     request = gpb.AssembleContextRequest(
