@@ -25,6 +25,7 @@ import contextvars
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
 import grpc
@@ -33,6 +34,7 @@ from grpc_status import rpc_status
 
 from engram import errors
 from engram.channels import REQUEST_ID_HEADER, current_request_id, open_channel
+from engram.common.v1 import common_pb2
 from engram.config import Settings
 from engram.interceptors import exception_for
 from engram.journal.v1 import journal_pb2 as jpb
@@ -78,6 +80,16 @@ def _error_class(domain: type[errors.EngramError]) -> type[DownstreamError]:
         return found
 
 
+@dataclass(frozen=True)
+class Details:
+    """What another engram service attaches to an error (engram.interceptors)."""
+
+    reason: str = ""
+    metadata: Mapping[str, str] = field(default_factory=dict)
+    transition: common_pb2.IllegalTransition | None = None
+    conflict: common_pb2.ConflictDetail | None = None
+
+
 def downstream_error(
     service: str,
     method: str,
@@ -85,58 +97,80 @@ def downstream_error(
     message: str,
     *,
     request_id: str = "",
-    reason: str = "",
-    metadata: Mapping[str, str] | None = None,
+    details: Details | None = None,
 ) -> DownstreamError:
-    """The error for a call to ``service.method`` that ended with ``code``."""
+    """The error for a call to ``service.method`` that ended with ``code``;
+    a typed IllegalTransition detail makes it the IllegalTransition it was."""
+    details = details or Details()
     domain = exception_for(code)
+    if details.transition is not None and issubclass(errors.IllegalTransition, domain):
+        domain = errors.IllegalTransition
     error_class = _error_class(domain)
     error = error_class.__new__(error_class)
     domain_view: Any = error  # initialised as the domain class it also is
-    fields = {k: v for k, v in (metadata or {}).items() if k != "request_id"}
+    fields = {k: v for k, v in details.metadata.items() if k != "request_id"}
+    reason = details.reason or None
     if issubclass(domain, errors.InvalidArgument):
         field_name = fields.pop("field", "") or "request"
         description = message.removeprefix(f"{field_name}: ")
         errors.InvalidArgument.__init__(
-            domain_view, field_name, description, reason=reason or None, metadata=fields
+            domain_view, field_name, description, reason=reason, metadata=fields
         )
+    elif issubclass(domain, errors.IllegalTransition) and details.transition is not None:
+        t = details.transition
+        detail = errors.TransitionDetail(
+            t.entity, t.entity_id, t.current_state, t.requested_state, tuple(t.allowed_states)
+        )
+        errors.IllegalTransition.__init__(domain_view, detail, message, reason=reason)
     elif issubclass(domain, errors.Conflict):
-        info = errors.ConflictInfo(fields.get("existing_id", ""), "", "")
+        c = details.conflict or common_pb2.ConflictDetail(existing_id=fields.get("existing_id", ""))
+        info = errors.ConflictInfo(c.existing_id, c.subject_key, c.resolution)
         errors.Conflict.__init__(domain_view, info, message)
     else:
-        errors.EngramError.__init__(error, message, reason=reason or None, metadata=fields)
+        errors.EngramError.__init__(error, message, reason=reason, metadata=fields)
     error.service, error.method, error.code = service, method, code.name
     error.request_id = request_id
     return error
 
 
-def _error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
+def _details(error: grpc.RpcError) -> Details:
     try:
         status = rpc_status.from_call(error)  # type: ignore[arg-type]
     except (ValueError, AttributeError):
-        return None
+        return Details()
     if status is None:
-        return None
+        return Details()
+    info: error_details_pb2.ErrorInfo | None = None
+    transition = conflict = None
     for detail in status.details:
-        info = error_details_pb2.ErrorInfo()
-        if detail.Unpack(info):
-            return info
-    return None
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR) and info is None:
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+        elif detail.Is(common_pb2.IllegalTransition.DESCRIPTOR):
+            transition = common_pb2.IllegalTransition()
+            detail.Unpack(transition)
+        elif detail.Is(common_pb2.ConflictDetail.DESCRIPTOR):
+            conflict = common_pb2.ConflictDetail()
+            detail.Unpack(conflict)
+    return Details(
+        reason=info.reason if info is not None else "",
+        metadata=dict(info.metadata) if info is not None else {},
+        transition=transition,
+        conflict=conflict,
+    )
 
 
 def translate(error: grpc.RpcError, service: str, method: str, request_id: str) -> DownstreamError:
     """A gRPC failure of ``service.method`` as a :class:`DownstreamError`."""
     code = error.code() if callable(getattr(error, "code", None)) else None
-    details = error.details() if callable(getattr(error, "details", None)) else None
-    info = _error_info(error)
+    message = error.details() if callable(getattr(error, "details", None)) else None
     return downstream_error(
         service,
         method,
         code if isinstance(code, grpc.StatusCode) else grpc.StatusCode.UNKNOWN,
-        str(details or ""),
+        str(message or ""),
         request_id=request_id,
-        reason=info.reason if info is not None else "",
-        metadata=dict(info.metadata) if info is not None else None,
+        details=_details(error),
     )
 
 

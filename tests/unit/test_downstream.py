@@ -62,6 +62,8 @@ def test_a_refused_token_is_not_unreachable_and_unknown_is_internal() -> None:
 
 RAISE = "/test.Downstream/Raise"
 FLAKY = "/test.Downstream/Flaky"
+MOVE = "/test.Downstream/Move"
+CLASH = "/test.Downstream/Clash"
 
 
 class Recorder:
@@ -93,15 +95,24 @@ def server() -> Iterator[tuple[str, Recorder]]:
             raise errors.Unavailable("warming up")
         return empty_pb2.Empty().SerializeToString()
 
+    def move(request: bytes, context: grpc.ServicerContext) -> bytes:
+        detail = errors.TransitionDetail("skill", "s1", "draft", "active", ("verified",))
+        raise errors.IllegalTransition(detail)
+
+    def clash(request: bytes, context: grpc.ServicerContext) -> bytes:
+        raise errors.Conflict(errors.ConflictInfo("l-1", "codename", "supersede it"), "conflicts")
+
     handlers = {
         "Raise": grpc.unary_unary_rpc_method_handler(raise_),
+        "Move": grpc.unary_unary_rpc_method_handler(move),
+        "Clash": grpc.unary_unary_rpc_method_handler(clash),
         "Flaky": grpc.unary_unary_rpc_method_handler(flaky),
     }
     grpc_server = grpc.server(
         futures.ThreadPoolExecutor(4),
         interceptors=[
             EngramServerInterceptor(
-                TokenAuthenticator([]), {RAISE: Role.RUNTIME, FLAKY: Role.RUNTIME}
+                TokenAuthenticator([]), {m: Role.RUNTIME for m in (RAISE, FLAKY, MOVE, CLASH)}
             )
         ],
     )
@@ -116,7 +127,7 @@ def server() -> Iterator[tuple[str, Recorder]]:
 
 class _Stub:
     def __init__(self, channel: grpc.Channel) -> None:
-        for name, method in (("Raise", RAISE), ("Flaky", FLAKY)):
+        for name, method in (("Raise", RAISE), ("Flaky", FLAKY), ("Move", MOVE), ("Clash", CLASH)):
             setattr(
                 self,
                 name,
@@ -149,6 +160,29 @@ def test_invalid_argument_keeps_the_field_and_the_callers_id(
     assert error.field == "query_text" and error.description == "is longer than 4096 characters"
     assert error.request_id == "caller-1" and recorder.ids == ["caller-1"]
     assert status_for(error)[0] is grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_typed_details_survive_the_hop(server: tuple[str, Recorder]) -> None:
+    address, _recorder = server
+    client = _client(address)
+    try:
+        with pytest.raises(errors.IllegalTransition) as moved:
+            client.call("Move", empty_pb2.Empty(), empty_pb2.Empty)
+        with pytest.raises(errors.Conflict) as clashed:
+            client.call("Clash", empty_pb2.Empty(), empty_pb2.Empty)
+    finally:
+        client.close()
+    detail = moved.value.detail
+    assert (detail.entity_id, detail.current_state, tuple(detail.allowed_states)) == (
+        "s1",
+        "draft",
+        ("verified",),
+    )
+    assert status_for(moved.value)[:2] == (
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "ILLEGAL_TRANSITION",
+    )
+    assert clashed.value.info == errors.ConflictInfo("l-1", "codename", "supersede it")
 
 
 def test_unavailable_is_retried_under_the_same_id(server: tuple[str, Recorder]) -> None:
