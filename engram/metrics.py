@@ -135,7 +135,8 @@ INDEX_EPISODES = SampledGauge(
 )
 FEED_LAG = SampledGauge(
     "engram_feed_lag_changes",
-    "Change-feed cursors between the journal's watermark and what a consumer applied.",
+    "Change-feed cursors between the journal's watermark and what a consumer applied "
+    "(retrieval_index, learning_capture).",
     ["consumer"],
 )
 

@@ -157,11 +157,12 @@ def test_process_pool_backlog_index_lag_and_stream_series(
     metrics_port: int, start_services: Any, channel_to: Any
 ) -> None:
     # The journal embeds nothing (workers off), so its backlog is what was committed;
-    # the retrieval plane follows it and indexes the episode lexically.
+    # the retrieval plane follows it and indexes the episode lexically, and the
+    # learning plane's capture follows it too.
     journal_suite = start_services(["journal"], workers_enabled=False)
     journal = jpb_grpc.JournalServiceStub(channel_to(journal_suite))
     journal.CommitTurn(commit_request())
-    start_services(["retrieval"], journal_addr=journal_suite.address)
+    start_services(["learning", "retrieval"], journal_addr=journal_suite.address)
     for batch in journal.StreamChanges(jpb.StreamChangesRequest(after_cursor=0, follow=False)):
         assert batch.watermark >= 1
 
@@ -171,6 +172,10 @@ def test_process_pool_backlog_index_lag_and_stream_series(
         metrics_port, "engram_feed_lag_changes", 0.0, consumer="retrieval_index"
     )
     assert sample(text, "engram_feed_lag_changes", consumer="retrieval_index") == 0.0
+    text = eventually_sampled(
+        metrics_port, "engram_feed_lag_changes", 0.0, consumer="learning_capture"
+    )
+    assert sample(text, "engram_feed_lag_changes", consumer="learning_capture") == 0.0
     assert sample(text, "engram_embedding_backlog_episodes") == 1.0
     for state in ("in_use", "idle", "max"):
         assert sample(text, "engram_db_pool_connections", pool="journal", state=state) is not None
