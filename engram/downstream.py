@@ -133,7 +133,8 @@ def downstream_error(
     return error
 
 
-def _details(error: grpc.RpcError) -> Details:
+def error_details(error: grpc.RpcError) -> Details:
+    """The ErrorInfo, IllegalTransition and ConflictDetail of a failed call."""
     try:
         status = rpc_status.from_call(error)  # type: ignore[arg-type]
     except (ValueError, AttributeError):
@@ -170,7 +171,7 @@ def translate(error: grpc.RpcError, service: str, method: str, request_id: str) 
         code if isinstance(code, grpc.StatusCode) else grpc.StatusCode.UNKNOWN,
         str(message or ""),
         request_id=request_id,
-        details=_details(error),
+        details=error_details(error),
     )
 
 

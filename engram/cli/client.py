@@ -33,14 +33,13 @@ import click
 import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 from rich.console import Console
 from rich.table import Table
 
 from engram.channels import REQUEST_ID_HEADER, open_channel
 from engram.channels import new_request_id as new_call_id
 from engram.common.v1 import common_pb2
+from engram.downstream import error_details
 from engram.logs import request_id_var
 
 EXIT_OK = 0
@@ -278,28 +277,17 @@ def decode_rpc_error(error: grpc.RpcError) -> RpcFailure:
     request_id = next(
         (str(v) for k, v in (trailers or ()) if k == REQUEST_ID_HEADER), request_id_var.get()
     )
-    reason = field_name = ""
-    transition = conflict = None
-    status = None
-    try:
-        status = rpc_status.from_call(error)  # type: ignore[arg-type]
-    except (ValueError, AttributeError):
-        status = None
-    if status is not None:
-        for detail in status.details:
-            if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-                info = error_details_pb2.ErrorInfo()
-                detail.Unpack(info)
-                reason = info.reason
-                field_name = info.metadata.get("field", "")
-                request_id = info.metadata.get("request_id", "") or request_id
-            elif detail.Is(common_pb2.IllegalTransition.DESCRIPTOR):
-                transition = common_pb2.IllegalTransition()
-                detail.Unpack(transition)
-            elif detail.Is(common_pb2.ConflictDetail.DESCRIPTOR):
-                conflict = common_pb2.ConflictDetail()
-                detail.Unpack(conflict)
-    return RpcFailure(code, message or "", reason, field_name, transition, conflict, request_id)
+    details = error_details(error)
+    request_id = details.metadata.get("request_id", "") or request_id
+    return RpcFailure(
+        code,
+        message or "",
+        details.reason,
+        details.metadata.get("field", ""),
+        details.transition,
+        details.conflict,
+        request_id,
+    )
 
 
 def failure_error(failure: RpcFailure) -> CliError:
