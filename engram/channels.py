@@ -1,51 +1,65 @@
-"""Client channels between services (and from the CLI), carrying the bearer token."""
+"""Client channels between services (and from the CLI): the bearer token, the
+call id (x-request-id) and the one retry policy ride on every call.
+
+The retry policy is gRPC's own (a service config on the channel): a call the
+server answered UNAVAILABLE, or that never reached it, is tried again up to
+RETRY_ATTEMPTS times with exponential back-off inside the call's deadline.
+That is safe for every engram RPC: reads are side-effect free, and every write
+but the policy setters (which set a value, idempotent by nature) carries an
+AIP-155 request id that makes a replay return the first answer.
+"""
 
 from __future__ import annotations
 
+import json
+import uuid
 from collections.abc import Callable
 from typing import Any
 
 import grpc
 
-DEFAULT_CHANNEL_OPTIONS = (
+from engram.logs import request_id_var
+
+REQUEST_ID_HEADER = "x-request-id"
+# Longest id accepted from a caller (longer ones are cut).
+REQUEST_ID_MAX_CHARS = 128
+
+RETRY_ATTEMPTS = 3
+SERVICE_CONFIG: dict[str, Any] = {
+    "methodConfig": [
+        {
+            # An empty name matches every method of every service on the channel.
+            "name": [{}],
+            "retryPolicy": {
+                "maxAttempts": RETRY_ATTEMPTS,
+                "initialBackoff": "0.1s",
+                "maxBackoff": "1s",
+                "backoffMultiplier": 2,
+                "retryableStatusCodes": ["UNAVAILABLE"],
+            },
+        }
+    ],
+    # Stop retrying when most calls fail (an outage), so retries do not pile on.
+    "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1},
+}
+
+DEFAULT_CHANNEL_OPTIONS: tuple[tuple[str, Any], ...] = (
     ("grpc.max_receive_message_length", 64 * 1024 * 1024),
     ("grpc.max_send_message_length", 64 * 1024 * 1024),
     ("grpc.keepalive_time_ms", 30_000),
+    ("grpc.enable_retries", 1),
+    ("grpc.service_config", json.dumps(SERVICE_CONFIG)),
 )
 
 
-class _AuthInterceptor(
-    grpc.UnaryUnaryClientInterceptor,  # type: ignore[type-arg]
-    grpc.UnaryStreamClientInterceptor,  # type: ignore[type-arg]
-):
-    def __init__(self, token: str) -> None:
-        self._header = ("authorization", f"Bearer {token}")
+def new_request_id() -> str:
+    return str(uuid.uuid4())
 
-    def _with_token(self, details: Any) -> Any:
-        metadata = list(details.metadata or ())
-        metadata.append(self._header)
-        return (
-            details._replace(metadata=metadata)
-            if hasattr(details, "_replace")
-            else _Details(
-                details.method,
-                details.timeout,
-                metadata,
-                details.credentials,
-                getattr(details, "wait_for_ready", None),
-                getattr(details, "compression", None),
-            )
-        )
 
-    def intercept_unary_unary(
-        self, continuation: Callable[[Any, Any], Any], client_call_details: Any, request: Any
-    ) -> Any:
-        return continuation(self._with_token(client_call_details), request)
-
-    def intercept_unary_stream(
-        self, continuation: Callable[[Any, Any], Any], client_call_details: Any, request: Any
-    ) -> Any:
-        return continuation(self._with_token(client_call_details), request)
+def current_request_id() -> str:
+    """The id of the call being served (bound by the server interceptor or the
+    CLI), or a new one for work no call started (background workers)."""
+    return request_id_var.get() or new_request_id()
 
 
 class _Details(grpc.ClientCallDetails):
@@ -66,9 +80,43 @@ class _Details(grpc.ClientCallDetails):
         self.compression = compression
 
 
+class _MetadataInterceptor(
+    grpc.UnaryUnaryClientInterceptor,  # type: ignore[type-arg]
+    grpc.UnaryStreamClientInterceptor,  # type: ignore[type-arg]
+):
+    """Adds the token and, unless the caller set one, the call id."""
+
+    def __init__(self, token: str) -> None:
+        self._auth = ("authorization", f"Bearer {token}") if token else None
+
+    def _with_metadata(self, details: Any) -> Any:
+        metadata = list(details.metadata or ())
+        if self._auth is not None:
+            metadata.append(self._auth)
+        if not any(key == REQUEST_ID_HEADER for key, _ in metadata):
+            metadata.append((REQUEST_ID_HEADER, current_request_id()))
+        return _Details(
+            details.method,
+            details.timeout,
+            metadata,
+            details.credentials,
+            getattr(details, "wait_for_ready", None),
+            getattr(details, "compression", None),
+        )
+
+    def intercept_unary_unary(
+        self, continuation: Callable[[Any, Any], Any], client_call_details: Any, request: Any
+    ) -> Any:
+        return continuation(self._with_metadata(client_call_details), request)
+
+    def intercept_unary_stream(
+        self, continuation: Callable[[Any, Any], Any], client_call_details: Any, request: Any
+    ) -> Any:
+        return continuation(self._with_metadata(client_call_details), request)
+
+
 def open_channel(address: str, token: str = "") -> grpc.Channel:
-    """An insecure channel (TLS terminates at the mesh/proxy) with the token attached."""
+    """An insecure channel (TLS terminates at the mesh/proxy) with the retry
+    policy, the token and the call id attached."""
     channel = grpc.insecure_channel(address, options=DEFAULT_CHANNEL_OPTIONS)
-    if token:
-        channel = grpc.intercept_channel(channel, _AuthInterceptor(token))
-    return channel
+    return grpc.intercept_channel(channel, _MetadataInterceptor(token))

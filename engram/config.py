@@ -74,7 +74,11 @@ class Settings:
     )
     extractor_addr: str = field(default="", metadata={"help": "ExtractorService host:port"})
     downstream_timeout_ms: int = field(
-        default=2000, metadata={"help": "gateway deadline per downstream call"}
+        default=2000,
+        metadata={
+            "help": "deadline of each call to another service (gateway fan-out, learning "
+            "and retrieval to the journal)"
+        },
     )
     workers_enabled: bool = field(
         default=True, metadata={"help": "run background workers (embedding, capture, review)"}

@@ -29,16 +29,16 @@ from engram.auth import (
     authorize,
     principal_var,
 )
+from engram.channels import REQUEST_ID_HEADER, REQUEST_ID_MAX_CHARS
 from engram.common.v1 import common_pb2
 from engram.coverage import CoverageContractError
 from engram.logs import method_var, request_id_var
-from engram.metrics import RPC_LATENCY, RPC_REQUESTS
+from engram.metrics import RPC_LATENCY, RPC_REQUESTS, RPC_STREAM_DURATION
 from engram.roles import METHODS, ROLE_TABLE, check_scope, required_role
 
 log = logging.getLogger("engram.rpc")
 
 ERROR_DOMAIN = "engram"
-REQUEST_ID_HEADER = "x-request-id"
 
 # The one place domain errors become status codes. Order matters: first
 # isinstance match wins, so subclasses come before their bases.
@@ -58,6 +58,25 @@ EXCEPTION_TO_STATUS: tuple[tuple[type[BaseException], grpc.StatusCode], ...] = (
     (psycopg.OperationalError, grpc.StatusCode.UNAVAILABLE),
 )
 
+# Read backwards on the calling side (engram.downstream): a status code stands
+# for the most general domain class mapped to it, the last one listed.
+_STATUS_TO_EXCEPTION: dict[grpc.StatusCode, type[errors.EngramError]] = {
+    code: exc_type
+    for exc_type, code in EXCEPTION_TO_STATUS
+    if issubclass(exc_type, errors.EngramError)
+}
+# Codes no domain error raises: the call got no answer (past its deadline,
+# cancelled, shed, or the method is not served at that address), which is what
+# Unavailable means to the caller. Any other unmapped code is a fault: Internal.
+NO_ANSWER_CODES = frozenset(
+    {
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        grpc.StatusCode.CANCELLED,
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        grpc.StatusCode.UNIMPLEMENTED,
+    }
+)
+
 # Infrastructure services that stay reachable without a token so load
 # balancers and grpcurl can probe and list.
 UNAUTHENTICATED_PREFIXES = ("/grpc.health.v1.", "/grpc.reflection.")
@@ -73,6 +92,23 @@ def status_for(exc: BaseException) -> tuple[grpc.StatusCode, str, str, dict[str,
                 return code, "COVERAGE_CONTRACT", str(exc), {}
             return code, "DATABASE_UNAVAILABLE", "database unavailable", {}
     return grpc.StatusCode.INTERNAL, "INTERNAL", "internal error", {}
+
+
+def exception_for(code: grpc.StatusCode) -> type[errors.EngramError]:
+    """The domain exception class a status code from another service stands for."""
+    found = _STATUS_TO_EXCEPTION.get(code)
+    if found is not None:
+        return found
+    return errors.Unavailable if code in NO_ANSWER_CODES else errors.Internal
+
+
+class _Status(grpc.Status):
+    def __init__(
+        self, code: grpc.StatusCode, details: str, trailing_metadata: tuple[tuple[str, Any], ...]
+    ) -> None:
+        self.code = code
+        self.details = details
+        self.trailing_metadata = trailing_metadata
 
 
 def _rich_status(exc: BaseException, request_id: str) -> grpc.Status:
@@ -115,11 +151,14 @@ def _rich_status(exc: BaseException, request_id: str) -> grpc.Status:
         )
         details.append(extra)
     status = status_pb2.Status(code=getattr(code_pb2, code.name), message=message, details=details)
-    return rpc_status.to_status(status)
+    rich = rpc_status.to_status(status)
+    # abort_with_status replaces the trailers set earlier: the call id goes again.
+    trailers = (*tuple(rich.trailing_metadata or ()), (REQUEST_ID_HEADER, request_id))
+    return _Status(rich.code, rich.details, trailers)
 
 
 def _request_id(metadata: Mapping[str, Any]) -> str:
-    return str(metadata.get(REQUEST_ID_HEADER) or uuid.uuid4())[:128]
+    return str(metadata.get(REQUEST_ID_HEADER) or uuid.uuid4())[:REQUEST_ID_MAX_CHARS]
 
 
 def _reset(tokens: list[Any]) -> None:
@@ -207,7 +246,7 @@ class EngramServerInterceptor(grpc.ServerInterceptor):  # type: ignore[type-arg]
             )
         # Client-streaming RPCs are not part of the API: refuse rather than
         # serve them without authorization and validation.
-        refuse = self._refusal(method)
+        refuse = self._refusal(method, _request_id(metadata))
         if handler.stream_unary:
             return grpc.stream_unary_rpc_method_handler(
                 refuse,
@@ -220,12 +259,12 @@ class EngramServerInterceptor(grpc.ServerInterceptor):  # type: ignore[type-arg]
             response_serializer=handler.response_serializer,
         )
 
-    def _refusal(self, method: str) -> Callable[[Any, grpc.ServicerContext], Any]:
+    def _refusal(self, method: str, request_id: str) -> Callable[[Any, grpc.ServicerContext], Any]:
         def refuse(_requests: Any, context: grpc.ServicerContext) -> Any:
             exc = errors.PermissionDenied(
                 f"{method}: client-streaming RPCs are not served", reason="METHOD_NOT_DECLARED"
             )
-            self._fail(exc, method, "", context)
+            self._fail(exc, method, request_id, context)
 
         return refuse
 
@@ -300,7 +339,9 @@ class EngramServerInterceptor(grpc.ServerInterceptor):  # type: ignore[type-arg]
             except Exception as exc:
                 self._fail(exc, method, request_id, context)
             finally:
-                RPC_LATENCY.labels(method=method).observe(time.perf_counter() - started)
+                elapsed = time.perf_counter() - started
+                RPC_STREAM_DURATION.labels(method=method).observe(elapsed)
+                log.debug("stream done", extra={"ms": round(elapsed * 1000, 3)})
                 _reset(tokens)
 
         return wrapper

@@ -1,4 +1,10 @@
-"""Structured JSON logs with the request id bound from a contextvar."""
+"""Structured JSON logs with the call's request id on every line.
+
+The server interceptor binds the call id (x-request-id) and method in
+contextvars for the handler; engram.downstream carries them onto the threads a
+call fans out to and onto every call it makes to another service. Every
+record is stamped with them when it is made (ContextFilter, on the handler),
+so a line logged anywhere in the call names the call."""
 
 from __future__ import annotations
 
@@ -14,7 +20,26 @@ import grpc
 request_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="")
 method_var: contextvars.ContextVar[str] = contextvars.ContextVar("method", default="")
 
-_RESERVED = set(vars(logging.makeLogRecord({})))
+_CONTEXT_FIELDS = ("request_id", "method")
+_RESERVED = set(vars(logging.makeLogRecord({}))) | set(_CONTEXT_FIELDS)
+
+
+def _context(record: logging.LogRecord) -> tuple[str, str]:
+    """(request id, method) stamped on the record, else those of the current context."""
+    request_id = getattr(record, "request_id", None)
+    method = getattr(record, "method", None)
+    return (
+        request_id if isinstance(request_id, str) else request_id_var.get(),
+        method if isinstance(method, str) else method_var.get(),
+    )
+
+
+class ContextFilter(logging.Filter):
+    """Stamps the call's request id and method on every record passing the handler."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id, record.method = _context(record)
+        return True
 
 
 class JsonFormatter(logging.Formatter):
@@ -28,10 +53,9 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "msg": record.getMessage(),
         }
-        request_id = request_id_var.get()
+        request_id, method = _context(record)
         if request_id:
             entry["request_id"] = request_id
-        method = method_var.get()
         if method:
             entry["method"] = method
         for key, value in vars(record).items():
@@ -42,12 +66,25 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str, ensure_ascii=False)
 
 
+class TextFormatter(logging.Formatter):
+    """A human line: time, level, logger, [request id], message."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s%(_call)s %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        request_id, _method = _context(record)
+        record._call = f" [{request_id}]" if request_id else ""
+        return super().format(record)
+
+
 def configure_logging(level: str = "INFO", *, json_format: bool = True) -> None:
     handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(ContextFilter())
     if json_format:
         handler.setFormatter(JsonFormatter())
     else:
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+        handler.setFormatter(TextFormatter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())

@@ -3,8 +3,7 @@ must keep (assembled contexts, verdicts) goes to JournalService."""
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
+from engram.downstream import ContextThreadPool
 from engram.gateway.v1 import gateway_pb2_grpc as gpb_grpc
 from engram.server import BuildContext, ServiceBinding
 from gateway.downstream import Planes
@@ -23,8 +22,8 @@ def build(ctx: BuildContext) -> ServiceBinding:
         settings.service_token,
         settings.downstream_timeout_ms,
     )
-    # Downstream fan-out runs here, not on the RPC threads.
-    executor = ThreadPoolExecutor(
+    # Downstream fan-out runs here, not on the RPC threads, in the caller's context.
+    executor = ContextThreadPool(
         max_workers=max(8, settings.max_workers), thread_name_prefix="gateway-fanout"
     )
     service = GatewayService(planes, executor, settings.service_token)

@@ -7,7 +7,8 @@ in parallel on the gateway's thread pool, each under the downstream deadline; an
 existence question also runs RetrievalService.FindExact (gateway.routing). Every
 answer becomes a SectionInput with validated coverage (gateway.sections); a plane that
 fails or does not answer in time becomes UNAVAILABLE/FAILED evidence, never an empty
-search.
+search. The executor is an engram.downstream.ContextThreadPool, so every fetch runs
+in the caller's context and its downstream call carries the caller's call id.
 """
 
 from __future__ import annotations
@@ -19,13 +20,16 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
+import grpc
+
 from engram.coverage import derive_absence
+from engram.downstream import downstream_error
 from engram.gateway.v1 import gateway_pb2 as gpb
 from engram.journal.v1 import journal_pb2 as jpb
 from engram.journal.v1 import transcript_pb2 as tpb
 from engram.learning.v1 import learning_pb2 as lpb
 from engram.retrieval.v1 import retrieval_pb2 as rpb
-from gateway.downstream import DownstreamError, Planes, wait
+from gateway.downstream import DownstreamError, Planes, late, wait
 from gateway.evidence import ExactEvidence
 from gateway.routing import ExactRoute
 from gateway.sections import (
@@ -91,9 +95,8 @@ class Fanout:
             return from_error(name, query, exc)
         except Exception as exc:  # a malformed answer is failed evidence
             log.exception("section %s failed", name)
-            return from_error(
-                name, query, DownstreamError(plane, method, "INTERNAL", type(exc).__name__, False)
-            )
+            failed = downstream_error(plane, method, grpc.StatusCode.INTERNAL, type(exc).__name__)
+            return from_error(name, query, failed)
 
     def _learned(self, cmd: AssembleCommand, query: dict[str, object]) -> SectionInput:
         request = lpb.GetLearnedContextRequest(
@@ -293,10 +296,7 @@ class Fanout:
         sections = []
         for name, job in jobs.items():
             plane, method = plane_of[name]
-            late = DownstreamError(
-                plane, method, "DEADLINE_EXCEEDED", "no answer within the deadline", True
-            )
-            fallback = functools.partial(from_error, name, query(name), late)
+            fallback = functools.partial(from_error, name, query(name), late(plane, method))
             sections.append(wait(job, self._planes.timeout_s, fallback))
         exact = None
         if exact_job is not None and exact_route is not None:

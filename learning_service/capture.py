@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engram.db import Database
-from engram.metrics import count_plane_event
+from engram.metrics import FEED_LAG, count_plane_event
 from engram.redaction import looks_like_secret
 from learning_service.candidates import (
     MAX_CONTENT,
@@ -235,16 +235,26 @@ class CaptureWorker:
         self.on_new_candidates = on_new_candidates
         self._stopping = False
         self._stream: ChangeStream | None = None
+        # (journal watermark, cursor captured up to) as of the last batch.
+        self._position: tuple[int, int] | None = None
+        self._untrack = FEED_LAG.track(self._lag, consumer="learning_capture")
 
     def cancel(self) -> None:
         """Stop following: ends the current stream and any extractor call (the
         loop is stopping). Work in progress is not committed."""
         self._stopping = True
+        self._untrack()
         stream = self._stream
         if stream is not None:
             stream.cancel()
         if self.extractor is not None:
             self.extractor.cancel()
+
+    def _lag(self) -> float:
+        if self._position is None:
+            return float("nan")  # not following yet: no sample
+        watermark, captured = self._position
+        return max(0, watermark - captured)
 
     def step(self) -> bool:
         if self._stopping:
@@ -272,6 +282,7 @@ class CaptureWorker:
                 # An empty batch means every matching change up to the
                 # watermark was delivered.
                 self._advance(last or batch.watermark)
+                self._position = (int(batch.watermark), int(last or batch.watermark))
         finally:
             self._stream = None
         return False

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engram.db import Database
+from engram.downstream import deadline_seconds
 from engram.learning.v1 import learning_pb2_grpc as pb_grpc
 from engram.server import BuildContext, ServiceBinding
 from learning_service.candidates import CandidateBook
@@ -28,7 +29,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 def build(ctx: BuildContext) -> ServiceBinding:
     settings = ctx.settings
     db = Database(ctx.database_url, max_size=settings.pool_max_size, name="learning").open()
-    journal = JournalClient(ctx.journal_addr, settings.service_token)
+    journal = JournalClient(ctx.journal_addr, settings.service_token, deadline_seconds(settings))
     quarantine = SourceQuarantine(db, journal)
     judges = JudgeClients(settings.service_token)
     extractor = (

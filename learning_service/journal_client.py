@@ -2,22 +2,21 @@
 verification and rollout evidence, run.completed events for capture, and the
 change feed (which also announces subject purges, and quarantines and
 restores for the read paths' quarantine sync). The only way this service
-reaches the journal is gRPC."""
+reaches the journal is gRPC, through the kernel client (engram.downstream):
+its deadline, call id and errors (DownstreamError, also the domain exception
+of the status code) are the kernel's."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import grpc
 from google.protobuf.json_format import MessageToDict
 
-from engram.channels import open_channel
-from engram.errors import Unavailable
+from engram.downstream import ChangeStream, DownstreamError, change_stream, journal_client
+from engram.errors import NotFound, Unavailable
 from engram.journal.v1 import journal_pb2 as jpb
-from engram.journal.v1 import journal_pb2_grpc as jpb_grpc
 from learning_service.quarantine import QuarantineChange
 from learning_service.skills import RunEvidence
 
@@ -31,8 +30,9 @@ SOURCE_RECORD_KINDS: dict[int, str] = {
     jpb.RECORD_KIND_RUN_RECORD: "run_record",
     jpb.RECORD_KIND_EVENT: "event",
 }
-CALL_TIMEOUT_SECONDS = 5.0
 PAGE_SIZE = 200
+
+__all__ = ["ChangeStream", "JournalClient", "RunCompletion"]
 
 
 @dataclass(frozen=True)
@@ -97,39 +97,24 @@ def evidence_from_record(record: jpb.RunRecord) -> RunEvidence:
     )
 
 
-class ChangeStream:
-    """A followed StreamChanges call that another thread can cancel."""
-
-    def __init__(self, call: Any) -> None:
-        self._call = call
-
-    def __iter__(self) -> Iterator[jpb.StreamChangesResponse]:
-        return iter(self._call)
-
-    def cancel(self) -> None:
-        self._call.cancel()
-
-
 class JournalClient:
-    def __init__(self, address: str, token: str) -> None:
-        self._channel = open_channel(address, token)
-        self._stub = jpb_grpc.JournalServiceStub(self._channel)
+    def __init__(self, address: str, token: str, timeout_s: float) -> None:
+        self._journal = journal_client(address, token, timeout_s)
 
     def close(self) -> None:
-        self._channel.close()
+        self._journal.close()
 
     def get_run_record(self, subject: str, workspace: str, run_id: str) -> RunEvidence | None:
         """The daemon-owned run record of this subject/workspace's run, or None
         when the journal has none (another subject's run id is NOT_FOUND)."""
         try:
-            response = self._stub.GetRunRecord(
+            response = self._journal.call(
+                "GetRunRecord",
                 jpb.GetRunRecordRequest(subject=subject, workspace=workspace, run_id=run_id),
-                timeout=CALL_TIMEOUT_SECONDS,
+                jpb.GetRunRecordResponse,
             )
-        except grpc.RpcError as exc:
-            if exc.code() == grpc.StatusCode.NOT_FOUND:
-                return None
-            raise Unavailable(f"journal GetRunRecord failed: {exc.code().name}") from exc
+        except NotFound:
+            return None
         return evidence_from_record(response.record)
 
     def read_run_completion(
@@ -140,20 +125,18 @@ class JournalClient:
         run record is quarantined, or purged)."""
         token = ""
         while True:
-            try:
-                page = self._stub.ReadSessionJournal(
-                    jpb.ReadSessionJournalRequest(
-                        subject=subject,
-                        workspace=workspace,
-                        session_id=session_id,
-                        event_types=[RUN_EVENT],
-                        page_size=PAGE_SIZE,
-                        page_token=token,
-                    ),
-                    timeout=CALL_TIMEOUT_SECONDS,
-                )
-            except grpc.RpcError as exc:
-                raise Unavailable(f"journal ReadSessionJournal failed: {exc.code().name}") from exc
+            page = self._journal.call(
+                "ReadSessionJournal",
+                jpb.ReadSessionJournalRequest(
+                    subject=subject,
+                    workspace=workspace,
+                    session_id=session_id,
+                    event_types=[RUN_EVENT],
+                    page_size=PAGE_SIZE,
+                    page_token=token,
+                ),
+                jpb.ReadSessionJournalResponse,
+            )
             for event in page.events:
                 if event.event_id == event_id:
                     return None if event.withheld else completion_from_event(event)
@@ -169,13 +152,15 @@ class JournalClient:
         stream ends once caught up (follow = false)."""
         changes: list[QuarantineChange] = []
         watermark = after_cursor
+        stream = change_stream(
+            self._journal,
+            after_cursor,
+            follow=False,
+            kinds=QUARANTINE_KINDS,
+            timeout_s=self._journal.timeout_s,
+        )
         try:
-            for batch in self._stub.StreamChanges(
-                jpb.StreamChangesRequest(
-                    after_cursor=after_cursor, follow=False, kinds=list(QUARANTINE_KINDS)
-                ),
-                timeout=CALL_TIMEOUT_SECONDS,
-            ):
+            for batch in stream:
                 watermark = max(watermark, int(batch.watermark))
                 for change in batch.changes:
                     kind = SOURCE_RECORD_KINDS.get(change.record_kind)
@@ -188,10 +173,10 @@ class JournalClient:
                                 quarantined=change.kind == jpb.CHANGE_KIND_RECORD_QUARANTINED,
                             )
                         )
-        except grpc.RpcError as exc:
+        except DownstreamError as exc:
+            # Fail closed: without the quarantine state nothing derived is served.
             raise Unavailable(
-                f"cannot read the journal's quarantine state: StreamChanges failed "
-                f"({exc.code().name})",
+                f"cannot read the journal's quarantine state: {exc}",
                 reason="QUARANTINE_STATE_UNAVAILABLE",
             ) from exc
         return changes, watermark
@@ -199,11 +184,9 @@ class JournalClient:
     def follow_capture_changes(self, after_cursor: int) -> ChangeStream:
         """Event-appended and subject-purged changes after the cursor, in
         commit order, followed live."""
-        call = self._stub.StreamChanges(
-            jpb.StreamChangesRequest(
-                after_cursor=after_cursor,
-                follow=True,
-                kinds=[jpb.CHANGE_KIND_EVENT_APPENDED, jpb.CHANGE_KIND_SUBJECT_PURGED],
-            )
+        return change_stream(
+            self._journal,
+            after_cursor,
+            follow=True,
+            kinds=(jpb.CHANGE_KIND_EVENT_APPENDED, jpb.CHANGE_KIND_SUBJECT_PURGED),
         )
-        return ChangeStream(call)

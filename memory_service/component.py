@@ -6,6 +6,7 @@ from pathlib import Path
 
 from engram.db import Database
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
+from engram.metrics import EMBEDDING_BACKLOG
 from engram.server import BuildContext, ServiceBinding
 from memory_service import feed, receipt_rpcs, run_memory_rpcs, search_rpcs, transcript_rpcs
 from memory_service.feed import FeedNotifier
@@ -15,6 +16,7 @@ from memory_service.receipt_rpcs import ReceiptRpcs
 from memory_service.run_memory_rpcs import RunMemoryRpcs
 from memory_service.search_rpcs import SearchRpcs
 from memory_service.servicer import SERVICE, FoundationRpcs
+from memory_service.store import Q
 from memory_service.transcript_rpcs import TranscriptRpcs
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -29,6 +31,13 @@ class JournalServicer(TranscriptRpcs, RunMemoryRpcs, SearchRpcs, ReceiptRpcs, Fo
         self.plane = plane
 
 
+def embedding_backlog(db: Database) -> int:
+    """Episodes waiting for their vector (read when /metrics is scraped)."""
+    with db.connection() as conn:
+        row = conn.execute(Q["embedding_backlog"]).fetchone()
+    return int(row["n"]) if row is not None else 0
+
+
 def build(ctx: BuildContext) -> ServiceBinding:
     db = Database(ctx.database_url, max_size=ctx.settings.pool_max_size, name="journal").open()
     notifier = FeedNotifier(ctx.database_url)
@@ -41,6 +50,7 @@ def build(ctx: BuildContext) -> ServiceBinding:
     lifecycle = Lifecycle(start=[notifier.start], stop=[])
     for module in (run_memory_rpcs, search_rpcs, receipt_rpcs, transcript_rpcs):
         module.attach(plane, lifecycle)
+    lifecycle.stop.insert(0, EMBEDDING_BACKLOG.track(lambda: embedding_backlog(db)))
     lifecycle.stop.append(db.close)
 
     def start() -> None:

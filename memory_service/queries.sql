@@ -282,6 +282,13 @@ SELECT
   -- The head: every committed change (feed_head).
   (SELECT coalesce(max(cursor), 0) FROM journal.changes) AS watermark;
 
+-- name: embedding_backlog
+-- The embedding worker's queue (as episodes_pending above) for the backlog
+-- gauge; the partial index episodes_pending_embedding_idx serves it.
+SELECT count(*) AS n FROM journal.episodes e WHERE e.embedding IS NULL
+  AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
+                  WHERE q.record_kind = 'episode' AND q.record_id = e.episode_id::text);
+
 -- name: counters_all
 SELECT name, value FROM journal.counters;
 

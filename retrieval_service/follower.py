@@ -21,12 +21,13 @@ import threading
 import time
 from pathlib import Path
 
+from engram.downstream import DownstreamError
 from engram.errors import OutOfRange, Unavailable
 from engram.logs import log_retry
 from retrieval_service import persist
 from retrieval_service.changes import ops_from_changes
 from retrieval_service.index import ResidentIndex
-from retrieval_service.journal_client import ChangeStream, JournalClient, JournalFailed
+from retrieval_service.journal_client import ChangeStream, JournalClient
 from retrieval_service.rebuild import Rebuilder
 
 log = logging.getLogger("engram.retrieval.follower")
@@ -134,7 +135,7 @@ class Follower:
                 self._freshness.reset()
                 if self._persist_root is not None:
                     persist.discard(self._persist_root)
-            except (Unavailable, JournalFailed) as error:
+            except (Unavailable, DownstreamError) as error:  # the journal, not the index
                 self._freshness.disconnected()
                 if self._stop.is_set() or self._paused.is_set():
                     continue

@@ -11,8 +11,9 @@ import grpc
 
 from engram import ranking
 from engram.config import Settings
+from engram.downstream import deadline_seconds
 from engram.embedding import Embedder
-from engram.metrics import INDEX_STALENESS
+from engram.metrics import FEED_LAG, INDEX_EPISODES, INDEX_STALENESS
 from retrieval_service.follower import Follower, Freshness
 from retrieval_service.index import ResidentIndex
 from retrieval_service.journal_client import JournalClient
@@ -31,7 +32,7 @@ class RetrievalRuntime:
         self.settings = settings
         self.channel = channel
         self.embedder = embedder
-        self.client = JournalClient(channel, settings.downstream_timeout_ms / 1000.0)
+        self.client = JournalClient(channel, deadline_seconds(settings))
         self.index = ResidentIndex(embedder.dimension, embedder.name)
         self.freshness = Freshness()
         self.rebuilder = Rebuilder(self.index, self.client, self.freshness.observe)
@@ -55,6 +56,20 @@ class RetrievalRuntime:
             ranker=ranking.shared_ranker(settings.recall_ranker),
         )
         self._started = False
+        self._untrack = [
+            INDEX_EPISODES.track(self._episodes),
+            FEED_LAG.track(self._feed_lag, consumer="retrieval_index"),
+        ]
+
+    def _episodes(self) -> float:
+        snapshot = self.index.snapshot
+        return float("nan") if snapshot is None else snapshot.live
+
+    def _feed_lag(self) -> float:
+        snapshot = self.index.snapshot
+        if snapshot is None:
+            return float("nan")
+        return max(0, self.freshness.watermark - snapshot.applied_cursor)
 
     def staleness(self) -> float:
         return self.freshness.staleness()
@@ -81,6 +96,8 @@ class RetrievalRuntime:
                 self.persister.stop()
 
     def stop(self) -> None:
+        for untrack in self._untrack:
+            untrack()
         self.drain()
         self.recaller.close()
         self.channel.close()

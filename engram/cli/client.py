@@ -2,6 +2,11 @@
 gRPC status -> exit code table, and output (rich tables for people, JSON
 for scripts).
 
+Every invocation sends one call id (x-request-id metadata) with each of its
+calls, the id the servers log on every line of those calls; an error names it
+(`request id: ...`, or "request_id" in --json output) so an operator can find
+the server's side of it.
+
 Exit codes (stable; scripts may rely on them):
   0  ok
   1  an unexpected crash (a bug: Python's own exit code, with a traceback)
@@ -30,13 +35,14 @@ import click
 import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 from rich.console import Console
 from rich.table import Table
 
-from engram.channels import open_channel
+from engram.channels import REQUEST_ID_HEADER, open_channel
+from engram.channels import new_request_id as new_call_id
 from engram.common.v1 import common_pb2
+from engram.downstream import error_details
+from engram.logs import request_id_var
 
 EXIT_OK = 0
 EXIT_USAGE = 2  # click's (and POSIX utilities') usage code; the same as invalid input
@@ -81,13 +87,19 @@ class CliError(click.ClickException):
         setattr(self, "exit_code", exit_code)  # noqa: B010 (a class attribute in click's stubs)
         self.payload = dict(payload or {})
         self.as_json = False
+        # The call id of the invocation that failed (set by client_options).
+        self.request_id = str(self.payload.get("request_id", ""))
 
     def show(self, file: Any = None) -> None:
         if self.as_json:
             body = self.payload or {"message": self.format_message()}
+            if self.request_id:
+                body = {**body, "request_id": self.request_id}
             click.echo(json.dumps({"error": body}, ensure_ascii=False), err=True)
         else:
             click.echo(f"error: {self.format_message()}", err=True)
+            if self.request_id:
+                click.echo(f"  request id: {self.request_id}", err=True)
 
 
 class EngramGroup(click.Group):
@@ -129,6 +141,8 @@ class Client:
     token: str = ""
     as_json: bool = False
     timeout: float = DEFAULT_TIMEOUT_SECONDS
+    # Sent as x-request-id with every call of this invocation.
+    call_id: str = field(default_factory=new_call_id)
     _channel: grpc.Channel | None = field(default=None, repr=False)
 
     @property
@@ -157,13 +171,16 @@ def client_options(fn: F) -> F:
 
     def wrapper(address: str, token: str, as_json: bool, timeout: float, **kwargs: Any) -> Any:
         client = Client(address=address, token=token, as_json=as_json, timeout=timeout)
+        bound = request_id_var.set(client.call_id)
         try:
             with rpc_errors():
                 return fn(client=client, **kwargs)
         except CliError as exc:
             exc.as_json = as_json
+            exc.request_id = exc.request_id or client.call_id
             raise
         finally:
+            request_id_var.reset(bound)
             client.close()
 
     functools.update_wrapper(wrapper, fn)
@@ -218,6 +235,7 @@ class RpcFailure:
     field_name: str = ""
     transition: common_pb2.IllegalTransition | None = None
     conflict: common_pb2.ConflictDetail | None = None
+    request_id: str = ""
 
     def describe(self) -> str:
         message = self.message
@@ -246,34 +264,31 @@ class RpcFailure:
             out["illegal_transition"] = to_dict(self.transition)
         if self.conflict is not None:
             out["conflict"] = to_dict(self.conflict)
+        if self.request_id:
+            out["request_id"] = self.request_id
         return out
 
 
 def decode_rpc_error(error: grpc.RpcError) -> RpcFailure:
-    """Status code, message and the typed details engram attaches."""
+    """Status code, message, the typed details engram attaches and the call id
+    (the server's echo in the trailers or the ErrorInfo, else the one sent)."""
     code = error.code() if hasattr(error, "code") else grpc.StatusCode.UNKNOWN
     message = error.details() if hasattr(error, "details") else str(error)
-    reason = field_name = ""
-    transition = conflict = None
-    status = None
-    try:
-        status = rpc_status.from_call(error)  # type: ignore[arg-type]
-    except (ValueError, AttributeError):
-        status = None
-    if status is not None:
-        for detail in status.details:
-            if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-                info = error_details_pb2.ErrorInfo()
-                detail.Unpack(info)
-                reason = info.reason
-                field_name = info.metadata.get("field", "")
-            elif detail.Is(common_pb2.IllegalTransition.DESCRIPTOR):
-                transition = common_pb2.IllegalTransition()
-                detail.Unpack(transition)
-            elif detail.Is(common_pb2.ConflictDetail.DESCRIPTOR):
-                conflict = common_pb2.ConflictDetail()
-                detail.Unpack(conflict)
-    return RpcFailure(code, message or "", reason, field_name, transition, conflict)
+    trailers: Any = error.trailing_metadata() if hasattr(error, "trailing_metadata") else None
+    request_id = next(
+        (str(v) for k, v in (trailers or ()) if k == REQUEST_ID_HEADER), request_id_var.get()
+    )
+    details = error_details(error)
+    request_id = details.metadata.get("request_id", "") or request_id
+    return RpcFailure(
+        code,
+        message or "",
+        details.reason,
+        details.metadata.get("field", ""),
+        details.transition,
+        details.conflict,
+        request_id,
+    )
 
 
 def failure_error(failure: RpcFailure) -> CliError:

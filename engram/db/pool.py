@@ -1,6 +1,7 @@
-"""A psycopg 3 connection pool with pgvector registered, connection-only
-retries, and a health monitor (engram.db.health) so that callers fail fast
-while PostgreSQL is down and are served again as soon as it is back.
+"""A psycopg 3 connection pool with pgvector registered, a health monitor
+(engram.db.health) so that callers fail fast while PostgreSQL is down and are
+served again as soon as it is back, and its use exported as gauges
+(engram_db_pool_connections, engram_db_pool_requests_waiting).
 
 Acquiring a connection:
 
@@ -23,7 +24,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
 
 import psycopg
 from pgvector.psycopg import register_vector
@@ -33,11 +34,10 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from engram.db.health import HealthMonitor
 from engram.errors import Unavailable
-from engram.logs import describe
+from engram.metrics import DB_POOL_CONNECTIONS, DB_POOL_WAITING
 
 log = logging.getLogger("engram.db")
 
-T = TypeVar("T")
 Conn = psycopg.Connection[dict[str, Any]]
 
 # Longest wait for a pooled connection while the server is up (load).
@@ -53,11 +53,6 @@ CONNECT_TIMEOUT_SECONDS = 3
 OPEN_TIMEOUT_SECONDS = 30.0
 
 DOWN_MESSAGE = "database unavailable"
-
-# Retry only failures to reach the server; a failed statement is never
-# replayed blindly, since it may have committed. Unavailable from
-# connection() means no statement ran.
-RETRYABLE = (psycopg.OperationalError, PoolTimeout, Unavailable)
 
 
 def _has_vector(conn: psycopg.Connection[object]) -> bool:
@@ -94,6 +89,7 @@ class Database:
             reconnect_failed=self._reconnect_failed,
         )
         self.health = HealthMonitor(url, name, on_recovered=self._pool.check)
+        self._untrack: list[Callable[[], None]] = []
 
     def open(self, wait: bool = True) -> Database:
         try:
@@ -106,11 +102,31 @@ class Database:
                 reason="DATABASE_UNREACHABLE",
             ) from exc
         self.health.start()
+        self._track_use()
         return self
 
     def close(self) -> None:
+        for untrack in self._untrack:
+            untrack()
+        self._untrack.clear()
         self.health.close()
         self._pool.close()
+
+    def _track_use(self) -> None:
+        stats = self._pool.get_stats
+
+        def in_use() -> float:
+            now = stats()
+            return now.get("pool_size", 0) - now.get("pool_available", 0)
+
+        self._untrack += [
+            DB_POOL_CONNECTIONS.track(in_use, pool=self.name, state="in_use"),
+            DB_POOL_CONNECTIONS.track(
+                lambda: stats().get("pool_available", 0), pool=self.name, state="idle"
+            ),
+            DB_POOL_CONNECTIONS.track(lambda: self._pool.max_size, pool=self.name, state="max"),
+            DB_POOL_WAITING.track(lambda: stats().get("requests_waiting", 0), pool=self.name),
+        ]
 
     # -- pool callbacks (run in the pool's threads or the caller's) ---------
 
@@ -175,18 +191,3 @@ class Database:
     def transaction(self) -> Iterator[Conn]:
         with self.connection() as conn, conn.transaction():
             yield conn
-
-    def retrying(self, fn: Callable[[], T], attempts: int = 3, backoff: float = 0.2) -> T:
-        """Run an idempotent unit of work, retrying only connection failures."""
-        for attempt in range(1, attempts + 1):
-            try:
-                return fn()
-            except RETRYABLE as exc:
-                if attempt == attempts:
-                    raise
-                log.warning(
-                    "database connection failed; retrying",
-                    extra={"attempt": attempt, "error": describe(exc)},
-                )
-                time.sleep(backoff * attempt)
-        raise AssertionError("unreachable")

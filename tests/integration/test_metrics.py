@@ -38,6 +38,8 @@ def scrape(port: int) -> str:
 def sample(text: str, name: str, **labels: str) -> float | None:
     """The value of one series in Prometheus text format, None when absent."""
     for line in text.splitlines():
+        if not labels and line.startswith(name + " "):
+            return float(line.rsplit(" ", 1)[1])
         if not line.startswith(name + "{"):
             continue
         found = dict(re.findall(r'(\w+)="([^"]*)"', line[len(name) : line.rindex("}")]))
@@ -134,3 +136,55 @@ def test_log_lines_carry_the_callers_request_id(
     assert all(e["method"] == COMMIT for e in done)
     failed = [e for e in lines if e.get("request_id") == bad_id]
     assert any(e["msg"] == "rpc error" and e["code"] == "INVALID_ARGUMENT" for e in failed), lines
+
+
+STREAM = "/engram.journal.v1.JournalService/StreamChanges"
+
+
+def eventually_sampled(port: int, name: str, want: float, **labels: str) -> str:
+    """The scrape once `name{labels}` reads `want` (background work settles)."""
+    import time
+
+    deadline = time.monotonic() + 30
+    while True:
+        text = scrape(port)
+        if sample(text, name, **labels) == want or time.monotonic() > deadline:
+            return text
+        time.sleep(0.1)
+
+
+def test_process_pool_backlog_index_lag_and_stream_series(
+    metrics_port: int, start_services: Any, channel_to: Any
+) -> None:
+    # The journal embeds nothing (workers off), so its backlog is what was committed;
+    # the retrieval plane follows it and indexes the episode lexically, and the
+    # learning plane's capture follows it too.
+    journal_suite = start_services(["journal"], workers_enabled=False)
+    journal = jpb_grpc.JournalServiceStub(channel_to(journal_suite))
+    journal.CommitTurn(commit_request())
+    start_services(["learning", "retrieval"], journal_addr=journal_suite.address)
+    for batch in journal.StreamChanges(jpb.StreamChangesRequest(after_cursor=0, follow=False)):
+        assert batch.watermark >= 1
+
+    text = eventually_sampled(metrics_port, "engram_index_episodes", 1.0)
+    assert sample(text, "engram_index_episodes") == 1.0
+    text = eventually_sampled(
+        metrics_port, "engram_feed_lag_changes", 0.0, consumer="retrieval_index"
+    )
+    assert sample(text, "engram_feed_lag_changes", consumer="retrieval_index") == 0.0
+    text = eventually_sampled(
+        metrics_port, "engram_feed_lag_changes", 0.0, consumer="learning_capture"
+    )
+    assert sample(text, "engram_feed_lag_changes", consumer="learning_capture") == 0.0
+    assert sample(text, "engram_embedding_backlog_episodes") == 1.0
+    for state in ("in_use", "idle", "max"):
+        assert sample(text, "engram_db_pool_connections", pool="journal", state=state) is not None
+    assert sample(text, "engram_db_pool_connections", pool="journal", state="max") == 8.0
+    assert sample(text, "engram_db_pool_requests_waiting", pool="journal") is not None
+    for name in ("process_resident_memory_bytes", "process_cpu_seconds_total"):
+        assert re.search(rf"^{name} ", text, re.MULTILINE), name
+    assert sample(text, "python_gc_collections_total", generation="0") is not None
+    # Streams have their own histogram; unary latency is unary only.
+    assert f'engram_rpc_stream_duration_seconds_count{{method="{STREAM}"}}' in text
+    assert f'engram_rpc_latency_seconds_count{{method="{STREAM}"}}' not in text
+    assert f'engram_rpc_latency_seconds_count{{method="{COMMIT}"}}' in text

@@ -5,6 +5,7 @@ setting, and the Dockerfile installs and runs what the package declares."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -43,9 +44,13 @@ def services(compose: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return found
 
 
+MONITORING = {"prometheus", "grafana"}
+
+
 def test_compose_has_database_migration_and_every_service(compose: dict[str, Any]) -> None:
     svc = services(compose)
-    assert set(svc) == {"postgres", "migrate", *SERVICES}
+    assert set(svc) == {"postgres", "migrate", *SERVICES, *MONITORING}
+    assert all(svc[name]["profiles"] == ["monitoring"] for name in MONITORING)
     assert svc["postgres"]["image"] == "pgvector/pgvector:pg17"
     assert "pg_isready" in " ".join(svc["postgres"]["healthcheck"]["test"])
     assert svc["migrate"]["entrypoint"] == ["engram", "db", "migrate"]
@@ -84,6 +89,67 @@ def test_service_addresses_point_at_compose_services(compose: dict[str, Any]) ->
                 assert host in service["depends_on"], f"{name} must wait for {host}"
     gateway = svc["gateway"]["environment"]
     assert {"ENGRAM_JOURNAL_ADDR", "ENGRAM_LEARNING_ADDR", "ENGRAM_RETRIEVAL_ADDR"} <= set(gateway)
+
+
+@pytest.mark.parametrize("name", SERVICES)
+def test_each_service_serves_metrics_to_the_network(compose: dict[str, Any], name: str) -> None:
+    service = services(compose)[name]
+    env = service["environment"]
+    settings = Settings.load(env={k: str(v) for k, v in env.items() if "${" not in str(v)})
+    assert settings.metrics_port == 9464 and settings.metrics_host == "0.0.0.0"
+    published = [str(p) for p in service["ports"] if str(p).endswith(":9464")]
+    assert len(published) == 1 and published[0].startswith("127.0.0.1:")
+
+
+def test_prometheus_scrapes_every_service() -> None:
+    config = yaml.safe_load((ROOT / "deploy" / "prometheus.yml").read_text(encoding="utf-8"))
+    targets = {
+        target: group["labels"]["service"]
+        for job in config["scrape_configs"]
+        for group in job["static_configs"]
+        for target in group["targets"]
+    }
+    assert targets == {f"{name}:9464": name for name in SERVICES}
+
+
+def _exported_series() -> set[str]:
+    """Every series name the process registry can expose."""
+    from engram import metrics
+
+    names: set[str] = set()
+    for family in metrics.REGISTRY.collect():
+        if family.type == "counter":
+            names |= {family.name + "_total", family.name + "_created"}
+        elif family.type == "histogram":
+            names |= {family.name + s for s in ("_bucket", "_count", "_sum", "_created")}
+        else:
+            names.add(family.name)
+    return names
+
+
+def test_dashboard_charts_only_series_that_exist() -> None:
+    dashboard = json.loads(
+        (ROOT / "deploy" / "grafana" / "dashboards" / "engram.json").read_text(encoding="utf-8")
+    )
+    exported = _exported_series()
+    charted: set[str] = set()
+    for panel in dashboard["panels"]:
+        for target in panel["targets"]:
+            expr = target["expr"]
+            # Series are the identifiers followed by a selector or a range.
+            charted |= set(re.findall(r"\b([a-z_][a-z0-9_]*)\{", expr))
+    assert charted, "no series charted"
+    assert sorted(charted - exported) == []
+    for wanted in (
+        "engram_db_pool_connections",
+        "engram_embedding_backlog_episodes",
+        "engram_index_episodes",
+        "engram_feed_lag_changes",
+        "engram_rpc_stream_duration_seconds_bucket",
+        "process_resident_memory_bytes",
+        "python_gc_collections_total",
+    ):
+        assert wanted in charted, wanted
 
 
 def test_database_url_reaches_the_postgres_service(compose: dict[str, Any]) -> None:
