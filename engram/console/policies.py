@@ -17,7 +17,7 @@ from google.protobuf.message import Message
 from starlette.responses import Response
 
 from engram.cli.client import to_dict
-from engram.cli.policy import READ_ONLY_FIELDS
+from engram.cli.policy_file import without_read_only
 from engram.console.suite import SuiteError, new_request_id
 from engram.console.web import Operator, page
 from engram.journal.v1 import journal_pb2 as jpb
@@ -151,9 +151,7 @@ SPECS: dict[str, PolicySpec] = {
 
 
 def policy_yaml(policy: Message) -> str:
-    data = to_dict(policy)
-    for name in READ_ONLY_FIELDS:
-        data.pop(name, None)
+    data = without_read_only(to_dict(policy))
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
 
 
