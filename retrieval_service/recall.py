@@ -127,10 +127,18 @@ class RecallQuery:
 
 @dataclass(frozen=True)
 class Ranked:
-    id: str
+    """One fused candidate; its id is read from the candidates only when needed
+    (the resident index ranks on integer keys)."""
+
+    ids: Sequence[str]
+    position: int
     score: float
     dense_rank: int
     lexical_rank: int
+
+    @property
+    def id(self) -> str:
+        return self.ids[self.position]
 
 
 @dataclass(frozen=True)
@@ -316,7 +324,8 @@ class Recaller:
         ranked = ranking.rank(candidates, prepared, self.ranker)
         return [
             Ranked(
-                candidates.ids[i],
+                candidates.ids,
+                i,
                 score,
                 ranked.dense_rank[i],
                 ranked.lexical_rank[i],
