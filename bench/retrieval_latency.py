@@ -127,6 +127,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("/var/tmp/engram-bench"))
     parser.add_argument("--embedder", default="minilm")
     parser.add_argument("--no-text", action="store_true", help="skip the text-only calls")
+    parser.add_argument(
+        "--keep-index",
+        action="store_true",
+        help="persist the resident index under --out and load it on the next run",
+    )
     args = parser.parse_args()
 
     model = shared_embedder(args.embedder).name
@@ -140,7 +145,7 @@ def main() -> None:
             "database_url": url,
             "embedder": args.embedder,
             "data_dir": str(args.out / f"data-{args.episodes}"),
-            "index_persist": False,
+            "index_persist": args.keep_index,
             "metrics_port": -1,
             "index_staleness_seconds": 60,
             "log_level": "WARNING",

@@ -78,6 +78,16 @@ def _sha256(field: str, value: str) -> str:
     return value
 
 
+def _context_fields(request: Any) -> tuple[str, str, str, str]:
+    """(context_id, subject, workspace, session_id) of a receipt request."""
+    return (
+        require_text("context_id", request.context_id, max_chars=128),
+        require_id("subject", request.subject),
+        workspace_or_default("workspace", request.workspace),
+        optional_id("session_id", request.session_id),
+    )
+
+
 def _audit_rows(field: str, entries: Any) -> list[dict[str, Any]]:
     """Validated retrieval-audit rows: section, record_ids, detail."""
     if len(entries) > MAX_ENTRIES:
@@ -173,10 +183,7 @@ class ReceiptRpcs(pb_grpc.JournalServiceServicer):
     def RecordRetrievalAudit(
         self, request: pb.RecordRetrievalAuditRequest, context: grpc.ServicerContext
     ) -> pb.RecordRetrievalAuditResponse:
-        context_id = require_text("context_id", request.context_id, max_chars=128)
-        subject = require_id("subject", request.subject)
-        workspace = workspace_or_default("workspace", request.workspace)
-        session_id = optional_id("session_id", request.session_id)
+        context_id, subject, workspace, session_id = _context_fields(request)
         if not request.entries:
             raise InvalidArgument("entries", "must not be empty")
         rows = _audit_rows("entries", request.entries)
@@ -215,10 +222,7 @@ class ReceiptRpcs(pb_grpc.JournalServiceServicer):
     def RecordContextInjection(
         self, request: pb.RecordContextInjectionRequest, context: grpc.ServicerContext
     ) -> pb.RecordContextInjectionResponse:
-        context_id = require_text("context_id", request.context_id, max_chars=128)
-        subject = require_id("subject", request.subject)
-        workspace = workspace_or_default("workspace", request.workspace)
-        session_id = optional_id("session_id", request.session_id)
+        context_id, subject, workspace, session_id = _context_fields(request)
         row = _injection_row(
             "",
             request.section,
@@ -269,10 +273,7 @@ class ReceiptRpcs(pb_grpc.JournalServiceServicer):
     def RecordContextReceipts(
         self, request: pb.RecordContextReceiptsRequest, context: grpc.ServicerContext
     ) -> pb.RecordContextReceiptsResponse:
-        context_id = require_text("context_id", request.context_id, max_chars=128)
-        subject = require_id("subject", request.subject)
-        workspace = workspace_or_default("workspace", request.workspace)
-        session_id = optional_id("session_id", request.session_id)
+        context_id, subject, workspace, session_id = _context_fields(request)
         request_id = require_request_id("request_id", request.request_id)
         assert request_id is not None
         audits = _audit_rows("audit_entries", request.audit_entries)

@@ -7,6 +7,16 @@
 -- event's content hash. A request id found already recorded returns its stored
 -- fingerprint and response with replayed = true and writes nothing; the caller
 -- tells a replay from a reuse.
+-- The fingerprint and response stored for one request id, or NULLs.
+CREATE FUNCTION journal.stored_response(
+    p_operation text, p_request_id uuid, OUT request_sha256 text, OUT response jsonb
+)
+LANGUAGE sql VOLATILE AS $$
+    SELECT i.request_sha256, convert_from(i.response, 'UTF8')::jsonb
+    FROM journal.idempotency i
+    WHERE i.operation = p_operation AND i.request_id = p_request_id;
+$$;
+
 CREATE FUNCTION journal.record_context_receipts(
     p_request_id uuid,
     p_request_sha256 text,
@@ -35,11 +45,9 @@ DECLARE
     ev_id bigint := 0;
 BEGIN
     -- A plain replay returns without taking the lock.
-    SELECT i.request_sha256, convert_from(i.response, 'UTF8')::jsonb
-    INTO request_sha256, response
-    FROM journal.idempotency i
-    WHERE i.operation = 'record_context_receipts' AND i.request_id = p_request_id;
-    IF FOUND THEN
+    SELECT r.request_sha256, r.response INTO request_sha256, response
+    FROM journal.stored_response('record_context_receipts', p_request_id) r;
+    IF request_sha256 IS NOT NULL THEN
         replayed := true;
         RETURN;
     END IF;
@@ -47,11 +55,9 @@ BEGIN
         hashtextextended('record_context_receipts:' || p_request_id::text, 0));
     -- Its own statement, so a fresh snapshot: a concurrent duplicate that held
     -- the lock has committed its response by now.
-    SELECT i.request_sha256, convert_from(i.response, 'UTF8')::jsonb
-    INTO request_sha256, response
-    FROM journal.idempotency i
-    WHERE i.operation = 'record_context_receipts' AND i.request_id = p_request_id;
-    IF FOUND THEN
+    SELECT r.request_sha256, r.response INTO request_sha256, response
+    FROM journal.stored_response('record_context_receipts', p_request_id) r;
+    IF request_sha256 IS NOT NULL THEN
         replayed := true;
         RETURN;
     END IF;

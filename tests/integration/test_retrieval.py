@@ -325,10 +325,10 @@ def _refuse_rpc_reread(*_args: Any, **_kwargs: Any) -> list[jpb.Episode]:
     raise AssertionError("the visibility re-read went through BatchGetEpisodes")
 
 
-def _quarantine_turn(client: Client, event_id: int, restore: bool = False) -> None:
+def _quarantine(client: Client, kind: Any, record_id: str, restore: bool = False) -> None:
     fields = {
-        "record_kind": jpb.RECORD_KIND_EVENT,
-        "record_id": str(event_id),
+        "record_kind": kind,
+        "record_id": record_id,
         "reason": "test",
         "request_id": str(uuid.uuid4()),
     }
@@ -355,12 +355,12 @@ def test_visibility_is_read_from_the_database_without_the_rpc_hop(
 
     # The snapshot cannot learn of these: only the read of committed state can.
     runtime.follower.pause()
-    _quarantine_turn(client, target.event_id)
+    _quarantine(client, jpb.RECORD_KIND_EVENT, str(target.event_id))
     response = client.recall("cat named Pixel", limit=100)
     assert response.served_by == rpb.SERVED_BY_RESIDENT
     assert target.episode_id not in ids(response)
     assert len(response.hits) == len(TOPICS) - 1
-    _quarantine_turn(client, target.event_id, restore=True)
+    _quarantine(client, jpb.RECORD_KIND_EVENT, str(target.event_id), restore=True)
     response = client.recall("cat named Pixel", limit=3, context_turns=1)
     assert ids(response)[0] == target.episode_id
     assert response.hits[0].user_text == TOPICS[4][0]
@@ -383,14 +383,7 @@ def test_without_a_database_url_the_journal_rpc_rereads(
     assert client.runtime().direct is None
     target = episodes[TOPICS[1][0]]
     client.runtime().follower.pause()
-    client.journal.Quarantine(
-        jpb.QuarantineRequest(
-            record_kind=jpb.RECORD_KIND_EPISODE,
-            record_id=target,
-            reason="wrong person",
-            request_id=str(uuid.uuid4()),
-        )
-    )
+    _quarantine(client, jpb.RECORD_KIND_EPISODE, target)
     response = client.recall("peanut allergy", limit=100)
     assert response.served_by == rpb.SERVED_BY_RESIDENT
     assert target not in ids(response)
