@@ -25,8 +25,8 @@ Per iteration, in alternating order so machine noise hits both sides alike:
   RetrievalService.Recall, one after the other, with the requests the gateway sends;
   their sum is the baseline;
 * AssembleContext: the same three reads in parallel, plus coverage validation, packing,
-  rendering, one retrieval-audit receipt, up to three injection receipts (parallel) and
-  the journaled trace event.
+  rendering, and the receipts with the journaled trace event (one RecordContextReceipts
+  call, one transaction).
 
 ReleaseResponse: one context, candidates alternating between a plain answer (RELEASE)
 and an unlicensed absence claim (REGENERATE); every verdict is journaled.

@@ -10,11 +10,15 @@ The services run in this process on one port (journal + retrieval, MiniLM
 embedder, index persistence off); RetrievalService builds its index by
 replaying the change feed at start, and the benchmark waits for it.
 
-Per query, four calls in turn (so machine noise hits all four alike):
-Recall and SearchEpisodes with a precomputed query vector (excluding query
-embedding), then both with query text only (each service embeds the query
-with MiniLM). k = 10. Recall's resident path includes its visibility
-re-read (BatchGetEpisodes), the price of never serving a quarantined hit.
+Per query, five calls in turn (so machine noise hits all alike): Recall
+and SearchEpisodes with a precomputed query vector (excluding query
+embedding); the same Recall with its visibility re-read sent through
+JournalService.BatchGetEpisodes over gRPC (the path before the direct
+database read, as a same-run baseline); then Recall and SearchEpisodes with
+query text only (each service embeds the query with MiniLM; --no-text skips
+these two). k = 10. Recall's resident path includes its visibility re-read,
+the price of never serving a quarantined hit: a direct read of the
+journal's database (retrieval_service.direct), the process knowing its URL.
 """
 
 from __future__ import annotations
@@ -122,6 +126,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--out", type=Path, default=Path("/var/tmp/engram-bench"))
     parser.add_argument("--embedder", default="minilm")
+    parser.add_argument("--no-text", action="store_true", help="skip the text-only calls")
+    parser.add_argument(
+        "--keep-index",
+        action="store_true",
+        help="persist the resident index under --out and load it on the next run",
+    )
     args = parser.parse_args()
 
     model = shared_embedder(args.embedder).name
@@ -135,7 +145,7 @@ def main() -> None:
             "database_url": url,
             "embedder": args.embedder,
             "data_dir": str(args.out / f"data-{args.episodes}"),
-            "index_persist": False,
+            "index_persist": args.keep_index,
             "metrics_port": -1,
             "index_staleness_seconds": 60,
             "log_level": "WARNING",
@@ -173,11 +183,25 @@ def main() -> None:
 
         corpus = Corpus(args.episodes)
         vectors, clusters = corpus.queries(args.queries + args.warmup)
-        series: dict[str, list[float]] = {
-            k: [] for k in ("recall_vector", "search_vector", "recall_text", "search_text")
-        }
+        names = ["recall_vector", "search_vector", "recall_vector_rpc"]
+        if not args.no_text:
+            names += ["recall_text", "search_text"]
+        series: dict[str, list[float]] = {k: [] for k in names}
         served: dict[int, int] = {}
         server_embed, server_search = [], []
+        server_search_vector: dict[str, list[float]] = {"direct": [], "rpc": []}
+        runtime: Any = next(b for b in suite.bindings if b.name == "retrieval").servicer.runtime  # type: ignore[attr-defined]
+        recaller = runtime.recaller
+        assert runtime.direct is not None, "the benchmark measures the direct read"
+
+        def recall_via_rpc(request: rpb.RecallRequest) -> rpb.RecallResponse:
+            recaller._episodes = runtime.client
+            try:
+                response: rpb.RecallResponse = retrieval.Recall(request)
+                return response
+            finally:
+                recaller._episodes = runtime.direct
+
         agree_top1 = 0
         for i, (vector, cluster) in enumerate(zip(vectors, clusters, strict=True)):
             text = query_text(int(cluster), i)
@@ -198,6 +222,13 @@ def main() -> None:
                     ),
                 ),
                 (
+                    "recall_vector_rpc",
+                    recall_via_rpc,
+                    rpb.RecallRequest(
+                        query_text=text, subject=SUBJECT, limit=10, query_embedding=values
+                    ),
+                ),
+                (
                     "recall_text",
                     retrieval.Recall,
                     rpb.RecallRequest(query_text=text, subject=SUBJECT, limit=10),
@@ -210,36 +241,47 @@ def main() -> None:
             ]
             responses: dict[str, Any] = {}
             for name, call, request in calls:
+                if name not in series:
+                    continue
                 elapsed, responses[name] = timed(call, request)
                 if i >= args.warmup:
                     series[name].append(elapsed)
             if i >= args.warmup:
-                recall = responses["recall_text"]
-                served[recall.served_by] = served.get(recall.served_by, 0) + 1
-                server_embed.append(recall.embed_micros / 1e6)
-                server_search.append(recall.search_micros / 1e6)
+                for name in ("recall_vector", "recall_vector_rpc"):
+                    served[responses[name].served_by] = served.get(responses[name].served_by, 0) + 1
+                server_search_vector["direct"].append(
+                    responses["recall_vector"].search_micros / 1e6
+                )
+                server_search_vector["rpc"].append(
+                    responses["recall_vector_rpc"].search_micros / 1e6
+                )
+                if not args.no_text:
+                    recall = responses["recall_text"]
+                    server_embed.append(recall.embed_micros / 1e6)
+                    server_search.append(recall.search_micros / 1e6)
                 a, b = responses["recall_vector"], responses["search_vector"]
                 if a.hits and b.hits and a.hits[0].episode_id == b.hits[0].episode.episode_id:
                     agree_top1 += 1
         result: dict[str, Any] = {name: stats(values) for name, values in series.items()}
-        for mode in ("vector", "text"):
+        for mode in ("vector",) if args.no_text else ("vector", "text"):
             result[f"ratio_p50_{mode}"] = round(
                 result[f"search_{mode}"]["p50_ms"] / result[f"recall_{mode}"]["p50_ms"], 2
             )
-        result["recall_server_embed"] = stats(server_embed)
-        result["recall_server_search"] = stats(server_search)
+        result["ratio_p50_rpc_reread_over_direct"] = round(
+            result["recall_vector_rpc"]["p50_ms"] / result["recall_vector"]["p50_ms"], 2
+        )
+        result["recall_server_search_vector_direct"] = stats(server_search_vector["direct"])
+        result["recall_server_search_vector_rpc"] = stats(server_search_vector["rpc"])
+        if not args.no_text:
+            result["recall_server_embed"] = stats(server_embed)
+            result["recall_server_search"] = stats(server_search)
         result["served_by"] = {
             rpb.ServedBy.Name(k): v  # type: ignore[arg-type]
             for k, v in served.items()
         }
         result["top1_agreement_vector"] = round(agree_top1 / args.queries, 3)
         summary["latency"] = result
-        binding = next(b for b in suite.bindings if b.name == "retrieval")
-        summary["dense"] = dense_recall(
-            binding.servicer.runtime,  # type: ignore[attr-defined]
-            corpus.queries(args.recall_queries)[0],
-            url,
-        )
+        summary["dense"] = dense_recall(runtime, corpus.queries(args.recall_queries)[0], url)
         print(json.dumps(summary, indent=1), flush=True)
         channel.close()
     finally:

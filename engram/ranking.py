@@ -143,7 +143,7 @@ def text_traits(length: int, question: bool, image: bool) -> tuple[float, float,
 class Candidates:
     """One query's candidates (arrays aligned with ``ids``)."""
 
-    ids: list[str]
+    ids: Sequence[str]
     cos: F  # dense cosine, nan without a vector
     cos_prev: F  # neighbours' cosine, nan when missing
     cos_next: F
@@ -160,6 +160,9 @@ class Candidates:
     dense_hi: float = 0.0
     dense_lo: float = 0.0
     in_dense: int = 0  # how many of ids head the dense list (for bookkeeping)
+    # Integer keys that order exactly as ids do (the resident index: a UUID's
+    # 128-bit value), so ties break without the UUID text; () to use ids.
+    keys: Sequence[int] = ()
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -275,7 +278,7 @@ def first_stage(c: Candidates) -> FirstStage:
     return FirstStage(s, dn, dp, dx)
 
 
-def _order(score: F, ids: Sequence[str]) -> list[int]:
+def _order(score: F, ids: Sequence[str] | Sequence[int]) -> list[int]:
     return sorted(range(len(ids)), key=lambda i: (-float(score[i]), ids[i]))
 
 
@@ -399,7 +402,7 @@ def rank(c: Candidates, query: Query, ranker: Ranker | None) -> Ranked:
     if len(c) == 0:
         return Ranked([], [])
     fs = first_stage(c)
-    order = _order(fs.score, c.ids)
+    order = _order(fs.score, c.keys or c.ids)
     dense_rank, lexical_rank = list_ranks(c)
     if ranker is None or len(order) < 2:
         return Ranked(order, [float(fs.score[i]) for i in order], dense_rank, lexical_rank)

@@ -96,6 +96,7 @@ DECLARED: Mapping[str, Mapping[str, Role]] = {
         "FindExact": R,
         "RecordRetrievalAudit": S,
         "RecordContextInjection": S,
+        "RecordContextReceipts": S,
         "ListReceipts": OP,
         "GetSessionContext": R,
         "GetCompactionPolicy": OP,

@@ -4,18 +4,18 @@
 2. Each answer's coverage is validated (gateway.sections); its AbsenceState is derived.
 3. Each section is packed under its budget and rendered (gateway.blocks,
    gateway.packing, gateway.render).
-4. Receipts through JournalService, fail closed (gateway.receipts): a block whose audit
-   or injection receipt cannot be written is removed before the response returns.
-5. The evidence of the context (coverage, absence states, exact lookup, packed record
-   ids and block hashes, before receipts) is journaled as a ``gateway.context.assembled``
-   event, written beside the receipts, and the context is cached for ReleaseResponse.
-   Exposure at the model boundary is what the injection receipts record.
+4. Receipts through JournalService, fail closed (gateway.receipts): one
+   RecordContextReceipts call writes the retrieval audit, the injection receipts and
+   the ``gateway.context.assembled`` event (the evidence of the context: coverage,
+   absence states, exact lookup, packed record ids and block hashes, before receipts)
+   in one transaction; if it fails, every block is removed before the response returns.
+5. The context is cached for ReleaseResponse. Exposure at the model boundary is what
+   the injection receipts record.
 """
 
 from __future__ import annotations
 
 import hashlib
-import logging
 import uuid
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -30,7 +30,7 @@ from engram.timeutil import now, to_timestamp
 from gateway import render
 from gateway.blocks import PackedSection, pack_section
 from gateway.contexts import CONTEXT_EVENT, ContextState, SectionRecord
-from gateway.downstream import DownstreamError, Planes, wait
+from gateway.downstream import Planes
 from gateway.evidence import SectionEvidence, mentions_any
 from gateway.fanout import AssembleCommand, ExactOutcome, Fanout
 from gateway.packing import estimate_tokens, split_budget
@@ -41,8 +41,6 @@ from gateway.transcript import NAME as TRANSCRIPT_SECTION
 from gateway.transcript import pack_transcript
 
 __all__ = ["AssembleCommand", "Assembler", "derived_id"]
-
-log = logging.getLogger("engram.gateway")
 
 _ID_NAMESPACE = uuid.UUID("6f1c63e2-55a4-4d0c-9a57-0c5b1f3f8e21")
 
@@ -60,7 +58,7 @@ class Assembler:
         self._executor = executor
         self._seal = seal
         self._fanout = Fanout(planes, executor)
-        self._receipts = ReceiptWriter(planes, executor)
+        self._receipts = ReceiptWriter(planes)
 
     def exact_lookup(
         self, subject: str, workspace: str
@@ -79,11 +77,15 @@ class Assembler:
             for s in inputs
         ]
         state = self._state(cmd, context_id, inputs, sections, exact)
-        # The evidence event does not depend on the receipts: it is written beside them
-        # (one round trip fewer). Exposure is what the injection receipts say.
-        journaled = self._executor.submit(self._journal_context, state)
-        self._receipts.record(cmd.who, context_id, sections)
-        state.journal_event_id = wait(journaled, self._planes.timeout_s, lambda: 0)
+        # The evidence event is written with the receipts, in one transaction: exposure
+        # is what the injection receipts say.
+        state.journal_event_id = self._receipts.record(
+            cmd.who,
+            context_id,
+            sections,
+            self._trace_event(state),
+            derived_id(context_id, "context"),
+        )
         for packed in sections:
             status_name = gpb.SectionStatus.Name(packed.status)  # type: ignore[arg-type]
             count_plane_event(
@@ -132,32 +134,12 @@ class Assembler:
             rendered_records=tuple(e.line for p in sections if p.rendered for e in p.kept),
         )
 
-    def _journal_context(self, state: ContextState) -> int:
+    def _trace_event(self, state: ContextState) -> jpb.ContextTraceEvent:
         payload = struct_pb2.Struct()
         payload.update(self._seal(state.to_payload()))
-        try:
-            response = self._planes.call(
-                "journal",
-                "AppendEvent",
-                jpb.AppendEventRequest(
-                    event_type=CONTEXT_EVENT,
-                    subject=state.subject,
-                    workspace=state.workspace,
-                    session_id=state.session_id,
-                    payload=payload,
-                    provenance=jpb.PROVENANCE_SYSTEM,
-                    request_id=derived_id(state.context_id, "context"),
-                ),
-                jpb.AppendEventResponse,
-            )
-        except DownstreamError as exc:
-            log.warning(
-                "context trace not journaled",
-                extra={"context_id": state.context_id, "error": str(exc)},
-            )
-            count_plane_event("gateway", "trace_not_journaled")
-            return 0
-        return int(response.event.event_id)
+        return jpb.ContextTraceEvent(
+            event_type=CONTEXT_EVENT, payload=payload, provenance=jpb.PROVENANCE_SYSTEM
+        )
 
     @staticmethod
     def _response(

@@ -1,27 +1,29 @@
-"""Receipts through JournalService, fail closed.
+"""Receipts through JournalService, fail closed, in one call and one transaction.
 
-One RecordRetrievalAudit for every candidate a plane returned (EVALUATED, then
-SELECTED, DROPPED_BUDGET or WITHHELD); then, only once the audit is written, one
-RecordContextInjection per rendered block (record ids, SHA-256 of the exact block,
-injected and omitted counts), in parallel. A failed audit removes every block; a failed
-injection receipt removes its block (SECTION_STATUS_WITHHELD_RECEIPT_FAILED). Writing the
-injection receipts only after the audit means an injection receipt never records a block
-that was then removed. A section omitted by budget gets a receipt for the empty block so
-the omission counters stay exact. A receipt proves evaluation or exposure, not influence.
+RecordContextReceipts writes, all or nothing: one retrieval-audit row for every candidate
+a plane returned (EVALUATED, then SELECTED, DROPPED_BUDGET or WITHHELD), one
+context-injection receipt per rendered block (record ids, SHA-256 of the exact block,
+injected and omitted counts) and the context's trace event. If the call fails, nothing
+was written, so every block it covered is removed (SECTION_STATUS_WITHHELD_RECEIPT_FAILED)
+and no injection receipt can record a block that was then removed. A section omitted by
+budget gets a receipt for the empty block so the omission counters stay exact. A receipt
+proves evaluation or exposure, not influence.
 """
 
 from __future__ import annotations
 
-from concurrent.futures import Executor
+import logging
 
 from engram.gateway.v1 import gateway_pb2 as gpb
 from engram.journal.v1 import journal_pb2 as jpb
 from engram.metrics import count_plane_event
 from gateway import render
 from gateway.blocks import PackedSection
-from gateway.downstream import DownstreamError, Planes, wait
+from gateway.downstream import DownstreamError, Planes
 from gateway.packing import Entry
 from gateway.sections import RECORD_KINDS, Who
+
+log = logging.getLogger("engram.gateway")
 
 _EMPTY_BLOCK_SHA256 = render.block_sha256("")
 
@@ -58,72 +60,62 @@ def audit_entries(sections: list[PackedSection]) -> list[jpb.RetrievalAuditEntry
     return entries
 
 
-class ReceiptWriter:
-    def __init__(self, planes: Planes, executor: Executor) -> None:
-        self._planes = planes
-        self._executor = executor
+def _injection(packed: PackedSection) -> jpb.ContextInjection:
+    included = packed.status == gpb.SECTION_STATUS_INCLUDED
+    return jpb.ContextInjection(
+        section=packed.name,
+        record_ids=[e.record_id for e in packed.kept],
+        block_sha256=render.block_sha256(packed.rendered) if included else _EMPTY_BLOCK_SHA256,
+        injected_count=len(packed.kept),
+        omitted_count=len(packed.dropped),
+    )
 
-    def record(self, who: Who, context_id: str, sections: list[PackedSection]) -> None:
-        entries = audit_entries(sections)
-        if entries:
-            try:
-                request = jpb.RecordRetrievalAuditRequest(
-                    context_id=context_id,
-                    subject=who.subject,
-                    workspace=who.workspace,
-                    session_id=who.session_id,
-                    entries=entries,
-                )
-                self._planes.call(
-                    "journal", "RecordRetrievalAudit", request, jpb.RecordRetrievalAuditResponse
-                )
-            except DownstreamError as exc:
-                count_plane_event("gateway", "receipt_failed")
-                for packed in sections:
-                    if packed.status == gpb.SECTION_STATUS_INCLUDED:
-                        packed.withhold(f"retrieval audit receipt failed: {exc}")
-                return
-        injections = {
-            packed.name: self._executor.submit(self._inject, who, context_id, packed)
+
+class ReceiptWriter:
+    def __init__(self, planes: Planes) -> None:
+        self._planes = planes
+
+    def record(
+        self,
+        who: Who,
+        context_id: str,
+        sections: list[PackedSection],
+        trace: jpb.ContextTraceEvent,
+        request_id: str,
+    ) -> int:
+        """Writes the context's receipts and trace event; returns the event's id, or 0
+        when the write failed (every included block is then withheld)."""
+        exposed = [
+            packed
             for packed in sections
             if packed.status in (gpb.SECTION_STATUS_INCLUDED, gpb.SECTION_STATUS_OMITTED_BUDGET)
-        }
-        for packed in sections:
-            job = injections.get(packed.name)
-            if job is None:
-                continue
-            error = wait(job, self._planes.timeout_s, lambda: "no answer within the deadline")
-            if not error:
-                continue
-            count_plane_event("gateway", "receipt_failed")
-            if packed.status == gpb.SECTION_STATUS_INCLUDED:
-                packed.withhold(f"context injection receipt failed: {error}")
-            else:
-                packed.details.append(f"omission receipt failed: {error}")
-
-    def _inject(self, who: Who, context_id: str, packed: PackedSection) -> str:
-        """Writes the injection receipt; returns "" or the error."""
-        included = packed.status == gpb.SECTION_STATUS_INCLUDED
+        ]
+        request = jpb.RecordContextReceiptsRequest(
+            context_id=context_id,
+            subject=who.subject,
+            workspace=who.workspace,
+            session_id=who.session_id,
+            audit_entries=audit_entries(sections),
+            injections=[_injection(packed) for packed in exposed],
+            trace_event=trace,
+            request_id=request_id,
+        )
         try:
             response = self._planes.call(
-                "journal",
-                "RecordContextInjection",
-                jpb.RecordContextInjectionRequest(
-                    context_id=context_id,
-                    subject=who.subject,
-                    workspace=who.workspace,
-                    session_id=who.session_id,
-                    section=packed.name,
-                    record_ids=[e.record_id for e in packed.kept],
-                    block_sha256=render.block_sha256(packed.rendered)
-                    if included
-                    else _EMPTY_BLOCK_SHA256,
-                    injected_count=len(packed.kept),
-                    omitted_count=len(packed.dropped),
-                ),
-                jpb.RecordContextInjectionResponse,
+                "journal", "RecordContextReceipts", request, jpb.RecordContextReceiptsResponse
             )
         except DownstreamError as exc:
-            return str(exc)
-        packed.receipt_id = response.receipt_id
-        return ""
+            count_plane_event("gateway", "receipt_failed")
+            count_plane_event("gateway", "trace_not_journaled")
+            log.warning(
+                "context receipts not written", extra={"context_id": context_id, "error": str(exc)}
+            )
+            for packed in exposed:
+                if packed.status == gpb.SECTION_STATUS_INCLUDED:
+                    packed.withhold(f"context receipts failed: {exc}")
+                else:
+                    packed.details.append(f"omission receipt failed: {exc}")
+            return 0
+        for packed, receipt_id in zip(exposed, response.injection_receipt_ids, strict=True):
+            packed.receipt_id = receipt_id
+        return int(response.event_id)

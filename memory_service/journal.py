@@ -262,20 +262,30 @@ class Journal:
 
     # -- AppendEvent --------------------------------------------------------
 
-    def append_event(self, cmd: EventCommand) -> tuple[dict[str, Any], bool]:
+    @staticmethod
+    def check_event(cmd: EventCommand, field_prefix: str = "") -> str:
+        """The payload's content hash once type and size are acceptable; raises
+        INVALID_ARGUMENT naming ``<field_prefix>event_type`` or ``...payload``."""
         if not EVENT_TYPE_PATTERN.fullmatch(cmd.event_type):
             raise InvalidArgument(
-                "event_type", "must be dotted lowercase segments, e.g. tool.call.completed"
+                f"{field_prefix}event_type",
+                "must be dotted lowercase segments, e.g. tool.call.completed",
             )
         if cmd.event_type in RESERVED_EVENT_TYPES:
             raise InvalidArgument(
-                "event_type",
+                f"{field_prefix}event_type",
                 f"{cmd.event_type} is reserved; use CommitTurn or CompleteRun",
                 reason="RESERVED_EVENT_TYPE",
             )
         encoded = json.dumps(cmd.payload, sort_keys=True, separators=(",", ":"))
         if len(encoded.encode()) > MAX_PAYLOAD_BYTES:
-            raise InvalidArgument("payload", f"is larger than {MAX_PAYLOAD_BYTES} bytes")
+            raise InvalidArgument(
+                f"{field_prefix}payload", f"is larger than {MAX_PAYLOAD_BYTES} bytes"
+            )
+        return sha256_hex(encoded)
+
+    def append_event(self, cmd: EventCommand) -> tuple[dict[str, Any], bool]:
+        content_sha = self.check_event(cmd)
         request_sha = fingerprint({k: v for k, v in cmd.__dict__.items() if k != "request_id"})
         operation = "append_event"
         with self.db.transaction() as conn, translating(CONSTRAINT_ERRORS):
@@ -283,7 +293,7 @@ class Journal:
             replay = idempotent_lookup(conn, operation, cmd.request_id, request_sha)
             if replay is not None:
                 return replay, True
-            event = self.insert_event(conn, cmd, sha256_hex(encoded))
+            event = self.insert_event(conn, cmd, content_sha)
             idempotent_store(conn, operation, cmd.request_id, request_sha, event, cmd.subject)
         self.announce()
         return event, False

@@ -17,3 +17,21 @@ WHERE context_id = %(context_id)s AND receipt_id > %(after)s
   AND (%(scope_workspaces)s::text[] IS NULL OR workspace = ANY (%(scope_workspaces)s::text[]))
 ORDER BY receipt_id
 LIMIT %(limit)s;
+
+-- name: record_context_receipts
+-- One statement, one transaction, one commit (migration 0011).
+SELECT replayed, request_sha256, response
+FROM journal.record_context_receipts(
+    p_request_id => %(request_id)s,
+    p_request_sha256 => %(request_sha256)s,
+    p_context_id => %(context_id)s,
+    p_subject => %(subject)s,
+    p_workspace => %(workspace)s,
+    p_session_id => %(session_id)s,
+    p_receipts => %(receipts)s,
+    p_counter_names => %(counter_names)s::text[],
+    p_counter_amounts => %(counter_amounts)s::bigint[],
+    p_event_type => %(event_type)s,
+    p_event_payload => %(event_payload)s,
+    p_event_provenance => %(event_provenance)s,
+    p_event_sha256 => %(event_sha256)s);

@@ -38,6 +38,27 @@ MAX_QUERY_TEXT = 4096
 MAX_BATCH_IDS = 1000
 
 
+def add_context_turns(search: EpisodeSearch, episodes: list[pb.Episode], turns: int) -> None:
+    around = search.neighbours([e.episode_id for e in episodes], turns)
+    for episode in episodes:
+        episode.context_turns.extend(
+            convert.context_turn(row) for row in around.get(episode.episode_id, [])
+        )
+
+
+def visible_episodes(
+    search: EpisodeSearch, ids: list[str], turns: int, include_embeddings: bool = False
+) -> list[pb.Episode]:
+    """BatchGetEpisodes' answer for canonical, distinct ids: the visible ones in
+    request order (unknown, purged and quarantined ones omitted, as is an episode
+    whose content a quarantined turn event hides), each with its context turns.
+    RetrievalService reads it directly from the database too (no gRPC hop)."""
+    rows = search.batch_get(ids, include_embeddings) if ids else []
+    episodes = [convert.episode(r) for r in rows]
+    add_context_turns(search, episodes, turns)
+    return episodes
+
+
 class SearchRpcs(pb_grpc.JournalServiceServicer):
     plane: PlaneContext
 
@@ -88,15 +109,8 @@ class SearchRpcs(pb_grpc.JournalServiceServicer):
             ],
             coverage=result.coverage,
         )
-        self._add_context_turns([h.episode for h in response.hits], turns)
+        add_context_turns(self.episode_search, [h.episode for h in response.hits], turns)
         return response
-
-    def _add_context_turns(self, episodes: list[pb.Episode], turns: int) -> None:
-        around = self.episode_search.neighbours([e.episode_id for e in episodes], turns)
-        for episode in episodes:
-            episode.context_turns.extend(
-                convert.context_turn(row) for row in around.get(episode.episode_id, [])
-            )
 
     def BatchGetEpisodes(
         self, request: pb.BatchGetEpisodesRequest, context: grpc.ServicerContext
@@ -112,10 +126,9 @@ class SearchRpcs(pb_grpc.JournalServiceServicer):
             if episode_id not in ids:
                 ids.append(episode_id)
         turns = context_turns("context_turns", request.context_turns)
-        rows = self.episode_search.batch_get(ids, request.include_embeddings) if ids else []
-        response = pb.BatchGetEpisodesResponse(episodes=[convert.episode(r) for r in rows])
-        self._add_context_turns(list(response.episodes), turns)
-        return response
+        return pb.BatchGetEpisodesResponse(
+            episodes=visible_episodes(self.episode_search, ids, turns, request.include_embeddings)
+        )
 
     def FindExact(
         self, request: pb.FindExactRequest, context: grpc.ServicerContext

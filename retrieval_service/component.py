@@ -1,6 +1,8 @@
 """Wires RetrievalService for the server bootstrap. It owns no durable
 tables (MIGRATIONS = None): its state is the resident index, rebuilt from or
-persisted beside the journal, which it reaches only over gRPC."""
+persisted beside the journal, which it follows over gRPC; Recall's visibility
+re-read goes straight to the journal's database when the URL is known
+(retrieval_service.direct)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,9 @@ MIGRATIONS = None
 def build(ctx: BuildContext) -> ServiceBinding:
     settings = ctx.settings
     channel = open_channel(ctx.journal_addr, settings.service_token)
-    runtime = RetrievalRuntime(settings, channel, shared_embedder(settings.embedder))
+    runtime = RetrievalRuntime(
+        settings, channel, shared_embedder(settings.embedder), ctx.database_url
+    )
     return ServiceBinding(
         name="retrieval",
         service_full_name=SERVICE,

@@ -15,13 +15,15 @@ Path choice, first match wins:
 Visibility: the follower may lag a quarantine or purge by up to a batch, but
 a quarantined or purged episode must never be served once the ledger call
 returned. So the resident path re-reads the episodes it is about to return
-with JournalService.BatchGetEpisodes (one call, <= limit + a small margin
-ids), which reads committed state and drops quarantined and purged ones (and
-ones whose content a quarantined turn event hides); the
-re-read body also supplies the returned text and is re-checked against the
-request's session and time filters (an episode may have re-occurred since
-the snapshot). If the journal cannot be reached for that check, nothing is
-served: coverage UNAVAILABLE.
+(one read, <= limit + a small margin ids) from committed state, which drops
+quarantined and purged ones (and ones whose content a quarantined turn event
+hides): straight from the journal's database when this process knows its URL
+(retrieval_service.direct: the journal's own query, no gRPC hop), else with
+JournalService.BatchGetEpisodes. The re-read body also supplies the returned
+text and is re-checked against the request's session and time filters (an
+episode may have re-occurred since the snapshot). If the database or the
+journal cannot be reached for that check, nothing is served: coverage
+UNAVAILABLE.
 
 Coverage: the resident path seals its own (read path retrieval.resident.v1,
 ranked: semantic UNKNOWN, exactness UNKNOWN); the fallback's coverage is the
@@ -39,6 +41,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -80,6 +83,12 @@ REASON_SHADOW = "shadow"
 REASON_DISABLED = "disabled"
 
 
+class EpisodeReader(Protocol):
+    def batch_get(self, episode_ids: Sequence[str], context_turns: int = 0) -> list[jpb.Episode]:
+        """Visible episodes in request order (BatchGetEpisodes' contract)."""
+        ...
+
+
 @dataclass(frozen=True)
 class RecallQuery:
     query_text: str
@@ -118,10 +127,18 @@ class RecallQuery:
 
 @dataclass(frozen=True)
 class Ranked:
-    id: str
+    """One fused candidate; its id is read from the candidates only when needed
+    (the resident index ranks on integer keys)."""
+
+    ids: Sequence[str]
+    position: int
     score: float
     dense_rank: int
     lexical_rank: int
+
+    @property
+    def id(self) -> str:
+        return self.ids[self.position]
 
 
 @dataclass(frozen=True)
@@ -185,10 +202,13 @@ class Recaller:
         serving_enabled: bool,
         resident_guard: Callable[[], None] | None = None,
         ranker: ranking.Ranker | None = None,
+        episodes: EpisodeReader | None = None,
     ) -> None:
         self._index = index
         self._freshness = freshness
         self._client = client
+        # The visibility re-read (direct database read, or the journal's RPC).
+        self._episodes: EpisodeReader = episodes if episodes is not None else client
         self._embedder = embedder
         self.staleness_limit = staleness_limit
         self.shadow_mode = shadow_mode
@@ -304,7 +324,8 @@ class Recaller:
         ranked = ranking.rank(candidates, prepared, self.ranker)
         return [
             Ranked(
-                candidates.ids[i],
+                candidates.ids,
+                i,
                 score,
                 ranked.dense_rank[i],
                 ranked.lexical_rank[i],
@@ -351,7 +372,7 @@ class Recaller:
             position += len(chunk)
             bodies = {
                 e.episode_id: e
-                for e in self._client.batch_get([f.id for f in chunk], query.context_turns)
+                for e in self._episodes.batch_get([f.id for f in chunk], query.context_turns)
             }
             for item in chunk:
                 episode = bodies.get(item.id)

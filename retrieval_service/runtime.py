@@ -14,6 +14,7 @@ from engram.config import Settings
 from engram.downstream import deadline_seconds
 from engram.embedding import Embedder
 from engram.metrics import FEED_LAG, INDEX_EPISODES, INDEX_STALENESS
+from retrieval_service.direct import DirectEpisodes
 from retrieval_service.follower import Follower, Freshness
 from retrieval_service.index import ResidentIndex
 from retrieval_service.journal_client import JournalClient
@@ -28,7 +29,13 @@ _STALENESS_GAUGE_CAP = 1e9
 
 
 class RetrievalRuntime:
-    def __init__(self, settings: Settings, channel: grpc.Channel, embedder: Embedder) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        channel: grpc.Channel,
+        embedder: Embedder,
+        database_url: str = "",
+    ) -> None:
         self.settings = settings
         self.channel = channel
         self.embedder = embedder
@@ -45,6 +52,9 @@ class RetrievalRuntime:
         self.follower = Follower(
             self.index, self.client, self.rebuilder, self.freshness, self.persist_root
         )
+        # Recall's visibility re-read goes straight to the journal's database
+        # when this process knows it (retrieval_service.direct).
+        self.direct = DirectEpisodes(database_url, embedder.name) if database_url else None
         self.recaller = Recaller(
             self.index,
             self.freshness,
@@ -54,6 +64,7 @@ class RetrievalRuntime:
             shadow_mode=settings.index_shadow_mode,
             serving_enabled=settings.workers_enabled,
             ranker=ranking.shared_ranker(settings.recall_ranker),
+            episodes=self.direct,
         )
         self._started = False
         self._untrack = [
@@ -100,6 +111,8 @@ class RetrievalRuntime:
             untrack()
         self.drain()
         self.recaller.close()
+        if self.direct is not None:
+            self.direct.close()
         self.channel.close()
 
     def staleness_for_status(self) -> float:

@@ -17,6 +17,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -69,6 +70,51 @@ class SearchResult:
 
 
 EMPTY = Ranked([], [])
+
+
+class EpisodeIds(Sequence[str]):
+    """The episode ids of (segment, row) pairs, made UUID text only when read:
+    ranking orders on the rows' integer keys, and only the hits a request
+    returns need their text."""
+
+    def __init__(self, segments: Sequence[Segment], segs: I64, rows: I64) -> None:
+        self._segments = segments
+        self._segs = segs
+        self._rows = rows
+        self._text: dict[int, str] = {}
+
+    def keys(self) -> list[int]:
+        """Each row's UUID as a 128-bit integer: orders exactly as the UUID text."""
+        hi = np.empty(self._rows.size, dtype=np.uint64)
+        lo = np.empty(self._rows.size, dtype=np.uint64)
+        for index in np.unique(self._segs):
+            at = self._segs == index
+            segment = self._segments[int(index)]
+            hi[at] = segment.key_hi[self._rows[at]]
+            lo[at] = segment.key_lo[self._rows[at]]
+        return [(h << 64) | v for h, v in zip(hi.tolist(), lo.tolist(), strict=True)]
+
+    def __len__(self) -> int:
+        return int(self._rows.size)
+
+    @overload
+    def __getitem__(self, position: int) -> str: ...
+
+    @overload
+    def __getitem__(self, position: slice) -> list[str]: ...
+
+    def __getitem__(self, position: int | slice) -> str | list[str]:
+        if isinstance(position, slice):
+            return [self[i] for i in range(*position.indices(len(self)))]
+        if position < 0:
+            position += len(self)
+        if not 0 <= position < len(self):
+            raise IndexError(position)
+        text = self._text.get(position)
+        if text is None:
+            segment = self._segments[int(self._segs[position])]
+            text = self._text[position] = segment.episode_id(int(self._rows[position]))
+        return text
 
 
 def _freeze(array: BoolArray) -> BoolArray:
@@ -253,7 +299,7 @@ class Snapshot:
                 )
         length = np.log1p(meta[:, records_mod.META_LENGTH].astype(np.float64))
         flags = meta[:, records_mod.META_FLAGS]
-        ids = [self.segments[int(i)].episode_id(int(r)) for i, r in chosen]
+        ids = EpisodeIds(self.segments, segs, rows_c)
         dense_scores = [h[0] for h in dense_top]
         return ranking.Candidates(
             ids,
@@ -272,6 +318,7 @@ class Snapshot:
             dense_hi=max(dense_scores) if dense_scores else 0.0,
             dense_lo=min(dense_scores) if dense_scores else 0.0,
             in_dense=len(dense_top),
+            keys=ids.keys(),
         )
 
     def _weighted_terms(self, text: str) -> tuple[list[tuple[str, float]], float]:

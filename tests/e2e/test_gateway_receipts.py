@@ -48,11 +48,9 @@ class FakeJournal(jpb_grpc.JournalServiceServicer):
 
     records: list[jpb.RankedRunRecord] = field(default_factory=list)
     tamper_coverage: bool = False
-    fail_audit: bool = False
-    fail_injection_sections: set[str] = field(default_factory=set)
+    fail_receipts: bool = False
     fail_events: set[str] = field(default_factory=set)
-    audits: list[jpb.RecordRetrievalAuditRequest] = field(default_factory=list)
-    injections: list[jpb.RecordContextInjectionRequest] = field(default_factory=list)
+    receipts: list[jpb.RecordContextReceiptsRequest] = field(default_factory=list)
     events: list[jpb.Event] = field(default_factory=list)
     recovered_requests: list[jpb.GetRecoveredMemoryRequest] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -81,25 +79,60 @@ class FakeJournal(jpb_grpc.JournalServiceServicer):
             coverage.cardinality.returned += 1  # the seal no longer matches
         return jpb.GetRecoveredMemoryResponse(records=self.records, coverage=coverage)
 
-    def RecordRetrievalAudit(
-        self, request: jpb.RecordRetrievalAuditRequest, context: grpc.ServicerContext
-    ) -> jpb.RecordRetrievalAuditResponse:
-        if self.fail_audit:
+    def RecordContextReceipts(
+        self, request: jpb.RecordContextReceiptsRequest, context: grpc.ServicerContext
+    ) -> jpb.RecordContextReceiptsResponse:
+        if self.fail_receipts or request.trace_event.event_type in self.fail_events:
             context.abort(grpc.StatusCode.UNAVAILABLE, "receipts store down")
         with self.lock:
-            self.audits.append(request)
-        ids = list(range(1, len(request.entries) + 1))
-        return jpb.RecordRetrievalAuditResponse(receipt_ids=ids)
+            first = sum(len(r.audit_entries) + len(r.injections) for r in self.receipts)
+            self.receipts.append(request)
+            n_audit, n_inj = len(request.audit_entries), len(request.injections)
+            event = self._store_event(
+                request.trace_event.event_type,
+                request.subject,
+                request.workspace,
+                request.session_id,
+                request.trace_event.payload,
+                request.trace_event.provenance,
+                request.request_id,
+            )
+        return jpb.RecordContextReceiptsResponse(
+            audit_receipt_ids=range(first + 1, first + n_audit + 1),
+            injection_receipt_ids=range(first + n_audit + 1, first + n_audit + n_inj + 1),
+            event_id=event.event_id,
+        )
 
-    def RecordContextInjection(
-        self, request: jpb.RecordContextInjectionRequest, context: grpc.ServicerContext
-    ) -> jpb.RecordContextInjectionResponse:
-        if request.section in self.fail_injection_sections:
-            context.abort(grpc.StatusCode.UNAVAILABLE, "receipts store down")
-        with self.lock:
-            self.injections.append(request)
-            receipt_id = len(self.injections)
-        return jpb.RecordContextInjectionResponse(receipt_id=receipt_id)
+    @property
+    def audits(self) -> list[jpb.RetrievalAuditEntry]:
+        return [e for r in self.receipts for e in r.audit_entries]
+
+    @property
+    def injections(self) -> list[jpb.ContextInjection]:
+        return [i for r in self.receipts for i in r.injections]
+
+    def _store_event(
+        self,
+        event_type: str,
+        subject: str,
+        workspace: str,
+        session_id: str,
+        payload: Any,
+        provenance: Any,
+        request_id: str,
+    ) -> jpb.Event:
+        event = jpb.Event(
+            event_id=len(self.events) + 1,
+            event_type=event_type,
+            subject=subject,
+            workspace=workspace or "default",
+            session_id=session_id,
+            payload=payload,
+            provenance=provenance,
+            request_id=request_id,
+        )
+        self.events.append(event)
+        return event
 
     def AppendEvent(
         self, request: jpb.AppendEventRequest, context: grpc.ServicerContext
@@ -107,17 +140,15 @@ class FakeJournal(jpb_grpc.JournalServiceServicer):
         if request.event_type in self.fail_events:
             context.abort(grpc.StatusCode.UNAVAILABLE, "journal down")
         with self.lock:
-            event = jpb.Event(
-                event_id=len(self.events) + 1,
-                event_type=request.event_type,
-                subject=request.subject,
-                workspace=request.workspace or "default",
-                session_id=request.session_id,
-                payload=request.payload,
-                provenance=request.provenance,
-                request_id=request.request_id,
+            event = self._store_event(
+                request.event_type,
+                request.subject,
+                request.workspace,
+                request.session_id,
+                request.payload,
+                request.provenance,
+                request.request_id,
             )
-            self.events.append(event)
         return jpb.AppendEventResponse(event=event)
 
     def ReadSessionJournal(
@@ -247,14 +278,15 @@ def test_receipted_block_is_returned_with_matching_hash(fake: Fake, gateways: St
     assert trace.absence_state == cpb.ABSENCE_STATE_NOT_ABSENT
     assert trace.injection_receipt_id > 0
 
+    # One call carried the audit, the injection receipt and the trace event.
+    [receipts] = journal.receipts
+    assert receipts.context_id == response.context_id
     [injection] = journal.injections
-    assert injection.context_id == response.context_id
     assert injection.section == "recovered_memory"
     assert injection.block_sha256 == trace.block_sha256
     assert list(injection.record_ids) == ["r1", "r2"]
     assert (injection.injected_count, injection.omitted_count) == (2, 0)
-    [audit] = journal.audits
-    decisions = [(e.record_id, e.decision) for e in audit.entries]
+    decisions = [(e.record_id, e.decision) for e in journal.audits]
     assert decisions == [
         ("r1", jpb.AUDIT_DECISION_EVALUATED),
         ("r1", jpb.AUDIT_DECISION_SELECTED),
@@ -281,12 +313,10 @@ def test_unreachable_planes_are_unavailable_not_empty(fake: Fake, gateways: Star
     assert trace.coverage.outcome == cpb.SEARCH_OUTCOME_SEARCHED
 
 
-def test_failed_injection_receipt_removes_only_that_block(
-    fake: Fake, gateways: StartGateway
-) -> None:
+def test_failed_receipts_withhold_every_block(fake: Fake, gateways: StartGateway) -> None:
     journal, address = fake
     journal.records = [run_record("r1", "backup of /srv finished")]
-    journal.fail_injection_sections = {"recovered_memory"}
+    journal.fail_receipts = True
     stub = gateways(address)
     response = assemble(stub)
     block, trace = section(response, "recovered_memory")
@@ -294,22 +324,13 @@ def test_failed_injection_receipt_removes_only_that_block(
     assert block.rendered == ""
     assert trace.block_sha256 == ""
     assert trace.entries_packed == 0
-    assert "context injection receipt failed" in trace.detail
+    assert trace.injection_receipt_id == 0
+    assert "context receipts failed" in trace.detail
     assert "backup" not in str(response.sections)
-
-
-def test_failed_audit_receipt_withholds_every_block(fake: Fake, gateways: StartGateway) -> None:
-    journal, address = fake
-    journal.records = [run_record("r1", "backup of /srv finished")]
-    journal.fail_audit = True
-    stub = gateways(address)
-    response = assemble(stub)
-    block, trace = section(response, "recovered_memory")
-    assert block.status == gpb.SECTION_STATUS_WITHHELD_RECEIPT_FAILED
-    assert block.rendered == ""
-    assert "retrieval audit receipt failed" in trace.detail
-    assert journal.injections == []  # no exposure receipt without an audit receipt
     assert all(s.rendered == "" for s in response.sections)
+    # Nothing was written: no receipt and no trace event of a context that was not served.
+    assert journal.receipts == [] and journal.events == []
+    assert response.trace.journal_event_id == 0
 
 
 def test_invalid_coverage_seal_withholds_section_as_failed(
@@ -325,8 +346,7 @@ def test_invalid_coverage_seal_withholds_section_as_failed(
     assert block.rendered == ""
     assert trace.absence_state == cpb.ABSENCE_STATE_FAILED
     assert trace.coverage.outcome == cpb.SEARCH_OUTCOME_FAILED
-    [audit] = journal.audits
-    assert [e.decision for e in audit.entries] == [
+    assert [e.decision for e in journal.audits] == [
         jpb.AUDIT_DECISION_EVALUATED,
         jpb.AUDIT_DECISION_WITHHELD,
     ]
@@ -386,7 +406,7 @@ def test_budget_drops_oldest_recovered_entries_first(fake: Fake, gateways: Start
     assert trace.used_tokens <= trace.budget_tokens == 150
     [injection] = journal.injections
     assert (injection.injected_count, injection.omitted_count) == (1, 1)
-    decisions = {(e.record_id, e.decision) for e in journal.audits[0].entries}
+    decisions = {(e.record_id, e.decision) for e in journal.audits}
     assert ("old", jpb.AUDIT_DECISION_DROPPED_BUDGET) in decisions
     assert ("new", jpb.AUDIT_DECISION_SELECTED) in decisions
 

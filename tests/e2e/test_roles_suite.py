@@ -138,6 +138,7 @@ def test_a_runtime_may_not_make_internal_or_operator_calls(
         lambda: rt.journal.GetRunRecord(jpb.GetRunRecordRequest(subject="alice", run_id="run-1")),
         lambda: rt.journal.RecordContextInjection(jpb.RecordContextInjectionRequest()),
         lambda: rt.journal.RecordRetrievalAudit(jpb.RecordRetrievalAuditRequest()),
+        lambda: rt.journal.RecordContextReceipts(jpb.RecordContextReceiptsRequest()),
         lambda: rt.journal.GetStatus(jpb.GetStatusRequest()),
         lambda: rt.journal.ListReceipts(jpb.ListReceiptsRequest(context_id="c")),
         lambda: rt.learning.SearchLearnings(lpb.SearchLearningsRequest()),

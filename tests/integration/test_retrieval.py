@@ -321,6 +321,74 @@ def test_purge_is_never_served_after_the_call_returned(suite_client: Callable[..
     assert status.episodes == len(TOPICS)
 
 
+def _refuse_rpc_reread(*_args: Any, **_kwargs: Any) -> list[jpb.Episode]:
+    raise AssertionError("the visibility re-read went through BatchGetEpisodes")
+
+
+def _quarantine(client: Client, kind: Any, record_id: str, restore: bool = False) -> None:
+    fields = {
+        "record_kind": kind,
+        "record_id": record_id,
+        "reason": "test",
+        "request_id": str(uuid.uuid4()),
+    }
+    if restore:
+        client.journal.Restore(jpb.RestoreRequest(**fields))
+    else:
+        client.journal.Quarantine(jpb.QuarantineRequest(**fields))
+
+
+def test_visibility_is_read_from_the_database_without_the_rpc_hop(
+    suite_client: Callable[..., Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = suite_client(index_staleness_seconds=3600)
+    receipts = {
+        user: commit_turn(client.journal, user, assistant, session_id="s1")
+        for user, assistant in TOPICS
+    }
+    client.caught_up()
+    runtime = client.runtime()
+    assert runtime.direct is not None
+    monkeypatch.setattr(runtime.client, "batch_get", _refuse_rpc_reread)
+    target = receipts[TOPICS[4][0]]
+    assert ids(client.recall("cat named Pixel"))[0] == target.episode_id
+
+    # The snapshot cannot learn of these: only the read of committed state can.
+    runtime.follower.pause()
+    _quarantine(client, jpb.RECORD_KIND_EVENT, str(target.event_id))
+    response = client.recall("cat named Pixel", limit=100)
+    assert response.served_by == rpb.SERVED_BY_RESIDENT
+    assert target.episode_id not in ids(response)
+    assert len(response.hits) == len(TOPICS) - 1
+    _quarantine(client, jpb.RECORD_KIND_EVENT, str(target.event_id), restore=True)
+    response = client.recall("cat named Pixel", limit=3, context_turns=1)
+    assert ids(response)[0] == target.episode_id
+    assert response.hits[0].user_text == TOPICS[4][0]
+    assert response.hits[0].context_turns
+
+
+def test_without_a_database_url_the_journal_rpc_rereads(
+    start_services: Callable[..., Suite], channel_to: Callable[..., grpc.Channel]
+) -> None:
+    journal_suite = start_services(["journal"])
+    retrieval_suite = start_services(
+        ["retrieval"],
+        journal_addr=journal_suite.address,
+        database_url="",
+        index_staleness_seconds=3600,
+    )
+    client = Client(retrieval_suite, channel_to, journal_suite)
+    episodes = seed(client)
+    client.caught_up()
+    assert client.runtime().direct is None
+    target = episodes[TOPICS[1][0]]
+    client.runtime().follower.pause()
+    _quarantine(client, jpb.RECORD_KIND_EPISODE, target)
+    response = client.recall("peanut allergy", limit=100)
+    assert response.served_by == rpb.SERVED_BY_RESIDENT
+    assert target not in ids(response)
+
+
 def test_shadow_mode_serves_fallback_and_records_agreement(
     suite_client: Callable[..., Client],
 ) -> None:

@@ -167,6 +167,35 @@ def test_edge_bounds_never_undercut_the_services_own_limits() -> None:
     assert edge.LIMITS["google.protobuf.Value.string_value"] >= journal.MAX_PAYLOAD_BYTES
 
 
+def test_a_clean_request_takes_the_walk_without_field_paths() -> None:
+    # The fast walk must accept what the naming walk accepts (or every clean
+    # request pays for both walks) and reject what it rejects.
+    payload = struct_pb2.Struct()
+    payload.update({"context_id": "ctx", "sections": [{"ids": ["a", "b"], "n": 2}], "x": None})
+    clean = jpb.RecordContextReceiptsRequest(
+        context_id="ctx",
+        subject="alice",
+        audit_entries=[
+            jpb.RetrievalAuditEntry(
+                section="episodic_recall", record_id="e1", decision=jpb.AUDIT_DECISION_EVALUATED
+            )
+        ],
+        injections=[jpb.ContextInjection(section="episodic_recall", record_ids=["e1", "Größe"])],
+        trace_event=jpb.ContextTraceEvent(event_type="gateway.context.assembled", payload=payload),
+    )
+    assert edge._clean(clean, 0)
+    edge.check(clean)
+    dirty = jpb.RecordContextReceiptsRequest()
+    dirty.CopyFrom(clean)
+    dirty.injections[0].record_ids.append("nul\x00")
+    assert not edge._clean(dirty, 0)
+    assert field_of(dirty) == "injections[0].record_ids"
+    dirty.CopyFrom(clean)
+    dirty.trace_event.payload["bad"] = math.nan
+    assert not edge._clean(dirty, 0)
+    assert field_of(dirty) == "trace_event.payload.bad"
+
+
 # -- malformed wire bytes ---------------------------------------------------
 
 

@@ -56,6 +56,7 @@ INTERNAL = {
     "JournalService/BatchGetEpisodes",
     "JournalService/RecordContextInjection",
     "JournalService/RecordRetrievalAudit",
+    "JournalService/RecordContextReceipts",
     "JournalService/GetRunRecord",
     "LearningService/SearchLearnings",
 }

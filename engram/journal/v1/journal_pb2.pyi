@@ -2215,6 +2215,170 @@ class RecordContextInjectionResponse(_message.Message):
 Global___RecordContextInjectionResponse: _TypeAlias = RecordContextInjectionResponse  # noqa: Y015
 
 @_typing.final
+class ContextInjection(_message.Message):
+    """One context-injection receipt of RecordContextReceipts."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SECTION_FIELD_NUMBER: _builtins.int
+    RECORD_IDS_FIELD_NUMBER: _builtins.int
+    BLOCK_SHA256_FIELD_NUMBER: _builtins.int
+    INJECTED_COUNT_FIELD_NUMBER: _builtins.int
+    OMITTED_COUNT_FIELD_NUMBER: _builtins.int
+    section: _builtins.str
+    block_sha256: _builtins.str
+    """SHA-256 of the exact rendered block (of "" for a section omitted by budget)."""
+    injected_count: _builtins.int
+    """Entries packed into the block."""
+    omitted_count: _builtins.int
+    """Entries dropped by budget packing."""
+    @_builtins.property
+    def record_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        section: _builtins.str = ...,
+        record_ids: _abc.Iterable[_builtins.str] | None = ...,
+        block_sha256: _builtins.str = ...,
+        injected_count: _builtins.int = ...,
+        omitted_count: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["block_sha256", b"block_sha256", "injected_count", b"injected_count", "omitted_count", b"omitted_count", "record_ids", b"record_ids", "section", b"section"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ContextInjection: _TypeAlias = ContextInjection  # noqa: Y015
+
+@_typing.final
+class ContextTraceEvent(_message.Message):
+    """The trace event of RecordContextReceipts, journaled as AppendEvent would
+    (same type rules and payload cap) under the request's subject, workspace,
+    session and request_id.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EVENT_TYPE_FIELD_NUMBER: _builtins.int
+    PAYLOAD_FIELD_NUMBER: _builtins.int
+    PROVENANCE_FIELD_NUMBER: _builtins.int
+    event_type: _builtins.str
+    """Dotted lowercase type, e.g. "gateway.context.assembled"."""
+    provenance: Global___Provenance.ValueType
+    @_builtins.property
+    def payload(self) -> _struct_pb2.Struct:
+        """JSON object, at most 64 KiB serialised."""
+
+    def __init__(
+        self,
+        *,
+        event_type: _builtins.str = ...,
+        payload: _struct_pb2.Struct | None = ...,
+        provenance: Global___Provenance.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["payload", b"payload"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["event_type", b"event_type", "payload", b"payload", "provenance", b"provenance"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ContextTraceEvent: _TypeAlias = ContextTraceEvent  # noqa: Y015
+
+@_typing.final
+class RecordContextReceiptsRequest(_message.Message):
+    """Request for JournalService.RecordContextReceipts."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CONTEXT_ID_FIELD_NUMBER: _builtins.int
+    SUBJECT_FIELD_NUMBER: _builtins.int
+    WORKSPACE_FIELD_NUMBER: _builtins.int
+    SESSION_ID_FIELD_NUMBER: _builtins.int
+    AUDIT_ENTRIES_FIELD_NUMBER: _builtins.int
+    INJECTIONS_FIELD_NUMBER: _builtins.int
+    TRACE_EVENT_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    context_id: _builtins.str
+    subject: _builtins.str
+    workspace: _builtins.str
+    session_id: _builtins.str
+    request_id: _builtins.str
+    """AIP-155 idempotency key: a UUID (required)."""
+    @_builtins.property
+    def audit_entries(self) -> _containers.RepeatedCompositeFieldContainer[Global___RetrievalAuditEntry]:
+        """At most 256."""
+
+    @_builtins.property
+    def injections(self) -> _containers.RepeatedCompositeFieldContainer[Global___ContextInjection]:
+        """At most one per section."""
+
+    @_builtins.property
+    def trace_event(self) -> Global___ContextTraceEvent:
+        """Optional."""
+
+    def __init__(
+        self,
+        *,
+        context_id: _builtins.str = ...,
+        subject: _builtins.str = ...,
+        workspace: _builtins.str = ...,
+        session_id: _builtins.str = ...,
+        audit_entries: _abc.Iterable[Global___RetrievalAuditEntry] | None = ...,
+        injections: _abc.Iterable[Global___ContextInjection] | None = ...,
+        trace_event: Global___ContextTraceEvent | None = ...,
+        request_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["trace_event", b"trace_event"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit_entries", b"audit_entries", "context_id", b"context_id", "injections", b"injections", "request_id", b"request_id", "session_id", b"session_id", "subject", b"subject", "trace_event", b"trace_event", "workspace", b"workspace"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RecordContextReceiptsRequest: _TypeAlias = RecordContextReceiptsRequest  # noqa: Y015
+
+@_typing.final
+class RecordContextReceiptsResponse(_message.Message):
+    """Response for JournalService.RecordContextReceipts."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    AUDIT_RECEIPT_IDS_FIELD_NUMBER: _builtins.int
+    INJECTION_RECEIPT_IDS_FIELD_NUMBER: _builtins.int
+    EVENT_ID_FIELD_NUMBER: _builtins.int
+    RECORDED_AT_FIELD_NUMBER: _builtins.int
+    REPLAYED_FIELD_NUMBER: _builtins.int
+    event_id: _builtins.int
+    """The trace event's id; 0 without trace_event."""
+    replayed: _builtins.bool
+    @_builtins.property
+    def audit_receipt_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """In the order of audit_entries."""
+
+    @_builtins.property
+    def injection_receipt_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+        """In the order of injections."""
+
+    @_builtins.property
+    def recorded_at(self) -> _timestamp_pb2.Timestamp: ...
+    def __init__(
+        self,
+        *,
+        audit_receipt_ids: _abc.Iterable[_builtins.int] | None = ...,
+        injection_receipt_ids: _abc.Iterable[_builtins.int] | None = ...,
+        event_id: _builtins.int = ...,
+        recorded_at: _timestamp_pb2.Timestamp | None = ...,
+        replayed: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["recorded_at", b"recorded_at"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["audit_receipt_ids", b"audit_receipt_ids", "event_id", b"event_id", "injection_receipt_ids", b"injection_receipt_ids", "recorded_at", b"recorded_at", "replayed", b"replayed"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RecordContextReceiptsResponse: _TypeAlias = RecordContextReceiptsResponse  # noqa: Y015
+
+@_typing.final
 class Receipt(_message.Message):
     """A stored receipt."""
 

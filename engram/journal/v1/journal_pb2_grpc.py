@@ -148,6 +148,11 @@ class JournalServiceStub:
                 request_serializer=engram_dot_journal_dot_v1_dot_journal__pb2.ListReceiptsRequest.SerializeToString,
                 response_deserializer=engram_dot_journal_dot_v1_dot_journal__pb2.ListReceiptsResponse.FromString,
                 _registered_method=True)
+        self.RecordContextReceipts = channel.unary_unary(
+                '/engram.journal.v1.JournalService/RecordContextReceipts',
+                request_serializer=engram_dot_journal_dot_v1_dot_journal__pb2.RecordContextReceiptsRequest.SerializeToString,
+                response_deserializer=engram_dot_journal_dot_v1_dot_journal__pb2.RecordContextReceiptsResponse.FromString,
+                _registered_method=True)
         self.GetSessionContext = channel.unary_unary(
                 '/engram.journal.v1.JournalService/GetSessionContext',
                 request_serializer=engram_dot_journal_dot_v1_dot_transcript__pb2.GetSessionContextRequest.SerializeToString,
@@ -399,6 +404,24 @@ class JournalServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RecordContextReceipts(self, request, context):
+        """Writes everything one assembled context leaves behind in one transaction
+        (one commit): its retrieval-audit entries, one context-injection receipt
+        per block (the counters RecordContextInjection keeps move with them) and,
+        when given, its trace event. All or nothing: on any error nothing is
+        written, so a caller that fails closed withholds every block the call
+        covered. A replayed request_id returns the original ids with
+        replayed = true.
+        Errors: INVALID_ARGUMENT naming the field (nothing written; e.g.
+        audit_entries[3].decision, injections[0].block_sha256,
+        trace_event.event_type), ALREADY_EXISTS (request_id reused with different
+        content, reason REQUEST_ID_REUSED), PERMISSION_DENIED (role too low),
+        UNAVAILABLE (database down).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetSessionContext(self, request, context):
         """The transcript plane for the model: the literal recent tail of one exact
         subject/workspace/session plus, once the session exceeds the policy's
@@ -546,6 +569,11 @@ def add_JournalServiceServicer_to_server(servicer, server):
                     servicer.ListReceipts,
                     request_deserializer=engram_dot_journal_dot_v1_dot_journal__pb2.ListReceiptsRequest.FromString,
                     response_serializer=engram_dot_journal_dot_v1_dot_journal__pb2.ListReceiptsResponse.SerializeToString,
+            ),
+            'RecordContextReceipts': grpc.unary_unary_rpc_method_handler(
+                    servicer.RecordContextReceipts,
+                    request_deserializer=engram_dot_journal_dot_v1_dot_journal__pb2.RecordContextReceiptsRequest.FromString,
+                    response_serializer=engram_dot_journal_dot_v1_dot_journal__pb2.RecordContextReceiptsResponse.SerializeToString,
             ),
             'GetSessionContext': grpc.unary_unary_rpc_method_handler(
                     servicer.GetSessionContext,
@@ -1138,6 +1166,33 @@ class JournalService:
             '/engram.journal.v1.JournalService/ListReceipts',
             engram_dot_journal_dot_v1_dot_journal__pb2.ListReceiptsRequest.SerializeToString,
             engram_dot_journal_dot_v1_dot_journal__pb2.ListReceiptsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RecordContextReceipts(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/engram.journal.v1.JournalService/RecordContextReceipts',
+            engram_dot_journal_dot_v1_dot_journal__pb2.RecordContextReceiptsRequest.SerializeToString,
+            engram_dot_journal_dot_v1_dot_journal__pb2.RecordContextReceiptsResponse.FromString,
             options,
             channel_credentials,
             insecure,

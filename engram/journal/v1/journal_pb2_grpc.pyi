@@ -181,6 +181,20 @@ class JournalServiceStub:
     """Lists receipts for one context id.
     Errors: INVALID_ARGUMENT.
     """
+    RecordContextReceipts: _grpc.UnaryUnaryMultiCallable[_journal_pb2.RecordContextReceiptsRequest, _journal_pb2.RecordContextReceiptsResponse]
+    """Writes everything one assembled context leaves behind in one transaction
+    (one commit): its retrieval-audit entries, one context-injection receipt
+    per block (the counters RecordContextInjection keeps move with them) and,
+    when given, its trace event. All or nothing: on any error nothing is
+    written, so a caller that fails closed withholds every block the call
+    covered. A replayed request_id returns the original ids with
+    replayed = true.
+    Errors: INVALID_ARGUMENT naming the field (nothing written; e.g.
+    audit_entries[3].decision, injections[0].block_sha256,
+    trace_event.event_type), ALREADY_EXISTS (request_id reused with different
+    content, reason REQUEST_ID_REUSED), PERMISSION_DENIED (role too low),
+    UNAVAILABLE (database down).
+    """
     GetSessionContext: _grpc.UnaryUnaryMultiCallable[_transcript_pb2.GetSessionContextRequest, _transcript_pb2.GetSessionContextResponse]
     """The transcript plane for the model: the literal recent tail of one exact
     subject/workspace/session plus, once the session exceeds the policy's
@@ -361,6 +375,20 @@ class JournalServiceAsyncStub(JournalServiceStub):
     ListReceipts: _aio.UnaryUnaryMultiCallable[_journal_pb2.ListReceiptsRequest, _journal_pb2.ListReceiptsResponse]  # type: ignore[assignment]
     """Lists receipts for one context id.
     Errors: INVALID_ARGUMENT.
+    """
+    RecordContextReceipts: _aio.UnaryUnaryMultiCallable[_journal_pb2.RecordContextReceiptsRequest, _journal_pb2.RecordContextReceiptsResponse]  # type: ignore[assignment]
+    """Writes everything one assembled context leaves behind in one transaction
+    (one commit): its retrieval-audit entries, one context-injection receipt
+    per block (the counters RecordContextInjection keeps move with them) and,
+    when given, its trace event. All or nothing: on any error nothing is
+    written, so a caller that fails closed withholds every block the call
+    covered. A replayed request_id returns the original ids with
+    replayed = true.
+    Errors: INVALID_ARGUMENT naming the field (nothing written; e.g.
+    audit_entries[3].decision, injections[0].block_sha256,
+    trace_event.event_type), ALREADY_EXISTS (request_id reused with different
+    content, reason REQUEST_ID_REUSED), PERMISSION_DENIED (role too low),
+    UNAVAILABLE (database down).
     """
     GetSessionContext: _aio.UnaryUnaryMultiCallable[_transcript_pb2.GetSessionContextRequest, _transcript_pb2.GetSessionContextResponse]  # type: ignore[assignment]
     """The transcript plane for the model: the literal recent tail of one exact
@@ -665,6 +693,26 @@ class JournalServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_journal_pb2.ListReceiptsResponse, _abc.Awaitable[_journal_pb2.ListReceiptsResponse]]:
         """Lists receipts for one context id.
         Errors: INVALID_ARGUMENT.
+        """
+
+    @_abc_1.abstractmethod
+    def RecordContextReceipts(
+        self,
+        request: _journal_pb2.RecordContextReceiptsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_journal_pb2.RecordContextReceiptsResponse, _abc.Awaitable[_journal_pb2.RecordContextReceiptsResponse]]:
+        """Writes everything one assembled context leaves behind in one transaction
+        (one commit): its retrieval-audit entries, one context-injection receipt
+        per block (the counters RecordContextInjection keeps move with them) and,
+        when given, its trace event. All or nothing: on any error nothing is
+        written, so a caller that fails closed withholds every block the call
+        covered. A replayed request_id returns the original ids with
+        replayed = true.
+        Errors: INVALID_ARGUMENT naming the field (nothing written; e.g.
+        audit_entries[3].decision, injections[0].block_sha256,
+        trace_event.event_type), ALREADY_EXISTS (request_id reused with different
+        content, reason REQUEST_ID_REUSED), PERMISSION_DENIED (role too low),
+        UNAVAILABLE (database down).
         """
 
     @_abc_1.abstractmethod
