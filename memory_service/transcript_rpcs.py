@@ -190,11 +190,9 @@ def session_context_response(
                 sha256=result.checkpoint.sha256,
                 sources=[
                     tpb.CheckpointSource(
-                        turn_event_id=t.event_id,
-                        content_sha256=t.content_sha256,
-                        analysis_event_id=t.analysis_event_id,
+                        turn_event_id=turn_id, content_sha256=sha, analysis_event_id=analysis_id
                     )
-                    for t in result.sources
+                    for turn_id, sha, analysis_id in result.sources.sources()
                 ],
                 through_event_id=result.checkpoint.through_event_id,
                 turns_elided_by_cap=result.checkpoint.elided,

@@ -88,7 +88,8 @@ def test_checkpoint_is_deterministic_and_capped() -> None:
     assert len(a.text) <= 400 and a.elided > 0
     assert a.text.splitlines()[-1].startswith("[event 39]")  # the newest are kept
     assert "policy v3" in a.text
-    assert tr.input_digest(pruned, 3) != tr.input_digest(pruned, 4)
+    chain = tr.PrunedRange(pruned).chain()
+    assert tr.input_digest(chain, 3) != tr.input_digest(chain, 4)
 
 
 def test_builtin_summary_is_extractive_and_scrubbed() -> None:
