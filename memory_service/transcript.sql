@@ -90,14 +90,14 @@ ORDER BY ev.event_id;
 
 -- name: session_turn_count
 -- The separate count behind the coverage: visible turns of the session after
--- `after` and up to `upto`, by journal.turn_withheld itself (not the set-wise
--- form session_turn_meta uses), so the two must agree for the coverage to say
--- "n of n". A verified prefix keeps this count for its range.
-SELECT count(*) AS n
+-- `after`, by journal.turn_withheld itself (not the set-wise form
+-- session_turn_meta uses), so the two must agree for the coverage to say
+-- "n of n". Their ids too: a verified prefix keeps the count for its range.
+SELECT count(*) AS n, coalesce(array_agg(ev.event_id ORDER BY ev.event_id), '{}') AS ids
 FROM journal.events ev
 WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
   AND ev.session_id = %(session_id)s AND ev.event_type = 'conversation.turn.completed'
-  AND ev.event_id > %(after)s AND ev.event_id <= %(upto)s
+  AND ev.event_id > %(after)s
   AND NOT journal.turn_withheld(ev);
 
 -- name: session_turn_texts

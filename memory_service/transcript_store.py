@@ -5,6 +5,7 @@ no gRPC here (the analyzer client is injected)."""
 
 from __future__ import annotations
 
+import bisect
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -41,7 +42,6 @@ PREFIX_EXTEND_EVERY = 64
 PREFIX_REFRESH_SCANNED = 2_048
 # Summaries fetched per round when a checkpoint quotes a verified prefix.
 SUMMARY_BATCH = 64
-MAX_EVENT_ID = 2**63 - 1
 
 
 def policy_from_row(row: Mapping[str, Any]) -> tr.CompactionPolicy:
@@ -109,6 +109,8 @@ class _Read:
     prefix: tr.VerifiedPrefix | None
     # Changes the trusted prefix's check looked at.
     scanned: int = 0
+    # The separate count's visible turn ids (after the prefix), in order.
+    counted_ids: list[int] = field(default_factory=list)
     checkpoint: tr.Checkpoint | None = None
     checkpoint_digest: str = ""
     from_projection: bool = False
@@ -224,9 +226,7 @@ class TranscriptStore:
                 tr.OtherEvent(int(r["event_id"]), str(r["event_type"]))
                 for r in conn.execute(TQ["session_range_events"], ranged).fetchall()
             ]
-            count = conn.execute(
-                TQ["session_turn_count"], {**ranged, "upto": MAX_EVENT_ID}
-            ).fetchone()
+            count = conn.execute(TQ["session_turn_count"], ranged).fetchone()
             watermark = conn.execute(Q["feed_watermark"]).fetchone()
             assert count is not None and watermark is not None
             matched = int(count["n"]) + (prefix.visible_count if prefix is not None else 0)
@@ -243,6 +243,7 @@ class TranscriptStore:
                 len(metas),
                 prefix,
                 scanned,
+                list(count["ids"]),
             )
             if plan.outcome == tr.COMPACTED:
                 self._checkpoint(conn, params, read, dry_run)
@@ -328,13 +329,8 @@ class TranscriptStore:
         if extension is None:
             assert old is not None
             return replace(old, frontier=int(frontier["frontier"]))
-        after = old.through_event_id if old is not None else 0
-        count = conn.execute(
-            TQ["session_turn_count"],
-            {**params, "after": after, "upto": extension.through_event_id},
-        ).fetchone()
-        assert count is not None
-        if int(count["n"]) != len(extension.visible):
+        counted = bisect.bisect_right(read.counted_ids, extension.through_event_id)
+        if read.counted_ids[:counted] != [t.event_id for t in extension.visible]:
             return None  # the two visibility rules disagree: verify in full again
         added = [(t.event_id, t.content_sha256, t.analysis_event_id) for t in extension.visible]
         return tr.VerifiedPrefix(
