@@ -349,7 +349,9 @@ class GetSessionContextRequest(_message.Message):
     tail_turns: _builtins.int
     """Literal tail turns; 0: the policy's tail_turns. At most 256."""
     dry_run: _builtins.bool
-    """Compute only: the checkpoint projection is neither read nor stored."""
+    """Compute only, from the journal alone: every turn is verified and neither
+    the checkpoint projection nor the verified prefix is read or stored.
+    """
     def __init__(
         self,
         *,
