@@ -19,7 +19,9 @@ outside the timing, so the call verifies every turn and builds it again):
 * declined: a tool event after the prefix (tail only, typed issue).
 
 It also reports the seeding rate, the catch-up (first compaction) time and
-checks that the checkpoint bytes are identical across calls.
+checks that the checkpoint bytes are identical across calls and paths. The
+tables are ANALYZEd after seeding and after the catch-up, as autovacuum
+would in time, so the plans are those a running service gets.
 """
 
 from __future__ import annotations
@@ -91,6 +93,15 @@ def time_calls(
     return summarize(latencies, sum(latencies)), response
 
 
+def analyze(url: str) -> None:
+    """Planner statistics for the tables just filled (as autovacuum would
+    gather them in time), so both paths run on the plans they get in service."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("ANALYZE journal.events")
+        conn.execute("ANALYZE journal.changes")
+        conn.execute("ANALYZE journal.quarantined")
+
+
 def drop_prefix(url: str) -> Callable[[], None]:
     def drop() -> None:
         with psycopg.connect(url, autocommit=True) as conn:
@@ -140,18 +151,22 @@ def main() -> None:
         stub = pb_grpc.JournalServiceStub(channel)
         seeded = seed(stub, args.turns)
         print(f"seeded in {seeded:.1f} s", flush=True)
+        analyze(url)
         # The first calls analyse the pruned turns (512 per call) and decline
         # with MISSING_ANALYSIS until every one is analysed.
         started = time.perf_counter()
         catch_up = 0
         while True:
             catch_up += 1
+            t0 = time.perf_counter()
             probe = stub.GetSessionContext(
                 tpb.GetSessionContextRequest(subject=SUBJECT, session_id=SESSION)
             )
+            print(f"catch-up call {catch_up}: {time.perf_counter() - t0:.1f} s", flush=True)
             if probe.outcome == tpb.COMPACTION_OUTCOME_COMPACTED:
                 break
         analysed = time.perf_counter() - started
+        analyze(url)
         rows: list[tuple[str, dict[str, float], tpb.GetSessionContextResponse]] = []
         ratios: list[tuple[str, float]] = []
         drop = drop_prefix(url)

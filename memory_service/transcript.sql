@@ -132,15 +132,13 @@ WHERE subject = %(subject)s AND workspace = %(workspace)s AND session_id = %(ses
 -- name: checkpoint_put
 INSERT INTO journal.session_checkpoints
     (subject, workspace, session_id, policy_version, input_digest, through_event_id, text,
-     sha256, source_event_ids, source_hashes, analysis_event_ids, turns_elided_by_cap)
+     sha256, source_count, turns_elided_by_cap)
 VALUES (%(subject)s, %(workspace)s, %(session_id)s, %(policy_version)s, %(input_digest)s,
-        %(through_event_id)s, %(text)s, %(sha256)s, %(source_event_ids)s, %(source_hashes)s,
-        %(analysis_event_ids)s, %(elided)s)
+        %(through_event_id)s, %(text)s, %(sha256)s, %(source_count)s, %(elided)s)
 ON CONFLICT (subject, workspace, session_id) DO UPDATE SET
     policy_version = excluded.policy_version, input_digest = excluded.input_digest,
     through_event_id = excluded.through_event_id, text = excluded.text,
-    sha256 = excluded.sha256, source_event_ids = excluded.source_event_ids,
-    source_hashes = excluded.source_hashes, analysis_event_ids = excluded.analysis_event_ids,
+    sha256 = excluded.sha256, source_count = excluded.source_count,
     turns_elided_by_cap = excluded.turns_elided_by_cap, built_at = now();
 
 -- name: checkpoint_delete
@@ -199,6 +197,19 @@ WITH p AS (
     WHERE c.cursor >= (SELECT frontier FROM p)
     ORDER BY c.cursor
     LIMIT %(scan_limit)s
+), analyses AS MATERIALIZED (
+    -- SYSTEM analyses appended since, and the turn each names (NULL: none).
+    SELECT a.event_id,
+           CASE WHEN a.turn ~ '^[0-9]{1,18}$' THEN a.turn::bigint END AS turn_event_id
+    FROM recent c
+    CROSS JOIN LATERAL (
+        SELECT x.event_id, x.payload ->> 'turn_event_id' AS turn
+        FROM journal.events x
+        WHERE x.event_id = c.event_id AND x.provenance = 'system'
+        LIMIT 1  -- one primary-key probe per change, never a join over the journal
+    ) a
+    WHERE c.kind = 'event_appended' AND c.event_type = 'turn.analyzed'
+      AND c.subject = %(subject)s AND c.workspace = %(workspace)s
 )
 SELECT p.policy_version, p.frontier, p.through_event_id, p.turn_event_ids, p.content_hashes,
        p.analysis_event_ids, p.withheld_event_ids, p.canonical_chars, p.visible_count,
@@ -215,16 +226,14 @@ SELECT p.policy_version, p.frontier, p.through_event_id, p.turn_event_ids, p.con
                           AND c.event_id <= p.through_event_id
                           AND (c.event_type LIKE 'conversation.%%' OR c.event_type LIKE 'tool.%%')
                           AND c.event_id <> ALL (p.turn_event_ids)
-                          AND c.event_id <> ALL (p.withheld_event_ids))
-                      -- another SYSTEM analysis of a turn of the range
-                      OR (c.kind = 'event_appended' AND c.event_type = 'turn.analyzed'
-                          AND c.event_id <> ALL (p.analysis_event_ids)
-                          AND EXISTS (
-                              SELECT 1 FROM journal.events a
-                              WHERE a.event_id = c.event_id AND a.provenance = 'system'
-                                AND a.payload ->> 'turn_event_id' ~ '^[0-9]{1,18}$'
-                                AND (a.payload ->> 'turn_event_id')::bigint
-                                    = ANY (p.turn_event_ids))))))
+                          AND c.event_id <> ALL (p.withheld_event_ids)))))
+       )
+       -- another SYSTEM analysis of a turn of the range
+       OR EXISTS (
+           SELECT 1 FROM analyses a
+           WHERE a.turn_event_id <= p.through_event_id
+             AND a.turn_event_id = ANY (p.turn_event_ids)
+             AND a.event_id <> ALL (p.analysis_event_ids)
        ) AS touched
 FROM p;
 

@@ -410,11 +410,6 @@ class TranscriptStore:
     def _store_checkpoint(self, conn: Conn, params: Mapping[str, str], read: _Read) -> None:
         checkpoint = read.checkpoint
         assert checkpoint is not None
-        ids, hashes, analyses = [], [], []
-        for event_id, sha, analysis_id in read.plan.pruned.sources():
-            ids.append(event_id)
-            hashes.append(sha)
-            analyses.append(analysis_id)
         conn.execute(
             TQ["checkpoint_put"],
             {
@@ -424,9 +419,7 @@ class TranscriptStore:
                 "through_event_id": checkpoint.through_event_id,
                 "text": checkpoint.text,
                 "sha256": checkpoint.sha256,
-                "source_event_ids": ids,
-                "source_hashes": hashes,
-                "analysis_event_ids": analyses,
+                "source_count": len(read.plan.pruned),
                 "elided": checkpoint.elided,
             },
         )

@@ -18,8 +18,8 @@
 -- through_event_id that the row does not know (a writer that committed late),
 -- or a SYSTEM `turn.analyzed` event naming a turn of the range other than
 -- the one the row quotes. A policy version other than the row's is ignored.
--- The triggers below also drop rows eagerly (quarantine, restore, purge),
--- which keeps them from outliving what they describe.
+-- The checkpoint triggers also drop rows eagerly (quarantine, restore,
+-- purge), which keeps them from outliving what they describe.
 
 CREATE TABLE journal.session_verified_prefixes (
     subject             text        NOT NULL,
@@ -47,43 +47,58 @@ CREATE TABLE journal.session_verified_prefixes (
         AND cardinality(turn_event_ids) = visible_count)
 );
 
--- A quarantine or restore of anything of a subject and workspace drops the
--- subject's prefixes there (content-wide withholding crosses sessions).
-CREATE FUNCTION journal.invalidate_prefixes_on_quarantine() RETURNS trigger
+-- The checkpoint projection keeps its digest, text and the number of turns
+-- it covers, no longer every source: a read reuses it only when the digest of
+-- its current inputs matches (memory_service/transcript_store.py), and the
+-- response lists the sources from the verified range itself. Rewriting
+-- three 10,000-element arrays and their two GIN indexes on every new turn
+-- cost more than the rest of the call.
+DROP INDEX journal.session_checkpoints_sources_idx;
+DROP INDEX journal.session_checkpoints_hashes_idx;
+ALTER TABLE journal.session_checkpoints
+    DROP COLUMN source_event_ids,
+    DROP COLUMN source_hashes,
+    DROP COLUMN analysis_event_ids,
+    ADD COLUMN source_count integer NOT NULL DEFAULT 0;
+
+-- The triggers of migration 0009 drop both projections: a quarantine or
+-- restore of any record of a subject and workspace drops the subject's
+-- checkpoints and prefixes there (content withholding crosses sessions), and
+-- the audited purge drops the purged subjects' with their events.
+CREATE OR REPLACE FUNCTION journal.invalidate_checkpoints_on_quarantine() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
     changed journal.quarantined;
+    owner_subject text;
+    owner_workspace text;
 BEGIN
     IF TG_OP = 'DELETE' THEN changed := OLD; ELSE changed := NEW; END IF;
     IF changed.record_kind = 'event' THEN
-        DELETE FROM journal.session_verified_prefixes p
-        USING journal.events ev
-        WHERE ev.event_id = changed.record_id::bigint
-          AND p.subject = ev.subject AND p.workspace = ev.workspace;
+        SELECT subject, workspace INTO owner_subject, owner_workspace FROM journal.events
+        WHERE event_id = changed.record_id::bigint;
     ELSIF changed.record_kind = 'episode' THEN
-        DELETE FROM journal.session_verified_prefixes p
-        USING journal.episodes ep
-        WHERE ep.episode_id::text = changed.record_id
-          AND p.subject = ep.subject AND p.workspace = ep.workspace;
+        SELECT subject, workspace INTO owner_subject, owner_workspace FROM journal.episodes
+        WHERE episode_id::text = changed.record_id;
+    END IF;
+    IF owner_subject IS NOT NULL THEN
+        DELETE FROM journal.session_checkpoints
+        WHERE subject = owner_subject AND workspace = owner_workspace;
+        DELETE FROM journal.session_verified_prefixes
+        WHERE subject = owner_subject AND workspace = owner_workspace;
     END IF;
     RETURN NULL;
 END;
 $$;
-CREATE TRIGGER quarantined_invalidates_prefixes
-    AFTER INSERT OR DELETE ON journal.quarantined
-    FOR EACH ROW EXECUTE FUNCTION journal.invalidate_prefixes_on_quarantine();
 
--- The audited purge removes a subject's events: its prefixes go with them.
-CREATE FUNCTION journal.invalidate_prefixes_on_purge() RETURNS trigger
+CREATE OR REPLACE FUNCTION journal.invalidate_checkpoints_on_purge() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    DELETE FROM journal.session_verified_prefixes p
-    USING (SELECT DISTINCT subject, workspace FROM purged) gone
-    WHERE p.subject = gone.subject AND p.workspace = gone.workspace;
+    DELETE FROM journal.session_checkpoints c
+    USING (SELECT DISTINCT subject, workspace FROM purged) p
+    WHERE c.subject = p.subject AND c.workspace = p.workspace;
+    DELETE FROM journal.session_verified_prefixes v
+    USING (SELECT DISTINCT subject, workspace FROM purged) p
+    WHERE v.subject = p.subject AND v.workspace = p.workspace;
     RETURN NULL;
 END;
 $$;
-CREATE TRIGGER events_purge_invalidates_prefixes
-    AFTER DELETE ON journal.events
-    REFERENCING OLD TABLE AS purged
-    FOR EACH STATEMENT EXECUTE FUNCTION journal.invalidate_prefixes_on_purge();

@@ -174,10 +174,10 @@ def test_compaction_checkpoint_tail_coverage_and_projection(
     assert again.checkpoint.text == cp.text and again.checkpoint.sha256 == cp.sha256
     with db.connection() as conn:
         row = conn.execute(
-            "SELECT source_event_ids, sha256 FROM journal.session_checkpoints"
+            "SELECT source_count, input_digest, sha256 FROM journal.session_checkpoints"
         ).fetchone()
     assert row["sha256"] == cp.sha256
-    assert list(row["source_event_ids"]) == [r.event_id for r in receipts[:4]]
+    assert row["source_count"] == 4 and len(row["input_digest"]) == 64
     # A policy change rebuilds (new version in the bytes).
     set_policy(journal, tail_turns=2, trigger_chars=1, checkpoint_max_chars=2000)
     rebuilt = context(journal)
@@ -244,6 +244,21 @@ def _append(
     ).event
 
 
+def _analysis_of_other_content(stub: pb_grpc.JournalServiceStub, turn_event_id: int) -> None:
+    """A SYSTEM analysis of the turn naming other content than the turn's."""
+    _append(
+        stub,
+        "turn.analyzed",
+        {
+            "turn_event_id": str(turn_event_id),
+            "turn_content_sha256": "0" * 64,
+            "summary": "a summary of something else",
+            "analyzer": "forged",
+        },
+        pb.PROVENANCE_SYSTEM,
+    )
+
+
 def _assert_declined(response: tpb.GetSessionContextResponse, reason: int, tail: int) -> None:
     assert response.outcome == tpb.COMPACTION_OUTCOME_DECLINED
     assert reason in reasons(response), response.issues
@@ -301,17 +316,7 @@ def test_forged_analysis_with_another_hash_is_hash_mismatch(
     receipts = commit_many(journal, 3)
     analysed(journal, db)  # three failures: the analyzer is unreachable
     # A service writes an analysis of other content for the first turn.
-    _append(
-        journal,
-        "turn.analyzed",
-        {
-            "turn_event_id": str(receipts[0].event_id),
-            "turn_content_sha256": "0" * 64,
-            "summary": "a summary of something else",
-            "analyzer": "forged",
-        },
-        pb.PROVENANCE_SYSTEM,
-    )
+    _analysis_of_other_content(journal, receipts[0].event_id)
     response = context(journal)
     _assert_declined(response, R.COMPACTION_ISSUE_REASON_HASH_MISMATCH, 1)
     mismatch = [i for i in response.issues if i.reason == R.COMPACTION_ISSUE_REASON_HASH_MISMATCH]
@@ -660,9 +665,7 @@ def test_calls_verify_after_the_prefix_and_agree_with_full_verification(
     analysed(journal, db)
     after = _same_as_full(journal)
     assert after.checkpoint.sha256 != first.checkpoint.sha256
-    assert [s.turn_event_id for s in after.checkpoint.sources] == [
-        r.event_id for r in receipts[:9]
-    ]
+    assert [s.turn_event_id for s in after.checkpoint.sources] == [r.event_id for r in receipts[:9]]
     # A tail wider than the verified range reaches back into it.
     wide = context(journal, tail_turns=10)
     assert [t.event_id for t in wide.tail] == [r.event_id for r in receipts[1:]]
@@ -745,10 +748,12 @@ def test_a_late_turn_inside_the_verified_range_is_not_skipped(
     assert prefix is not None
     late = receipts[1]
     with db.connection() as conn:
-        cursor = conn.execute(
+        change = conn.execute(
             "SELECT cursor FROM journal.changes WHERE kind = 'event_appended' AND event_id = %s",
             (late.event_id,),
-        ).fetchone()["cursor"]
+        ).fetchone()
+    assert change is not None
+    cursor = change["cursor"]
     keep = [i for i, e in enumerate(prefix["turn_event_ids"]) if e != late.event_id]
     forged = {
         **prefix,
@@ -771,17 +776,7 @@ def test_a_new_analysis_of_a_verified_turn_is_checked_again(
     analysed(journal, db)
     assert _same_as_full(journal).outcome == tpb.COMPACTION_OUTCOME_COMPACTED
     assert _prefix(db) is not None
-    _append(
-        journal,
-        "turn.analyzed",
-        {
-            "turn_event_id": str(receipts[1].event_id),
-            "turn_content_sha256": "0" * 64,
-            "summary": "a later analysis of something else",
-            "analyzer": "forged",
-        },
-        pb.PROVENANCE_SYSTEM,
-    )
+    _analysis_of_other_content(journal, receipts[1].event_id)
     response = _same_as_full(journal)
     assert (R.COMPACTION_ISSUE_REASON_HASH_MISMATCH, receipts[1].event_id) in {
         (i.reason, i.event_id) for i in response.issues
