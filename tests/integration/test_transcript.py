@@ -803,3 +803,44 @@ def test_a_policy_change_or_a_purge_drops_the_prefix(
     _put_prefix(db, rebuilt)  # a writer that read before the purge
     gone = context(journal)
     assert gone.coverage.cardinality.matched_before_limit == 0 and not gone.tail
+
+
+def test_concurrent_commits_and_reads_agree_with_full_verification(
+    journal: pb_grpc.JournalServiceStub, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Writers commit while readers move the verified prefix on after every
+    call (the rewrite threshold lowered to one turn), so prefixes are built
+    from snapshots that concurrent commits miss. Every answer is a valid
+    coverage, and afterwards a call agrees with full verification."""
+    from memory_service import transcript_store
+
+    monkeypatch.setattr(transcript_store, "PREFIX_EXTEND_EVERY", 1)
+    set_policy(journal, tail_turns=2, trigger_chars=1)
+    commit_many(journal, 4)
+    errors: list[BaseException] = []
+
+    def writer(w: int) -> None:
+        try:
+            commit_many(journal, 12, start=100 * (w + 1))
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    def reader() -> None:
+        try:
+            for _ in range(12):
+                response = context(journal)
+                validate(response.coverage)
+                assert response.outcome != tpb.COMPACTION_OUTCOME_UNSPECIFIED
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    with futures.ThreadPoolExecutor(max_workers=6) as pool:
+        done = [pool.submit(writer, w) for w in range(4)] + [pool.submit(reader) for _ in range(2)]
+        for f in done:
+            f.result()
+    assert errors == []
+    for _ in range(3):  # analyse what the last commits left, then compare
+        context(journal)
+    served = _same_as_full(journal)
+    assert served.outcome == tpb.COMPACTION_OUTCOME_COMPACTED
+    assert served.coverage.cardinality.matched_before_limit == 52
