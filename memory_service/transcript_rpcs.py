@@ -183,6 +183,7 @@ def session_context_response(
         quarantined_turns_excluded=plan.quarantined,
         policy_version=result.policy.version,
         coverage=coverage,
+        turns_verified=result.verified_turns,
     )
     if result.checkpoint is not None:
         response.checkpoint.MergeFromString(checkpoint_sources(result))

@@ -88,7 +88,6 @@ class SessionContext:
     sources: tr.PrunedRange = field(default_factory=lambda: tr.PrunedRange([]))
     # Turns this call verified (the rest came from a verified prefix).
     verified_turns: int = 0
-    from_verified_prefix: bool = False
     # The checkpoint's input digest: equal digests, equal sources.
     sources_digest: str = ""
 
@@ -408,7 +407,6 @@ class TranscriptStore:
             watermark=read.watermark,
             sources=read.plan.pruned if read.checkpoint is not None else tr.PrunedRange([]),
             verified_turns=read.verified_turns,
-            from_verified_prefix=read.prefix is not None,
             sources_digest=read.checkpoint_digest,
         )
         if budget_tokens > 0:

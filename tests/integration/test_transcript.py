@@ -659,11 +659,15 @@ def test_calls_verify_after_the_prefix_and_agree_with_full_verification(
     assert prefix["through_event_id"] == receipts[5].event_id
     assert list(prefix["turn_event_ids"]) == [r.event_id for r in receipts[:6]]
     assert prefix["visible_count"] == 6
+    # Only the turns after it are verified again; a dry run verifies all.
+    assert context(journal).turns_verified == 2
+    assert context(journal, dry_run=True).turns_verified == 8
     # More turns: the next calls verify only those (the prefix stays until
     # enough are verified to be worth rewriting) and still agree.
     receipts += commit_many(journal, 3, start=8)
     analysed(journal, db)
     after = _same_as_full(journal)
+    assert after.turns_verified == 5
     assert after.checkpoint.sha256 != first.checkpoint.sha256
     assert [s.turn_event_id for s in after.checkpoint.sources] == [r.event_id for r in receipts[:9]]
     # A tail wider than the verified range reaches back into it.
