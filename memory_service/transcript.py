@@ -20,14 +20,21 @@ The rules (docs/journal.md, "Compaction"):
   returned and the pruned turns are reported omitted.
 * Otherwise the checkpoint is :func:`render_checkpoint` over the pruned turns'
   summaries: byte-identical for the same journal and policy in any process.
+
+Incremental verification: a :class:`VerifiedPrefix` stands for the session's
+turns up to its ``through_event_id`` as these rules found them (all clean:
+visible ones well-formed, hash-matched and analysed, hidden ones listed; no
+tool or lone message among them). :func:`plan` takes it with only the turns
+and events after it, and gives the same plan as over the whole session;
+:func:`extend_prefix` says how far the next prefix may reach. The store
+decides when a prefix may be trusted (memory_service/transcript_store.py).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -222,11 +229,91 @@ class Issue:
     detail: str
 
 
+@dataclass(frozen=True)
+class VerifiedPrefix:
+    """The session's turns up to ``through_event_id``, verified clean under
+    ``policy_version``: the visible ones (ids, hashes, analysis ids, event
+    order), the hidden ones, their canonical size, the separate count of the
+    visible ones and the running digest of (id, hash, analysis id)."""
+
+    policy_version: int
+    frontier: int
+    through_event_id: int
+    event_ids: Sequence[int]
+    content_hashes: Sequence[str]
+    analysis_event_ids: Sequence[int]
+    withheld_event_ids: Sequence[int]
+    canonical_chars: int
+    visible_count: int
+    chain_sha256: str
+
+    def meta(self, index: int) -> TurnMeta:
+        """Visible turn ``index`` as a TurnMeta (its summary is not kept)."""
+        sha = self.content_hashes[index]
+        return TurnMeta(
+            event_id=self.event_ids[index],
+            content_sha256=sha,
+            withheld=False,
+            chars=0,
+            canonical_sha256=sha,
+            roles_ok=True,
+            analysis_event_id=self.analysis_event_ids[index],
+            analysis_sha256=sha,
+        )
+
+
+@dataclass
+class PrunedRange:
+    """The pruned turns: the first ``prefix_count`` visible turns of a
+    verified prefix (kept as its arrays, not as objects), then ``fresh``."""
+
+    fresh: list[TurnMeta]
+    prefix: VerifiedPrefix | None = None
+    prefix_count: int = 0
+
+    def __len__(self) -> int:
+        return self.prefix_count + len(self.fresh)
+
+    def __iter__(self) -> Iterator[TurnMeta]:
+        assert self.prefix is not None or not self.prefix_count
+        for i in range(self.prefix_count):
+            assert self.prefix is not None
+            yield self.prefix.meta(i)
+        yield from self.fresh
+
+    def sources(self) -> Iterator[tuple[int, str, int]]:
+        """(turn event id, content hash, analysis event id) in event order."""
+        if self.prefix is not None and self.prefix_count:
+            p, n = self.prefix, self.prefix_count
+            yield from zip(
+                p.event_ids[:n], p.content_hashes[:n], p.analysis_event_ids[:n], strict=True
+            )
+        for t in self.fresh:
+            yield t.event_id, t.content_sha256, t.analysis_event_id
+
+    def event_id(self, index: int) -> int:
+        if index < self.prefix_count:
+            assert self.prefix is not None
+            return self.prefix.event_ids[index]
+        return self.fresh[index - self.prefix_count].event_id
+
+    def chain(self) -> str:
+        """The running digest of the range (a prefix's, extended by fresh)."""
+        p = self.prefix
+        if p is not None and self.prefix_count == len(p.event_ids):
+            return chain_sha256(p.chain_sha256, self._fresh_sources())
+        return chain_sha256("", self.sources())
+
+    def _fresh_sources(self) -> Iterator[tuple[int, str, int]]:
+        for t in self.fresh:
+            yield t.event_id, t.content_sha256, t.analysis_event_id
+
+
 @dataclass
 class Plan:
     outcome: str
     literal: list[TurnMeta]
-    pruned: list[TurnMeta]
+    pruned: PrunedRange
     issues: list[Issue] = field(default_factory=list)
     quarantined: int = 0
 
@@ -240,46 +327,33 @@ def plan(
     others: Sequence[OtherEvent],
     policy: CompactionPolicy,
     tail_turns: int,
+    prefix: VerifiedPrefix | None = None,
 ) -> Plan:
-    """Which turns are literal, which pruned, and whether compaction may go ahead."""
+    """Which turns are literal, which pruned, and whether compaction may go
+    ahead. With a prefix, ``turns`` and ``others`` are only those after it."""
     visible = [t for t in turns if not t.withheld]
     hidden = [t for t in turns if t.withheld]
-    total = sum(t.chars for t in visible)
-    if total <= policy.trigger_chars or len(visible) <= tail_turns:
-        return Plan(NOT_NEEDED, visible, [], quarantined=len(hidden))
-    literal, pruned = visible[-tail_turns:], visible[:-tail_turns]
+    held = list(prefix.event_ids) if prefix is not None else []
+    withheld_before = list(prefix.withheld_event_ids) if prefix is not None else []
+    total = sum(t.chars for t in visible) + (prefix.canonical_chars if prefix else 0)
+    quarantined = len(hidden) + len(withheld_before)
+    if total <= policy.trigger_chars or len(held) + len(visible) <= tail_turns:
+        assert prefix is not None or not held
+        everything = [prefix.meta(i) for i in range(len(held))] if prefix else []
+        return Plan(NOT_NEEDED, everything + visible, PrunedRange([]), quarantined=quarantined)
+    if len(visible) >= tail_turns:
+        literal, fresh_pruned = visible[-tail_turns:], visible[:-tail_turns]
+        pruned = PrunedRange(fresh_pruned, prefix, len(held))
+    else:
+        assert prefix is not None
+        from_prefix = tail_turns - len(visible)
+        keep = len(held) - from_prefix
+        literal = [prefix.meta(i) for i in range(keep, len(held))] + visible
+        pruned = PrunedRange([], prefix, keep)
     boundary = literal[0].event_id
     issues: list[Issue] = []
-    for turn in pruned:
-        if not turn.roles_ok:
-            issues.append(
-                Issue(
-                    MALFORMED_ROLES,
-                    turn.event_id,
-                    "does not recompose as User: ...\\nAssistant: ...",
-                )
-            )
-        elif turn.canonical_sha256 != turn.content_sha256:
-            issues.append(
-                Issue(
-                    HASH_MISMATCH,
-                    turn.event_id,
-                    "the stored content hash is not the SHA-256 of the canonical content",
-                )
-            )
-        if not turn.analysis_event_id:
-            detail = f"analysis failed: {turn.failure}" if turn.failure else "not analysed yet"
-            issues.append(Issue(MISSING_ANALYSIS, turn.event_id, detail))
-        elif turn.analysis_sha256 != turn.content_sha256:
-            issues.append(
-                Issue(
-                    HASH_MISMATCH,
-                    turn.event_id,
-                    f"analysis {turn.analysis_event_id} was made for content "
-                    f"{turn.analysis_sha256[:12] or '(none)'}, the turn is "
-                    f"{turn.content_sha256[:12]}",
-                )
-            )
+    for turn in pruned.fresh:
+        issues.extend(turn_issues(turn))
     for event in others:
         if event.event_id >= boundary:
             continue
@@ -295,18 +369,99 @@ def plan(
                     f"{event.event_type}: a lone message outside a user/assistant turn",
                 )
             )
-    for turn in hidden:
-        if turn.event_id < boundary:
+    for event_id in withheld_before + [t.event_id for t in hidden]:
+        if event_id < boundary:
             issues.append(
                 Issue(
                     QUARANTINED_IN_RANGE,
-                    turn.event_id,
+                    event_id,
                     "hidden by a quarantine; the checkpoint was rebuilt without it",
                 )
             )
     issues.sort(key=lambda i: (i.event_id, i.reason))
     outcome = DECLINED if any(i.reason in DECLINING for i in issues) else COMPACTED
-    return Plan(outcome, literal, pruned, issues, quarantined=len(hidden))
+    return Plan(outcome, literal, pruned, issues, quarantined=quarantined)
+
+
+def turn_issues(turn: TurnMeta) -> list[Issue]:
+    """The findings on one pruned, visible turn (none: it is clean)."""
+    issues: list[Issue] = []
+    if not turn.roles_ok:
+        issues.append(
+            Issue(
+                MALFORMED_ROLES,
+                turn.event_id,
+                "does not recompose as User: ...\\nAssistant: ...",
+            )
+        )
+    elif turn.canonical_sha256 != turn.content_sha256:
+        issues.append(
+            Issue(
+                HASH_MISMATCH,
+                turn.event_id,
+                "the stored content hash is not the SHA-256 of the canonical content",
+            )
+        )
+    if not turn.analysis_event_id:
+        detail = f"analysis failed: {turn.failure}" if turn.failure else "not analysed yet"
+        issues.append(Issue(MISSING_ANALYSIS, turn.event_id, detail))
+    elif turn.analysis_sha256 != turn.content_sha256:
+        issues.append(
+            Issue(
+                HASH_MISMATCH,
+                turn.event_id,
+                f"analysis {turn.analysis_event_id} was made for content "
+                f"{turn.analysis_sha256[:12] or '(none)'}, the turn is "
+                f"{turn.content_sha256[:12]}",
+            )
+        )
+    return issues
+
+
+@dataclass(frozen=True)
+class PrefixExtension:
+    """What a new verified prefix adds to the old one (or to nothing)."""
+
+    through_event_id: int
+    visible: list[TurnMeta]
+    withheld_event_ids: list[int]
+
+    @property
+    def size(self) -> int:
+        return len(self.visible) + len(self.withheld_event_ids)
+
+
+def extend_prefix(
+    result: Plan, turns: Sequence[TurnMeta], others: Sequence[OtherEvent]
+) -> PrefixExtension | None:
+    """How far a verified prefix may now reach past the old one: over the
+    fresh turns before the tail, in event order, up to (not including) the
+    first event with a declining finding and the first tool or lone
+    conversation event. None when nothing may be added."""
+    if not result.pruned.fresh:
+        return None
+    boundary = result.literal[0].event_id
+    stop = boundary
+    for issue in result.issues:
+        if issue.reason in DECLINING:
+            stop = min(stop, issue.event_id)
+            break
+    for event in others:
+        stop = min(stop, event.event_id)
+    visible: list[TurnMeta] = []
+    hidden: list[int] = []
+    through = 0
+    for turn in turns:
+        if turn.event_id >= stop:
+            break
+        if turn.withheld:
+            hidden.append(turn.event_id)
+        else:
+            visible.append(turn)
+        through = turn.event_id
+    if not through:
+        return None
+    return PrefixExtension(through, visible, hidden)
 
 
 # ---------------------------------------------------------------- checkpoint
@@ -320,44 +475,93 @@ class Checkpoint:
     elided: int
 
 
-def input_digest(pruned: Sequence[TurnMeta], policy_version: int) -> str:
-    """What a stored checkpoint was built from; equal digests, equal bytes."""
-    inputs = [[t.event_id, t.content_sha256, t.analysis_event_id] for t in pruned]
-    body = json.dumps({"policy_version": policy_version, "turns": inputs}, separators=(",", ":"))
-    return hashlib.sha256(body.encode()).hexdigest()
+def chain_sha256(start: str, sources: Iterable[tuple[int, str, int]]) -> str:
+    """The running digest of a range: each (turn id, content hash, analysis
+    id) folded into the SHA-256 of the previous digest, so a prefix's digest
+    extends without rereading the range."""
+    digest = start
+    for event_id, content_sha256, analysis_event_id in sources:
+        digest = hashlib.sha256(
+            f"{digest}|{event_id}:{content_sha256}:{analysis_event_id}".encode()
+        ).hexdigest()
+    return digest
+
+
+def input_digest(chain: str, policy_version: int) -> str:
+    """What a stored checkpoint was built from (the pruned range's running
+    digest and the policy version); equal digests, equal bytes."""
+    return hashlib.sha256(f"checkpoint/v2|{policy_version}|{chain}".encode()).hexdigest()
 
 
 def render_checkpoint(pruned: Sequence[TurnMeta], policy: CompactionPolicy) -> Checkpoint:
-    """The deterministic checkpoint of the pruned turns (non-empty, analysed).
+    """The deterministic checkpoint of these pruned turns (their summaries)."""
+    return render_checkpoint_from(
+        len(pruned),
+        lambda i: pruned[i].event_id,
+        lambda i: pruned[i].summary,
+        policy,
+    )
+
+
+def render_checkpoint_from(
+    count: int,
+    event_id: Callable[[int], int],
+    summary: Callable[[int], str],
+    policy: CompactionPolicy,
+) -> Checkpoint:
+    """The deterministic checkpoint of ``count`` pruned turns (non-empty,
+    analysed), given each one's event id and summary by index.
 
     A header line, then ``[event N] summary`` per turn, oldest first. When the
     text would exceed ``checkpoint_max_chars``, the oldest summaries are left
     out first and one line says how many. Only the inputs (event ids, stored
     summaries, policy version and cap) shape the bytes: no clock, no locale.
+    Summaries are asked for newest first and only as far back as the cap
+    reaches, so a long range costs what fits, not what it holds.
     """
-    first, last = pruned[0].event_id, pruned[-1].event_id
+    first, last = event_id(0), event_id(count - 1)
     head = (
-        f"Checkpoint of {len(pruned)} earlier turns (events {first}..{last}), "
+        f"Checkpoint of {count} earlier turns (events {first}..{last}), "
         f"compaction policy v{policy.version}: analysed summaries, not the turns themselves."
     )
-    lines = [f"[event {t.event_id}] {t.summary}" for t in pruned]
     cap = policy.checkpoint_max_chars
 
-    def elision(count: int) -> str:
-        return f"[{count} earlier summaries left out by the {cap}-character cap]"
+    def elision(dropped: int) -> str:
+        return f"[{dropped} earlier summaries left out by the {cap}-character cap]"
 
-    # suffix[i]: characters of lines[i:], each with its preceding newline.
-    suffix = [0] * (len(lines) + 1)
-    for i in range(len(lines) - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + len(lines[i]) + 1
-    start = 0
-    # The newest summaries are kept: drop from the oldest until it fits.
-    while (
-        start < len(lines)
-        and len(head) + (len(elision(start)) + 1 if start else 0) + suffix[start] > cap
-    ):
-        start += 1
-    parts = [head] + ([elision(start)] if start else []) + lines[start:]
+    def line(i: int) -> str:
+        return f"[event {event_id(i)}] {summary(i)}"
+
+    # start = the fewest oldest lines to leave out so the text fits: 0 when
+    # everything fits, else the smallest s >= 1 whose text (header, elision
+    # line, lines[s:]) fits, else count. For s >= 1 that length strictly
+    # falls as s grows (a line is longer than the elision line grows), so
+    # walk back from the newest line while the next older one still fits.
+    lines: list[str] = []  # newest first
+    suffix = 0  # characters of the kept lines, each with its newline
+    start = count
+    while start > 1:
+        candidate = line(start - 1)
+        if len(head) + len(elision(start - 1)) + 1 + suffix + len(candidate) + 1 > cap:
+            break
+        lines.append(candidate)
+        suffix += len(candidate) + 1
+        start -= 1
+    # Without the elision line the whole text may still fit: a few more
+    # lines decide it (each is at least 11 characters).
+    rest: list[str] = []
+    total = len(head) + suffix
+    for i in range(start - 1, -1, -1):
+        candidate = line(i)
+        total += len(candidate) + 1
+        if total > cap:
+            break
+        rest.append(candidate)
+    else:
+        lines.extend(rest)
+        start = 0
+    lines.reverse()
+    parts = [head] + ([elision(start)] if start else []) + lines
     text = "\n".join(parts)
     if len(text) > cap:  # only the header and the elision line are left
         text = text[: cap - 1] + ELLIPSIS

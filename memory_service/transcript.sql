@@ -85,16 +85,19 @@ LEFT JOIN LATERAL (
 ) f ON true
 WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
   AND ev.session_id = %(session_id)s AND ev.event_type = 'conversation.turn.completed'
+  AND ev.event_id > %(after)s
 ORDER BY ev.event_id;
 
 -- name: session_turn_count
--- The separate count behind the coverage: visible turns of the session, by
--- journal.turn_withheld itself (not the set-wise form session_turn_meta uses),
--- so the two must agree for the coverage to say "n of n".
-SELECT count(*) AS n
+-- The separate count behind the coverage: visible turns of the session after
+-- `after`, by journal.turn_withheld itself (not the set-wise form
+-- session_turn_meta uses), so the two must agree for the coverage to say
+-- "n of n". Their ids too: a verified prefix keeps the count for its range.
+SELECT count(*) AS n, coalesce(array_agg(ev.event_id ORDER BY ev.event_id), '{}') AS ids
 FROM journal.events ev
 WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
   AND ev.session_id = %(session_id)s AND ev.event_type = 'conversation.turn.completed'
+  AND ev.event_id > %(after)s
   AND NOT journal.turn_withheld(ev);
 
 -- name: session_turn_texts
@@ -108,11 +111,12 @@ WHERE event_id = ANY (%(ids)s::bigint[]) AND subject = %(subject)s
 ORDER BY event_id;
 
 -- name: session_range_events
--- Tool events and lone conversation messages of the session (not quarantined).
+-- Tool events and lone conversation messages of the session after `after`
+-- (not quarantined).
 SELECT ev.event_id, ev.event_type
 FROM journal.events ev
 WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
-  AND ev.session_id = %(session_id)s
+  AND ev.session_id = %(session_id)s AND ev.event_id > %(after)s
   AND (ev.event_type LIKE 'tool.%%'
        OR (ev.event_type LIKE 'conversation.%%'
            AND ev.event_type <> 'conversation.turn.completed'))
@@ -128,15 +132,13 @@ WHERE subject = %(subject)s AND workspace = %(workspace)s AND session_id = %(ses
 -- name: checkpoint_put
 INSERT INTO journal.session_checkpoints
     (subject, workspace, session_id, policy_version, input_digest, through_event_id, text,
-     sha256, source_event_ids, source_hashes, analysis_event_ids, turns_elided_by_cap)
+     sha256, source_count, turns_elided_by_cap)
 VALUES (%(subject)s, %(workspace)s, %(session_id)s, %(policy_version)s, %(input_digest)s,
-        %(through_event_id)s, %(text)s, %(sha256)s, %(source_event_ids)s, %(source_hashes)s,
-        %(analysis_event_ids)s, %(elided)s)
+        %(through_event_id)s, %(text)s, %(sha256)s, %(source_count)s, %(elided)s)
 ON CONFLICT (subject, workspace, session_id) DO UPDATE SET
     policy_version = excluded.policy_version, input_digest = excluded.input_digest,
     through_event_id = excluded.through_event_id, text = excluded.text,
-    sha256 = excluded.sha256, source_event_ids = excluded.source_event_ids,
-    source_hashes = excluded.source_hashes, analysis_event_ids = excluded.analysis_event_ids,
+    sha256 = excluded.sha256, source_count = excluded.source_count,
     turns_elided_by_cap = excluded.turns_elided_by_cap, built_at = now();
 
 -- name: checkpoint_delete
@@ -175,3 +177,92 @@ WHERE a.event_type IN ('turn.analyzed', 'turn.analysis_failed')
   AND (a.event_type = 'turn.analyzed'
        OR a.payload ->> 'policy_version' = %(policy_version)s::text)
 LIMIT 1;
+
+-- name: snapshot_frontier
+-- The change-feed frontier of this snapshot (migration 0008): every change
+-- this snapshot does not see has a cursor at or above it.
+SELECT journal.feed_frontier() AS frontier;
+
+-- name: prefix_get
+-- The session's verified prefix and whether anything since the snapshot that
+-- verified it may have changed its range (migration 0012 gives the rule).
+-- At most `scan_limit` changes are looked at; the caller distrusts a prefix
+-- whose scan reached the limit.
+WITH p AS (
+    SELECT * FROM journal.session_verified_prefixes
+    WHERE subject = %(subject)s AND workspace = %(workspace)s AND session_id = %(session_id)s
+), recent AS MATERIALIZED (
+    SELECT c.cursor, c.kind, c.subject, c.workspace, c.session_id, c.event_type, c.event_id
+    FROM journal.changes c
+    WHERE c.cursor >= (SELECT frontier FROM p)
+    ORDER BY c.cursor
+    LIMIT %(scan_limit)s
+), analyses AS MATERIALIZED (
+    -- SYSTEM analyses appended since, and the turn each names (NULL: none).
+    SELECT a.event_id,
+           CASE WHEN a.turn ~ '^[0-9]{1,18}$' THEN a.turn::bigint END AS turn_event_id
+    FROM recent c
+    CROSS JOIN LATERAL (
+        SELECT x.event_id, x.payload ->> 'turn_event_id' AS turn
+        FROM journal.events x
+        WHERE x.event_id = c.event_id AND x.provenance = 'system'
+        LIMIT 1  -- one primary-key probe per change, never a join over the journal
+    ) a
+    WHERE c.kind = 'event_appended' AND c.event_type = 'turn.analyzed'
+      AND c.subject = %(subject)s AND c.workspace = %(workspace)s
+)
+SELECT p.policy_version, p.frontier, p.through_event_id, p.turn_event_ids, p.content_hashes,
+       p.analysis_event_ids, p.withheld_event_ids, p.canonical_chars, p.visible_count,
+       p.chain_sha256,
+       (SELECT count(*) FROM recent) AS scanned,
+       EXISTS (
+           SELECT 1 FROM recent c
+           WHERE c.subject = p.subject
+             AND (c.kind = 'subject_purged'
+                  OR (c.workspace = p.workspace AND (
+                      c.kind IN ('record_quarantined', 'record_restored')
+                      -- a turn, tool or conversation event that committed late
+                      OR (c.kind = 'event_appended' AND c.session_id = p.session_id
+                          AND c.event_id <= p.through_event_id
+                          AND (c.event_type LIKE 'conversation.%%' OR c.event_type LIKE 'tool.%%')
+                          AND c.event_id <> ALL (p.turn_event_ids)
+                          AND c.event_id <> ALL (p.withheld_event_ids)))))
+       )
+       -- another SYSTEM analysis of a turn of the range
+       OR EXISTS (
+           SELECT 1 FROM analyses a
+           WHERE a.turn_event_id <= p.through_event_id
+             AND a.turn_event_id = ANY (p.turn_event_ids)
+             AND a.event_id <> ALL (p.analysis_event_ids)
+       ) AS touched
+FROM p;
+
+-- name: prefix_put
+-- A prefix verified in an older snapshot never replaces a newer one.
+INSERT INTO journal.session_verified_prefixes AS p
+    (subject, workspace, session_id, policy_version, frontier, through_event_id,
+     turn_event_ids, content_hashes, analysis_event_ids, withheld_event_ids, canonical_chars,
+     visible_count, chain_sha256)
+VALUES (%(subject)s, %(workspace)s, %(session_id)s, %(policy_version)s, %(frontier)s,
+        %(through_event_id)s, %(turn_event_ids)s, %(content_hashes)s, %(analysis_event_ids)s,
+        %(withheld_event_ids)s, %(canonical_chars)s, %(visible_count)s, %(chain_sha256)s)
+ON CONFLICT (subject, workspace, session_id) DO UPDATE SET
+    policy_version = excluded.policy_version, frontier = excluded.frontier,
+    through_event_id = excluded.through_event_id, turn_event_ids = excluded.turn_event_ids,
+    content_hashes = excluded.content_hashes, analysis_event_ids = excluded.analysis_event_ids,
+    withheld_event_ids = excluded.withheld_event_ids,
+    canonical_chars = excluded.canonical_chars, visible_count = excluded.visible_count,
+    chain_sha256 = excluded.chain_sha256, built_at = now()
+WHERE p.frontier <= excluded.frontier OR p.policy_version <> excluded.policy_version;
+
+-- name: prefix_summaries
+-- The summaries a checkpoint quotes from a verified prefix, checked against
+-- the turns they must belong to (id and content hash, SYSTEM provenance).
+SELECT a.event_id, a.payload ->> 'summary' AS summary
+FROM journal.events a
+JOIN unnest(%(analysis_ids)s::bigint[], %(turn_ids)s::bigint[], %(hashes)s::text[])
+    AS want(analysis_id, turn_id, sha) ON want.analysis_id = a.event_id
+WHERE a.event_type = 'turn.analyzed' AND a.provenance = 'system'
+  AND a.subject = %(subject)s AND a.workspace = %(workspace)s
+  AND a.payload ->> 'turn_event_id' = want.turn_id::text
+  AND a.payload ->> 'turn_content_sha256' = want.sha;

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -182,20 +183,14 @@ def session_context_response(
         quarantined_turns_excluded=plan.quarantined,
         policy_version=result.policy.version,
         coverage=coverage,
+        turns_verified=result.verified_turns,
     )
     if result.checkpoint is not None:
-        response.checkpoint.CopyFrom(
+        response.checkpoint.MergeFromString(checkpoint_sources(result))
+        response.checkpoint.MergeFrom(
             tpb.SessionCheckpoint(
                 text=result.checkpoint.text,
                 sha256=result.checkpoint.sha256,
-                sources=[
-                    tpb.CheckpointSource(
-                        turn_event_id=t.event_id,
-                        content_sha256=t.content_sha256,
-                        analysis_event_id=t.analysis_event_id,
-                    )
-                    for t in result.sources
-                ],
                 through_event_id=result.checkpoint.through_event_id,
                 turns_elided_by_cap=result.checkpoint.elided,
                 policy_version=result.policy.version,
@@ -203,6 +198,39 @@ def session_context_response(
             )
         )
     return response
+
+
+# Serialised `SessionCheckpoint.sources` by input digest, the latest few:
+# building 10,000 CheckpointSource messages costs tens of milliseconds, parsing
+# their bytes well under one. Equal digests, equal sources (the digest chains
+# every source's turn id, content hash and analysis id).
+SOURCES_CACHE_ENTRIES = 8
+_SOURCES: OrderedDict[str, bytes] = OrderedDict()
+_SOURCES_LOCK = threading.Lock()
+
+
+def checkpoint_sources(result: SessionContext) -> bytes:
+    """A SessionCheckpoint holding only the result's sources, serialised."""
+    key = result.sources_digest
+    with _SOURCES_LOCK:
+        cached = _SOURCES.get(key) if key else None
+        if cached is not None:
+            _SOURCES.move_to_end(key)
+            return cached
+    blob = tpb.SessionCheckpoint(
+        sources=[
+            tpb.CheckpointSource(
+                turn_event_id=turn_id, content_sha256=sha, analysis_event_id=analysis_id
+            )
+            for turn_id, sha, analysis_id in result.sources.sources()
+        ]
+    ).SerializeToString()
+    if key:
+        with _SOURCES_LOCK:
+            _SOURCES[key] = blob
+            while len(_SOURCES) > SOURCES_CACHE_ENTRIES:
+                _SOURCES.popitem(last=False)
+    return blob
 
 
 # -------------------------------------------------------------- the analyzer

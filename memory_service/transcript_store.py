@@ -5,9 +5,10 @@ no gRPC here (the analyzer client is injected)."""
 
 from __future__ import annotations
 
+import bisect
 import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,16 @@ TQ = Queries(Path(__file__).with_name("transcript.sql"))
 _ID_NAMESPACE = uuid.UUID("0b3a8f7e-5c1d-4e8a-9f60-2d7c4b1e9a35")
 # Turns one GetSessionContext call analyses before it answers.
 MAX_ANALYSES_PER_CALL = 512
+# A verified prefix is trusted only when the changes since its snapshot can
+# be looked at in one bounded scan; beyond it the call verifies everything.
+PREFIX_SCAN_LIMIT = 20_000
+# A prefix is rewritten once this many newer turns are verified clean (so a
+# call verifies at most about this many plus the tail), or once its scan of
+# later changes grows this long.
+PREFIX_EXTEND_EVERY = 64
+PREFIX_REFRESH_SCANNED = 2_048
+# Summaries fetched per round when a checkpoint quotes a verified prefix.
+SUMMARY_BATCH = 64
 
 
 def policy_from_row(row: Mapping[str, Any]) -> tr.CompactionPolicy:
@@ -74,11 +85,38 @@ class SessionContext:
     watermark: int
     tail_dropped: int = 0
     checkpoint_dropped: bool = False
-    sources: list[tr.TurnMeta] = field(default_factory=list)
+    sources: tr.PrunedRange = field(default_factory=lambda: tr.PrunedRange([]))
+    # Turns this call verified (the rest came from a verified prefix).
+    verified_turns: int = 0
+    # The checkpoint's input digest: equal digests, equal sources.
+    sources_digest: str = ""
 
     @property
     def represented(self) -> int:
         return len(self.tail) + (len(self.sources) if self.checkpoint is not None else 0)
+
+
+@dataclass
+class _Read:
+    """One repeatable-read snapshot of a session, planned (and, compacted,
+    with its checkpoint), plus what the call would store afterwards."""
+
+    policy: tr.CompactionPolicy
+    plan: tr.Plan
+    texts: list[dict[str, Any]]
+    matched: int
+    watermark: int
+    verified_turns: int
+    prefix: tr.VerifiedPrefix | None
+    # Changes the trusted prefix's check looked at.
+    scanned: int = 0
+    # The separate count's visible turn ids (after the prefix), in order.
+    counted_ids: list[int] = field(default_factory=list)
+    checkpoint: tr.Checkpoint | None = None
+    # The input digest of a compacted plan (the sources and policy version).
+    checkpoint_digest: str = ""
+    from_projection: bool = False
+    new_prefix: tr.VerifiedPrefix | None = None
 
 
 @dataclass(frozen=True)
@@ -156,57 +194,197 @@ class TranscriptStore:
         """The context of one session. With an analyzer (and not dry_run), the
         pruned turns not analysed yet under this policy are analysed first, at
         most MAX_ANALYSES_PER_CALL per call (oldest first) and journaled; the
-        rest stay MISSING_ANALYSIS until a later call."""
+        rest stay MISSING_ANALYSIS until a later call.
+
+        Not dry_run, the call verifies only the turns after the session's
+        verified prefix (when one may be trusted) and moves the prefix on;
+        dry_run verifies the whole session and stores nothing."""
         params = {"subject": subject, "workspace": workspace, "session_id": session_id}
         read = self._read(params, tail_turns, dry_run)
         if analyzer is not None and not dry_run:
             pending = [
                 t.event_id
-                for t in read[1].pruned
+                for t in read.plan.pruned.fresh
                 if not t.analysis_event_id and not t.failure_version_current
             ]
             if pending:
                 self.analyse_turns(analyzer, params, pending[:MAX_ANALYSES_PER_CALL])
                 read = self._read(params, tail_turns, dry_run)
-        return self._finish(params, *read, budget_tokens, dry_run)
+        if not dry_run:
+            self._store(params, read)
+        return self._finish(read, budget_tokens)
 
-    def _read(
-        self, params: Mapping[str, str], tail_turns: int, dry_run: bool
-    ) -> tuple[tr.CompactionPolicy, tr.Plan, list[dict[str, Any]], Any, int, int]:
+    def _read(self, params: Mapping[str, str], tail_turns: int, dry_run: bool) -> _Read:
         with self.db.connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             policy_row = conn.execute(TQ["policy_get"]).fetchone()
             assert policy_row is not None
             policy = policy_from_row(policy_row)
-            metas = [_meta(r) for r in conn.execute(TQ["session_turn_meta"], params).fetchall()]
+            prefix, scanned = (None, 0) if dry_run else self._trusted_prefix(conn, params, policy)
+            after = prefix.through_event_id if prefix is not None else 0
+            ranged = {**params, "after": after}
+            metas = [_meta(r) for r in conn.execute(TQ["session_turn_meta"], ranged).fetchall()]
             others = [
                 tr.OtherEvent(int(r["event_id"]), str(r["event_type"]))
-                for r in conn.execute(TQ["session_range_events"], params).fetchall()
+                for r in conn.execute(TQ["session_range_events"], ranged).fetchall()
             ]
-            count = conn.execute(TQ["session_turn_count"], params).fetchone()
+            count = conn.execute(TQ["session_turn_count"], ranged).fetchone()
             watermark = conn.execute(Q["feed_watermark"]).fetchone()
             assert count is not None and watermark is not None
-            plan = tr.plan(metas, others, policy, tail_turns or policy.tail_turns)
+            matched = int(count["n"]) + (prefix.visible_count if prefix is not None else 0)
+            plan = tr.plan(metas, others, policy, tail_turns or policy.tail_turns, prefix)
             texts = conn.execute(
                 TQ["session_turn_texts"], {**params, "ids": [t.event_id for t in plan.literal]}
             ).fetchall()
-            stored = None
-            if plan.outcome == tr.COMPACTED and not dry_run:
-                stored = conn.execute(TQ["checkpoint_get"], params).fetchone()
-        return policy, plan, texts, stored, int(count["n"]), int(watermark["last_cursor"])
+            read = _Read(
+                policy,
+                plan,
+                texts,
+                matched,
+                int(watermark["last_cursor"]),
+                len(metas),
+                prefix,
+                scanned,
+                list(count["ids"]),
+            )
+            if plan.outcome == tr.COMPACTED:
+                self._checkpoint(conn, params, read, dry_run)
+            if not dry_run:
+                read.new_prefix = self._next_prefix(conn, params, read, metas, others)
+        return read
 
-    def _finish(
+    def _trusted_prefix(
+        self, conn: Conn, params: Mapping[str, str], policy: tr.CompactionPolicy
+    ) -> tuple[tr.VerifiedPrefix | None, int]:
+        """The session's verified prefix, when nothing since the snapshot that
+        verified it can have changed its range (see migration 0012), and how
+        many later changes that check looked at."""
+        # Binary results: three 10,000-element arrays parse in a few
+        # milliseconds, not tens.
+        row = conn.execute(
+            TQ["prefix_get"], {**params, "scan_limit": PREFIX_SCAN_LIMIT}, binary=True
+        ).fetchone()
+        if row is None or row["touched"] or int(row["scanned"]) >= PREFIX_SCAN_LIMIT:
+            return None, 0
+        if int(row["policy_version"]) != policy.version:
+            return None, 0
+        prefix = tr.VerifiedPrefix(
+            policy_version=int(row["policy_version"]),
+            frontier=int(row["frontier"]),
+            through_event_id=int(row["through_event_id"]),
+            event_ids=list(row["turn_event_ids"]),
+            content_hashes=list(row["content_hashes"]),
+            analysis_event_ids=list(row["analysis_event_ids"]),
+            withheld_event_ids=list(row["withheld_event_ids"]),
+            canonical_chars=int(row["canonical_chars"]),
+            visible_count=int(row["visible_count"]),
+            chain_sha256=str(row["chain_sha256"]),
+        )
+        return prefix, int(row["scanned"])
+
+    def _checkpoint(
+        self, conn: Conn, params: Mapping[str, str], read: _Read, dry_run: bool
+    ) -> None:
+        """The checkpoint of a compacted plan: the stored projection when its
+        inputs are the same, else rendered in this snapshot."""
+        policy, pruned = read.policy, read.plan.pruned
+        digest = tr.input_digest(pruned.chain(), policy.version)
+        read.checkpoint_digest = digest
+        stored = None if dry_run else conn.execute(TQ["checkpoint_get"], params).fetchone()
+        if (
+            stored is not None
+            and stored["input_digest"] == digest
+            and sha256_hex(str(stored["text"]).encode("utf-8")) == stored["sha256"]
+        ):
+            read.checkpoint = tr.Checkpoint(
+                str(stored["text"]),
+                str(stored["sha256"]),
+                int(stored["through_event_id"]),
+                int(stored["turns_elided_by_cap"]),
+            )
+            read.from_projection = True
+            return
+        summaries = _Summaries(conn, params, pruned)
+        read.checkpoint = tr.render_checkpoint_from(
+            len(pruned), pruned.event_id, summaries.get, policy
+        )
+
+    def _next_prefix(
         self,
+        conn: Conn,
         params: Mapping[str, str],
-        policy: tr.CompactionPolicy,
-        plan: tr.Plan,
-        texts: list[dict[str, Any]],
-        stored: Any,
-        matched: int,
-        watermark: int,
-        budget_tokens: int,
-        dry_run: bool,
-    ) -> SessionContext:
+        read: _Read,
+        metas: list[tr.TurnMeta],
+        others: list[tr.OtherEvent],
+    ) -> tr.VerifiedPrefix | None:
+        """The prefix to store after this call, or None to keep the one there.
+        It extends the trusted one (or none) over the fresh turns verified
+        clean, and is only built when its separate count agrees."""
+        old = read.prefix
+        extension = tr.extend_prefix(read.plan, metas, others)
+        if (
+            old is not None
+            and (extension is None or extension.size < PREFIX_EXTEND_EVERY)
+            and read.scanned < PREFIX_REFRESH_SCANNED
+        ):
+            return None
+        if extension is None and old is None:
+            return None
+        frontier = conn.execute(TQ["snapshot_frontier"]).fetchone()
+        assert frontier is not None
+        if extension is None:
+            assert old is not None
+            return replace(old, frontier=int(frontier["frontier"]))
+        counted = bisect.bisect_right(read.counted_ids, extension.through_event_id)
+        if read.counted_ids[:counted] != [t.event_id for t in extension.visible]:
+            return None  # the two visibility rules disagree: verify in full again
+        added = [(t.event_id, t.content_sha256, t.analysis_event_id) for t in extension.visible]
+        return tr.VerifiedPrefix(
+            policy_version=read.policy.version,
+            frontier=int(frontier["frontier"]),
+            through_event_id=extension.through_event_id,
+            event_ids=[*(old.event_ids if old else []), *(a[0] for a in added)],
+            content_hashes=[*(old.content_hashes if old else []), *(a[1] for a in added)],
+            analysis_event_ids=[*(old.analysis_event_ids if old else []), *(a[2] for a in added)],
+            withheld_event_ids=[
+                *(old.withheld_event_ids if old else []),
+                *extension.withheld_event_ids,
+            ],
+            canonical_chars=(old.canonical_chars if old else 0)
+            + sum(t.chars for t in extension.visible),
+            visible_count=(old.visible_count if old else 0) + len(extension.visible),
+            chain_sha256=tr.chain_sha256(old.chain_sha256 if old else "", added),
+        )
+
+    def _store(self, params: Mapping[str, str], read: _Read) -> None:
+        """The projections this call rebuilt: the checkpoint, the prefix."""
+        if read.checkpoint is None and read.new_prefix is None:
+            return
+        if read.checkpoint is not None and read.from_projection and read.new_prefix is None:
+            return
+        with self.db.transaction() as conn:
+            if read.checkpoint is not None and not read.from_projection:
+                self._store_checkpoint(conn, params, read)
+            prefix = read.new_prefix
+            if prefix is not None:
+                conn.execute(
+                    TQ["prefix_put"],
+                    {
+                        **params,
+                        "policy_version": prefix.policy_version,
+                        "frontier": prefix.frontier,
+                        "through_event_id": prefix.through_event_id,
+                        "turn_event_ids": list(prefix.event_ids),
+                        "content_hashes": list(prefix.content_hashes),
+                        "analysis_event_ids": list(prefix.analysis_event_ids),
+                        "withheld_event_ids": list(prefix.withheld_event_ids),
+                        "canonical_chars": prefix.canonical_chars,
+                        "visible_count": prefix.visible_count,
+                        "chain_sha256": prefix.chain_sha256,
+                    },
+                )
+
+    def _finish(self, read: _Read, budget_tokens: int) -> SessionContext:
         tail = [
             LiteralTurn(
                 event_id=int(r["event_id"]),
@@ -217,65 +395,40 @@ class TranscriptStore:
                 assistant_name=str(r["assistant_name"]),
                 occurred_at=r["occurred_at"],
             )
-            for r in texts
+            for r in read.texts
         ]
-        checkpoint, from_projection = None, False
-        if plan.outcome == tr.COMPACTED:
-            digest = tr.input_digest(plan.pruned, policy.version)
-            if (
-                stored is not None
-                and stored["input_digest"] == digest
-                and sha256_hex(str(stored["text"]).encode("utf-8")) == stored["sha256"]
-            ):
-                checkpoint = tr.Checkpoint(
-                    str(stored["text"]),
-                    str(stored["sha256"]),
-                    int(stored["through_event_id"]),
-                    int(stored["turns_elided_by_cap"]),
-                )
-                from_projection = True
-            else:
-                checkpoint = tr.render_checkpoint(plan.pruned, policy)
-                if not dry_run:
-                    self._store_checkpoint(params, policy, plan, checkpoint, digest)
         result = SessionContext(
-            policy=policy,
-            plan=plan,
+            policy=read.policy,
+            plan=read.plan,
             tail=tail,
-            checkpoint=checkpoint,
-            from_projection=from_projection,
-            matched=matched,
-            watermark=watermark,
-            sources=list(plan.pruned) if checkpoint is not None else [],
+            checkpoint=read.checkpoint,
+            from_projection=read.from_projection,
+            matched=read.matched,
+            watermark=read.watermark,
+            sources=read.plan.pruned if read.checkpoint is not None else tr.PrunedRange([]),
+            verified_turns=read.verified_turns,
+            sources_digest=read.checkpoint_digest,
         )
         if budget_tokens > 0:
             _pack(result, budget_tokens)
         return result
 
-    def _store_checkpoint(
-        self,
-        params: Mapping[str, str],
-        policy: tr.CompactionPolicy,
-        plan: tr.Plan,
-        checkpoint: tr.Checkpoint,
-        digest: str,
-    ) -> None:
-        with self.db.transaction() as conn:
-            conn.execute(
-                TQ["checkpoint_put"],
-                {
-                    **params,
-                    "policy_version": policy.version,
-                    "input_digest": digest,
-                    "through_event_id": checkpoint.through_event_id,
-                    "text": checkpoint.text,
-                    "sha256": checkpoint.sha256,
-                    "source_event_ids": [t.event_id for t in plan.pruned],
-                    "source_hashes": [t.content_sha256 for t in plan.pruned],
-                    "analysis_event_ids": [t.analysis_event_id for t in plan.pruned],
-                    "elided": checkpoint.elided,
-                },
-            )
+    def _store_checkpoint(self, conn: Conn, params: Mapping[str, str], read: _Read) -> None:
+        checkpoint = read.checkpoint
+        assert checkpoint is not None
+        conn.execute(
+            TQ["checkpoint_put"],
+            {
+                **params,
+                "policy_version": read.policy.version,
+                "input_digest": read.checkpoint_digest,
+                "through_event_id": checkpoint.through_event_id,
+                "text": checkpoint.text,
+                "sha256": checkpoint.sha256,
+                "source_count": len(read.plan.pruned),
+                "elided": checkpoint.elided,
+            },
+        )
 
     # -- analyses -------------------------------------------------------------
 
@@ -411,4 +564,48 @@ def _pack(result: SessionContext, budget_tokens: int) -> None:
     ):
         result.checkpoint = None
         result.checkpoint_dropped = True
-        result.sources = []
+        result.sources = tr.PrunedRange([])
+
+
+class _Summaries:
+    """The summary of pruned turn ``i`` for rendering: a fresh turn's own,
+    a prefix turn's fetched (newest first, SUMMARY_BATCH at a time) from the
+    analysis event the prefix quotes, checked against its turn and hash."""
+
+    def __init__(self, conn: Conn, params: Mapping[str, str], pruned: tr.PrunedRange) -> None:
+        self._conn = conn
+        self._params = params
+        self._pruned = pruned
+        self._fetched: dict[int, str] = {}
+
+    def get(self, index: int) -> str:
+        pruned = self._pruned
+        if index >= pruned.prefix_count:
+            return pruned.fresh[index - pruned.prefix_count].summary
+        if index not in self._fetched:
+            self._fetch(max(0, index - SUMMARY_BATCH + 1), index + 1)
+        return self._fetched[index]
+
+    def _fetch(self, low: int, high: int) -> None:
+        prefix = self._pruned.prefix
+        assert prefix is not None
+        analysis_ids = list(prefix.analysis_event_ids[low:high])
+        rows = self._conn.execute(
+            TQ["prefix_summaries"],
+            {
+                "subject": self._params["subject"],
+                "workspace": self._params["workspace"],
+                "analysis_ids": analysis_ids,
+                "turn_ids": list(prefix.event_ids[low:high]),
+                "hashes": list(prefix.content_hashes[low:high]),
+            },
+        ).fetchall()
+        by_id = {int(r["event_id"]): str(r["summary"]) for r in rows}
+        for offset, analysis_id in enumerate(analysis_ids):
+            if analysis_id not in by_id:
+                # The prefix was trusted in this very snapshot: a quoted
+                # analysis that is not there is a defect, never a guess.
+                raise RuntimeError(
+                    f"verified prefix quotes analysis {analysis_id}, which is not in the journal"
+                )
+            self._fetched[low + offset] = by_id[analysis_id]

@@ -49,6 +49,7 @@ from engram.gateway.v1 import gateway_pb2 as gpb
 from engram.gateway.v1 import gateway_pb2_grpc as gpb_grpc
 from engram.journal.v1 import journal_pb2 as jpb
 from engram.journal.v1 import journal_pb2_grpc as jpb_grpc
+from engram.journal.v1 import transcript_pb2 as tpb
 from engram.learning.v1 import learning_pb2 as lpb
 from engram.learning.v1 import learning_pb2_grpc as lpb_grpc
 from engram.retrieval.v1 import retrieval_pb2 as rpb
@@ -404,6 +405,44 @@ def episodic_recall_section(world: World, t: Target) -> bool:
     return WORD in section(response, "episodic_recall").rendered
 
 
+def compacting(world: World) -> None:
+    """Compact from the first character with a one-turn tail, so of the two
+    seeded turns the first is in the checkpoint (its summary carries WORD)
+    and the second is the literal tail."""
+    policy = world.journal.GetCompactionPolicy(tpb.GetCompactionPolicyRequest()).policy
+    if (policy.tail_turns, policy.trigger_chars) != (1, 1):
+        world.journal.SetCompactionPolicy(
+            tpb.SetCompactionPolicyRequest(
+                policy=tpb.CompactionPolicy(tail_turns=1, trigger_chars=1)
+            )
+        )
+
+
+def session_context(world: World, t: Target) -> bool:
+    compacting(world)
+    response = world.journal.GetSessionContext(
+        tpb.GetSessionContextRequest(subject=SUBJECT, session_id=t.session_id)
+    )
+    return WORD in response.checkpoint.text or any(WORD in turn.user_text for turn in response.tail)
+
+
+def session_context_says_so(world: World, t: Target) -> None:
+    """Both turns carry the content: neither is returned, both are reported
+    hidden by the quarantine, and the coverage counts none."""
+    response = world.journal.GetSessionContext(
+        tpb.GetSessionContextRequest(subject=SUBJECT, session_id=t.session_id)
+    )
+    assert not response.tail and not response.HasField("checkpoint")
+    assert response.quarantined_turns_excluded == 2
+    assert response.coverage.cardinality.matched_before_limit == 0
+
+
+def session_transcript_section(world: World, t: Target) -> bool:
+    compacting(world)
+    response = world.assemble(t.session_id, "Where is the spare key?")
+    return WORD in section(response, "session_transcript").rendered
+
+
 def section(response: gpb.AssembleContextResponse, name: str) -> gpb.ContextSection:
     return next(s for s in response.sections if s.name == name)
 
@@ -609,6 +648,8 @@ PATHS: dict[str, ReadPath] = {
     "StreamChanges.payloads": ReadPath(stream_changes),
     "index_snapshot.persisted": ReadPath(persisted_snapshot, sync=persist_now),
     "rendered.episodic_recall": ReadPath(episodic_recall_section, pause_follower=True),
+    "GetSessionContext": ReadPath(session_context, hidden_check=session_context_says_so),
+    "rendered.session_transcript": ReadPath(session_transcript_section),
     "GetRunRecord": ReadPath(get_run_record),
     "SearchRunMemory": ReadPath(search_run_memory),
     "recovered_memory": ReadPath(recovered_memory),
@@ -645,6 +686,8 @@ TURN_PATHS = [
     "StreamChanges.payloads",
     "index_snapshot.persisted",
     "rendered.episodic_recall",
+    "GetSessionContext",
+    "rendered.session_transcript",
 ]
 RUN_PATHS = [
     "ReadSessionJournal",

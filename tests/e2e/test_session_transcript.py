@@ -165,3 +165,57 @@ def test_gate_reads_the_session_transcript_as_evidence(
         )
     )
     assert declared.verdict == gpb.VERDICT_RELEASE, declared.violations
+
+
+def test_the_transcript_alone_is_the_gates_evidence_for_this_session(
+    stubs: tuple[jpb_grpc.JournalServiceStub, gpb_grpc.GatewayServiceStub],
+) -> None:
+    """A turn that is not learning-eligible is in no episode index: only the
+    session_transcript section carries it, and the gate releases a claim it
+    supports and holds one it does not."""
+    journal, gateway = stubs
+    receipt = commit_turn(
+        journal,
+        "My sister Anna loves pottery.",
+        "Lovely!",
+        subject=SUBJECT,
+        session_id=SESSION,
+        learning_eligible=False,
+    )
+    assert not receipt.episode_id
+    context = _assemble(gateway, "What should I get my sister for her birthday?")
+    records = {section.name: list(section.record_ids) for section in context.trace.sections}
+    assert str(receipt.event_id) in records["session_transcript"]
+    assert not any(
+        str(receipt.event_id) in ids
+        for name, ids in records.items()
+        if name != "session_transcript"
+    )
+
+    def release(context_id: str, text: str) -> gpb.ReleaseResponseResponse:
+        return gateway.ReleaseResponse(
+            gpb.ReleaseResponseRequest(
+                context_id=context_id,
+                candidate_text=text,
+                attempt=1,
+                request_id=str(uuid.uuid4()),
+            )
+        )
+
+    claim = "As you told me, your sister Anna loves pottery."
+    supported = release(context.context_id, claim)
+    assert supported.verdict == gpb.VERDICT_RELEASE, supported.violations
+    unsupported = release(
+        context.context_id, "As you told me, your brother Tom collects vintage stamps."
+    )
+    assert unsupported.verdict != gpb.VERDICT_RELEASE and unsupported.violations
+    # In another session the turn is in no section: the same claim is held.
+    elsewhere = gateway.AssembleContext(
+        gpb.AssembleContextRequest(
+            subject=SUBJECT,
+            session_id="s-other",
+            input_text="What should I get my sister for her birthday?",
+        )
+    )
+    held = release(elsewhere.context_id, claim)
+    assert held.verdict != gpb.VERDICT_RELEASE and held.violations

@@ -174,10 +174,10 @@ def test_compaction_checkpoint_tail_coverage_and_projection(
     assert again.checkpoint.text == cp.text and again.checkpoint.sha256 == cp.sha256
     with db.connection() as conn:
         row = conn.execute(
-            "SELECT source_event_ids, sha256 FROM journal.session_checkpoints"
+            "SELECT source_count, input_digest, sha256 FROM journal.session_checkpoints"
         ).fetchone()
     assert row["sha256"] == cp.sha256
-    assert list(row["source_event_ids"]) == [r.event_id for r in receipts[:4]]
+    assert row["source_count"] == 4 and len(row["input_digest"]) == 64
     # A policy change rebuilds (new version in the bytes).
     set_policy(journal, tail_turns=2, trigger_chars=1, checkpoint_max_chars=2000)
     rebuilt = context(journal)
@@ -244,6 +244,21 @@ def _append(
     ).event
 
 
+def _analysis_of_other_content(stub: pb_grpc.JournalServiceStub, turn_event_id: int) -> None:
+    """A SYSTEM analysis of the turn naming other content than the turn's."""
+    _append(
+        stub,
+        "turn.analyzed",
+        {
+            "turn_event_id": str(turn_event_id),
+            "turn_content_sha256": "0" * 64,
+            "summary": "a summary of something else",
+            "analyzer": "forged",
+        },
+        pb.PROVENANCE_SYSTEM,
+    )
+
+
 def _assert_declined(response: tpb.GetSessionContextResponse, reason: int, tail: int) -> None:
     assert response.outcome == tpb.COMPACTION_OUTCOME_DECLINED
     assert reason in reasons(response), response.issues
@@ -301,17 +316,7 @@ def test_forged_analysis_with_another_hash_is_hash_mismatch(
     receipts = commit_many(journal, 3)
     analysed(journal, db)  # three failures: the analyzer is unreachable
     # A service writes an analysis of other content for the first turn.
-    _append(
-        journal,
-        "turn.analyzed",
-        {
-            "turn_event_id": str(receipts[0].event_id),
-            "turn_content_sha256": "0" * 64,
-            "summary": "a summary of something else",
-            "analyzer": "forged",
-        },
-        pb.PROVENANCE_SYSTEM,
-    )
+    _analysis_of_other_content(journal, receipts[0].event_id)
     response = context(journal)
     _assert_declined(response, R.COMPACTION_ISSUE_REASON_HASH_MISMATCH, 1)
     mismatch = [i for i in response.issues if i.reason == R.COMPACTION_ISSUE_REASON_HASH_MISMATCH]
@@ -591,3 +596,255 @@ def test_cli_compact_dry_run_shows_the_plan_and_the_decline(
     assert "COMPACTION_ISSUE_REASON_TOOL_EVENTS_IN_RANGE" in {
         i["reason"] for i in declined["issues"]
     }
+
+
+# ------------------------------------------------- incremental verification
+
+
+def _prefix(db: Database) -> dict[str, Any] | None:
+    with db.connection() as conn:
+        row: dict[str, Any] | None = conn.execute(
+            "SELECT * FROM journal.session_verified_prefixes"
+            " WHERE subject = %s AND session_id = %s",
+            (SUBJECT, SESSION),
+        ).fetchone()
+    return row
+
+
+def _put_prefix(db: Database, row: dict[str, Any]) -> None:
+    """Store a prefix row as a racing writer could have: verified in a
+    snapshot from before what has happened since."""
+    columns = [c for c in row if c != "built_at"]
+    with db.connection() as conn:
+        conn.execute(
+            "DELETE FROM journal.session_verified_prefixes WHERE subject = %s AND session_id = %s",
+            (SUBJECT, SESSION),
+        )
+        conn.execute(
+            f"INSERT INTO journal.session_verified_prefixes ({', '.join(columns)})"
+            f" VALUES ({', '.join(['%s'] * len(columns))})",
+            [row[c] for c in columns],
+        )
+        conn.commit()
+
+
+def _same_as_full(journal: pb_grpc.JournalServiceStub) -> tpb.GetSessionContextResponse:
+    """One ordinary call (verifying after the stored prefix) must say what a
+    dry run verifying the whole session says."""
+    served = context(journal)
+    full = context(journal, dry_run=True)
+    assert served.outcome == full.outcome
+    assert [(i.reason, i.event_id) for i in served.issues] == [
+        (i.reason, i.event_id) for i in full.issues
+    ]
+    assert [t.event_id for t in served.tail] == [t.event_id for t in full.tail]
+    assert served.checkpoint.sha256 == full.checkpoint.sha256
+    assert served.checkpoint.text == full.checkpoint.text
+    assert list(served.checkpoint.sources) == list(full.checkpoint.sources)
+    assert served.quarantined_turns_excluded == full.quarantined_turns_excluded
+    assert served.coverage.cardinality == full.coverage.cardinality
+    return served
+
+
+def test_calls_verify_after_the_prefix_and_agree_with_full_verification(
+    journal: pb_grpc.JournalServiceStub, db: Database
+) -> None:
+    set_policy(journal, tail_turns=2, trigger_chars=1)
+    receipts = commit_many(journal, 8)
+    analysed(journal, db)
+    first = _same_as_full(journal)
+    prefix = _prefix(db)
+    assert prefix is not None
+    # Every pruned turn was verified clean: the prefix reaches the last one.
+    assert prefix["through_event_id"] == receipts[5].event_id
+    assert list(prefix["turn_event_ids"]) == [r.event_id for r in receipts[:6]]
+    assert prefix["visible_count"] == 6
+    # Only the turns after it are verified again; a dry run verifies all.
+    assert context(journal).turns_verified == 2
+    assert context(journal, dry_run=True).turns_verified == 8
+    # More turns: the next calls verify only those (the prefix stays until
+    # enough are verified to be worth rewriting) and still agree.
+    receipts += commit_many(journal, 3, start=8)
+    analysed(journal, db)
+    after = _same_as_full(journal)
+    assert after.turns_verified == 5
+    assert after.checkpoint.sha256 != first.checkpoint.sha256
+    assert [s.turn_event_id for s in after.checkpoint.sources] == [r.event_id for r in receipts[:9]]
+    # A tail wider than the verified range reaches back into it.
+    wide = context(journal, tail_turns=10)
+    assert [t.event_id for t in wide.tail] == [r.event_id for r in receipts[1:]]
+    assert [s.turn_event_id for s in wide.checkpoint.sources] == [receipts[0].event_id]
+
+
+def test_episode_quarantine_inside_the_verified_range(
+    journal: pb_grpc.JournalServiceStub, db: Database
+) -> None:
+    """Quarantining the episode of a turn the checkpoint and the verified
+    prefix cover: the next call leaves its content out (checkpoint rebuilt,
+    coverage one turn less), even when a stale prefix from before the
+    quarantine is stored again by a racing writer."""
+    set_policy(journal, tail_turns=2, trigger_chars=1)
+    receipts = commit_many(journal, 7)
+    analysed(journal, db)
+    before = _same_as_full(journal)
+    assert before.outcome == tpb.COMPACTION_OUTCOME_COMPACTED
+    stale = _prefix(db)
+    assert stale is not None
+    victim = receipts[2]
+    assert victim.event_id in stale["turn_event_ids"] and victim.episode_id
+    journal.Quarantine(
+        pb.QuarantineRequest(
+            record_kind=pb.RECORD_KIND_EPISODE, record_id=victim.episode_id, reason="wrong"
+        )
+    )
+    assert _prefix(db) is None  # dropped by the quarantine
+    _put_prefix(db, stale)  # and stored again from a snapshot before it
+
+    def check_excluded(rebuilt: bool) -> tpb.GetSessionContextResponse:
+        after = _same_as_full(journal)
+        assert after.outcome == tpb.COMPACTION_OUTCOME_COMPACTED
+        assert (R.COMPACTION_ISSUE_REASON_QUARANTINED_IN_RANGE, victim.event_id) in {
+            (i.reason, i.event_id) for i in after.issues
+        }
+        sources = [s.turn_event_id for s in after.checkpoint.sources]
+        assert victim.event_id not in sources and len(sources) == 4
+        assert f"[event {victim.event_id}]" not in after.checkpoint.text
+        assert "topic-2" not in after.checkpoint.text
+        # The first call after the quarantine rebuilds; later ones may serve
+        # that rebuilt checkpoint from the projection.
+        assert after.checkpoint.from_projection is not rebuilt
+        assert after.checkpoint.sha256 != before.checkpoint.sha256
+        assert after.quarantined_turns_excluded == 1
+        validate(after.coverage)
+        card = after.coverage.cardinality
+        assert (card.returned, card.matched_before_limit, card.truncated) == (6, 6, False)
+        return after
+
+    after = check_excluded(rebuilt=True)
+    rebuilt = _prefix(db)
+    assert rebuilt is not None and rebuilt["frontier"] > stale["frontier"]
+    assert victim.event_id not in rebuilt["turn_event_ids"]
+    assert list(rebuilt["withheld_event_ids"]) == [victim.event_id]
+    assert context(journal).checkpoint.sha256 == after.checkpoint.sha256  # served again
+    _put_prefix(db, stale)
+    check_excluded(rebuilt=False)
+    journal.Restore(
+        pb.RestoreRequest(
+            record_kind=pb.RECORD_KIND_EPISODE, record_id=victim.episode_id, reason="ok"
+        )
+    )
+    restored = _same_as_full(journal)
+    assert restored.checkpoint.sha256 == before.checkpoint.sha256
+    assert restored.quarantined_turns_excluded == 0
+
+
+def test_a_late_turn_inside_the_verified_range_is_not_skipped(
+    journal: pb_grpc.JournalServiceStub, db: Database
+) -> None:
+    """A turn committed by a transaction that ended after the prefix's
+    snapshot, with an event id inside its range: the prefix does not know it,
+    so it is not trusted and the turn is verified and covered."""
+    set_policy(journal, tail_turns=2, trigger_chars=1)
+    receipts = commit_many(journal, 6)
+    analysed(journal, db)
+    context(journal)
+    prefix = _prefix(db)
+    assert prefix is not None
+    late = receipts[1]
+    with db.connection() as conn:
+        change = conn.execute(
+            "SELECT cursor FROM journal.changes WHERE kind = 'event_appended' AND event_id = %s",
+            (late.event_id,),
+        ).fetchone()
+    assert change is not None
+    cursor = change["cursor"]
+    keep = [i for i, e in enumerate(prefix["turn_event_ids"]) if e != late.event_id]
+    forged = {
+        **prefix,
+        "frontier": cursor,  # the verifying snapshot did not see that change
+        "turn_event_ids": [prefix["turn_event_ids"][i] for i in keep],
+        "content_hashes": [prefix["content_hashes"][i] for i in keep],
+        "analysis_event_ids": [prefix["analysis_event_ids"][i] for i in keep],
+        "visible_count": len(keep),
+    }
+    _put_prefix(db, forged)
+    served = _same_as_full(journal)
+    assert late.event_id in [s.turn_event_id for s in served.checkpoint.sources]
+
+
+def test_a_new_analysis_of_a_verified_turn_is_checked_again(
+    journal: pb_grpc.JournalServiceStub, db: Database
+) -> None:
+    set_policy(journal, tail_turns=1, trigger_chars=1)
+    receipts = commit_many(journal, 4)
+    analysed(journal, db)
+    assert _same_as_full(journal).outcome == tpb.COMPACTION_OUTCOME_COMPACTED
+    assert _prefix(db) is not None
+    _analysis_of_other_content(journal, receipts[1].event_id)
+    response = _same_as_full(journal)
+    assert (R.COMPACTION_ISSUE_REASON_HASH_MISMATCH, receipts[1].event_id) in {
+        (i.reason, i.event_id) for i in response.issues
+    }
+    assert response.outcome == tpb.COMPACTION_OUTCOME_DECLINED
+
+
+def test_a_policy_change_or_a_purge_drops_the_prefix(
+    journal: pb_grpc.JournalServiceStub, db: Database
+) -> None:
+    set_policy(journal, tail_turns=1, trigger_chars=1)
+    commit_many(journal, 4)
+    analysed(journal, db)
+    context(journal)
+    stale = _prefix(db)
+    assert stale is not None
+    policy = set_policy(journal, tail_turns=1, trigger_chars=1, checkpoint_max_chars=1000)
+    analysed(journal, db)
+    _same_as_full(journal)
+    rebuilt = _prefix(db)
+    assert rebuilt is not None and rebuilt["policy_version"] == policy.version
+    journal.Purge(pb.PurgeRequest(subject=SUBJECT, reason="erasure request"))
+    assert _prefix(db) is None
+    _put_prefix(db, rebuilt)  # a writer that read before the purge
+    gone = context(journal)
+    assert gone.coverage.cardinality.matched_before_limit == 0 and not gone.tail
+
+
+def test_concurrent_commits_and_reads_agree_with_full_verification(
+    journal: pb_grpc.JournalServiceStub, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Writers commit while readers move the verified prefix on after every
+    call (the rewrite threshold lowered to one turn), so prefixes are built
+    from snapshots that concurrent commits miss. Every answer is a valid
+    coverage, and afterwards a call agrees with full verification."""
+    from memory_service import transcript_store
+
+    monkeypatch.setattr(transcript_store, "PREFIX_EXTEND_EVERY", 1)
+    set_policy(journal, tail_turns=2, trigger_chars=1)
+    commit_many(journal, 4)
+    errors: list[BaseException] = []
+
+    def writer(w: int) -> None:
+        try:
+            commit_many(journal, 12, start=100 * (w + 1))
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    def reader() -> None:
+        try:
+            for _ in range(12):
+                response = context(journal)
+                validate(response.coverage)
+                assert response.outcome != tpb.COMPACTION_OUTCOME_UNSPECIFIED
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    with futures.ThreadPoolExecutor(max_workers=6) as pool:
+        done = [pool.submit(writer, w) for w in range(4)] + [pool.submit(reader) for _ in range(2)]
+        for f in done:
+            f.result()
+    assert errors == []
+    for _ in range(3):  # analyse what the last commits left, then compare
+        context(journal)
+    served = _same_as_full(journal)
+    assert served.outcome == tpb.COMPACTION_OUTCOME_COMPACTED
+    assert served.coverage.cardinality.matched_before_limit == 52

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import random
 
 import pytest
 
@@ -88,7 +89,8 @@ def test_checkpoint_is_deterministic_and_capped() -> None:
     assert len(a.text) <= 400 and a.elided > 0
     assert a.text.splitlines()[-1].startswith("[event 39]")  # the newest are kept
     assert "policy v3" in a.text
-    assert tr.input_digest(pruned, 3) != tr.input_digest(pruned, 4)
+    chain = tr.PrunedRange(pruned).chain()
+    assert tr.input_digest(chain, 3) != tr.input_digest(chain, 4)
 
 
 def test_builtin_summary_is_extractive_and_scrubbed() -> None:
@@ -123,3 +125,88 @@ def test_policy_validation_names_the_field() -> None:
         analyzer_timeout_ms=0,
     )
     assert ok == tr.CompactionPolicy()
+
+
+def _oldest_first(pruned: list[tr.TurnMeta], policy: tr.CompactionPolicy) -> tr.Checkpoint:
+    """The cap rule as the docs state it: drop the oldest summaries one by one
+    until the text fits (the reference the newest-first walk must equal)."""
+    first, last = pruned[0].event_id, pruned[-1].event_id
+    head = (
+        f"Checkpoint of {len(pruned)} earlier turns (events {first}..{last}), "
+        f"compaction policy v{policy.version}: analysed summaries, not the turns themselves."
+    )
+    lines = [f"[event {t.event_id}] {t.summary}" for t in pruned]
+    cap = policy.checkpoint_max_chars
+
+    def text_from(start: int) -> str:
+        elision = f"[{start} earlier summaries left out by the {cap}-character cap]"
+        return "\n".join([head] + ([elision] if start else []) + lines[start:])
+
+    start = 0
+    while start < len(lines) and len(text_from(start)) > cap:
+        start += 1
+    text = text_from(start)
+    if len(text) > cap:
+        text = text[: cap - 1] + tr.ELLIPSIS
+    return tr.Checkpoint(text, hashlib.sha256(text.encode()).hexdigest(), last, start)
+
+
+def test_newest_first_rendering_equals_the_oldest_first_rule() -> None:
+    rng = random.Random(14)
+    for _ in range(3000):
+        ids = sorted(rng.sample(range(1, 10 ** rng.randint(1, 7) + 100), rng.randint(1, 40)))
+        summaries = [1, 2, 5, 10, 40, 150, 320]
+        pruned = [turn(i, summary="x" * rng.choice(summaries)) for i in ids]
+        policy = tr.CompactionPolicy(
+            checkpoint_max_chars=rng.choice([256, 257, 300, 500, 1000, 4000]),
+            version=rng.randint(1, 10**6),
+        )
+        assert tr.render_checkpoint(pruned, policy) == _oldest_first(pruned, policy)
+
+
+def _as_prefix(turns: list[tr.TurnMeta], through: int) -> tr.VerifiedPrefix:
+    covered = [t for t in turns if t.event_id <= through]
+    visible = [t for t in covered if not t.withheld]
+    return tr.VerifiedPrefix(
+        policy_version=1,
+        frontier=0,
+        through_event_id=through,
+        event_ids=[t.event_id for t in visible],
+        content_hashes=[t.content_sha256 for t in visible],
+        analysis_event_ids=[t.analysis_event_id for t in visible],
+        withheld_event_ids=[t.event_id for t in covered if t.withheld],
+        canonical_chars=sum(t.chars for t in visible),
+        visible_count=len(visible),
+        chain_sha256=tr.chain_sha256(
+            "", ((t.event_id, t.content_sha256, t.analysis_event_id) for t in visible)
+        ),
+    )
+
+
+def test_a_plan_over_a_prefix_equals_the_plan_over_every_turn() -> None:
+    # 3 and 9 hidden; 13 not analysed yet (declines once pruned); a tool event
+    # after the turns (declines nothing: never before the tail).
+    turns = [turn(i, withheld=i in (3, 9)) for i in range(1, 17)]
+    turns[12] = turn(13, analysis_event_id=0)
+    tool = [tr.OtherEvent(17, "tool.call.completed")]
+    outcomes = set()
+    for tail in (1, 2, 5, 12, 14):
+        full = tr.plan(turns, tool, POLICY, tail)
+        outcomes.add(full.outcome)
+        extension = tr.extend_prefix(full, turns, tool)
+        for through in (2, 3, 8, 9, 12):
+            if full.literal and through >= full.literal[0].event_id:
+                continue  # a prefix never reaches into the tail it was built under
+            prefix = _as_prefix(turns, through)
+            fresh = [t for t in turns if t.event_id > through]
+            part = tr.plan(fresh, tool, POLICY, tail, prefix)
+            assert part.outcome == full.outcome
+            assert [t.event_id for t in part.literal] == [t.event_id for t in full.literal]
+            assert list(part.pruned.sources()) == list(full.pruned.sources())
+            assert part.pruned.chain() == full.pruned.chain()
+            assert part.issues == full.issues
+            assert part.quarantined == full.quarantined
+        if extension is not None:  # stops before the first declining finding
+            bad = [i.event_id for i in full.issues if i.reason in tr.DECLINING]
+            assert not bad or extension.through_event_id < min(bad)
+    assert outcomes >= {tr.COMPACTED, tr.DECLINED}

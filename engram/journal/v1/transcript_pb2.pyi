@@ -349,7 +349,9 @@ class GetSessionContextRequest(_message.Message):
     tail_turns: _builtins.int
     """Literal tail turns; 0: the policy's tail_turns. At most 256."""
     dry_run: _builtins.bool
-    """Compute only: the checkpoint projection is neither read nor stored."""
+    """Compute only, from the journal alone: every turn is verified and neither
+    the checkpoint projection nor the verified prefix is read or stored.
+    """
     def __init__(
         self,
         *,
@@ -386,6 +388,7 @@ class GetSessionContextResponse(_message.Message):
     QUARANTINED_TURNS_EXCLUDED_FIELD_NUMBER: _builtins.int
     POLICY_VERSION_FIELD_NUMBER: _builtins.int
     COVERAGE_FIELD_NUMBER: _builtins.int
+    TURNS_VERIFIED_FIELD_NUMBER: _builtins.int
     outcome: Global___CompactionOutcome.ValueType
     issues_omitted: _builtins.int
     """Findings beyond the 64 listed."""
@@ -402,6 +405,11 @@ class GetSessionContextResponse(_message.Message):
     quarantined_turns_excluded: _builtins.int
     """Turns left out because a quarantine hides them."""
     policy_version: _builtins.int
+    turns_verified: _builtins.int
+    """Turns this call verified against the journal; the others before them
+    were taken from the session's verified prefix (docs/journal.md,
+    "Incremental verification"). Every turn on dry_run.
+    """
     @_builtins.property
     def checkpoint(self) -> Global___SessionCheckpoint:
         """Set when outcome is COMPACTED and the checkpoint fitted the budget."""
@@ -435,10 +443,11 @@ class GetSessionContextResponse(_message.Message):
         quarantined_turns_excluded: _builtins.int = ...,
         policy_version: _builtins.int = ...,
         coverage: _common_pb2.Coverage | None = ...,
+        turns_verified: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["checkpoint", b"checkpoint", "coverage", b"coverage"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["checkpoint", b"checkpoint", "checkpoint_dropped_budget", b"checkpoint_dropped_budget", "coverage", b"coverage", "issues", b"issues", "issues_omitted", b"issues_omitted", "older_turns_omitted", b"older_turns_omitted", "outcome", b"outcome", "policy_version", b"policy_version", "pruned_turns", b"pruned_turns", "quarantined_turns_excluded", b"quarantined_turns_excluded", "tail", b"tail", "tail_turns_dropped_budget", b"tail_turns_dropped_budget"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["checkpoint", b"checkpoint", "checkpoint_dropped_budget", b"checkpoint_dropped_budget", "coverage", b"coverage", "issues", b"issues", "issues_omitted", b"issues_omitted", "older_turns_omitted", b"older_turns_omitted", "outcome", b"outcome", "policy_version", b"policy_version", "pruned_turns", b"pruned_turns", "quarantined_turns_excluded", b"quarantined_turns_excluded", "tail", b"tail", "tail_turns_dropped_budget", b"tail_turns_dropped_budget", "turns_verified", b"turns_verified"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
