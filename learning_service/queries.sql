@@ -211,20 +211,20 @@ WHERE scope_key = ANY (%(scope_keys)s::text[]) AND prompt_eligible
 -- name: context_hits
 -- The best-scoring indexed learnings sharing a term with the input, ranked
 -- as learning_service.context.select ranks them: score (the cosine of the
--- two term sets, text.overlap_score, in the same float8 arithmetic), then
+-- two term sets, text.overlap_score, in the same float8 arithmetic; the
+-- shared terms counted as the stored set less ts_delete of the input's,
+-- built-in and without a subquery per row), then
 -- narrower scope, newer, id; `matched` counts every hit before the LIMIT.
 SELECT c.learning_id, c.scope_kind, c.scope_id, c.kind, c.content, c.status, c.publish_tier,
        c.verification_status, c.policy_decision, c.policy_actor, c.source_run_id,
        c.source_session_id, c.source_subject, c.source_workspace, c.source_event_id,
        c.evidence_refs, c.sensitivity, c.candidate_id, c.supersedes, c.superseded_by,
        c.created_at, c.confidence, c.origin, c.withheld_by_quarantine, c.expires_at,
-       hit.shared::float8
-           / sqrt((cardinality(%(terms)s::text[]) * cardinality(c.terms))::float8) AS score,
+       (cardinality(c.terms) - length(ts_delete(array_to_tsvector(c.terms), %(terms)s::text[])))
+           ::float8 / sqrt((cardinality(%(terms)s::text[]) * cardinality(c.terms))::float8)
+           AS score,
        count(*) OVER () AS matched
 FROM learning.learning_current c
-CROSS JOIN LATERAL (
-    SELECT count(*) AS shared FROM unnest(c.terms) t WHERE t = ANY (%(terms)s::text[])
-) hit
 WHERE c.terms && %(terms)s::text[] AND c.terms_version = %(terms_version)s
   AND c.status = 'active' AND c.publish_tier = 'active'
   AND c.scope_key = ANY (%(scope_keys)s::text[]) AND c.prompt_eligible

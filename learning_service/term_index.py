@@ -24,6 +24,9 @@ log = logging.getLogger("engram.learning.term_index")
 
 TERMS_VERSION = term_rules.VERSION
 BACKFILL_BATCH = 1000
+# Longer terms do not fit a GIN key or a tsvector lexeme (2 KiB); a learning
+# with one stays unindexed (scored from its content on every read).
+MAX_TERM_BYTES = 1000
 
 
 def stored_terms(content: str) -> list[str]:
@@ -33,7 +36,10 @@ def stored_terms(content: str) -> list[str]:
 
 def revision_terms(content: str) -> dict[str, Any]:
     """The insert_revision parameters for a revision of a learning with this content."""
-    return {"terms": stored_terms(content), "terms_version": TERMS_VERSION}
+    terms = stored_terms(content)
+    if any(len(t.encode()) > MAX_TERM_BYTES for t in terms):
+        return {"terms": None, "terms_version": None}
+    return {"terms": terms, "terms_version": TERMS_VERSION}
 
 
 def backfill(db: Database, batch: int = BACKFILL_BATCH) -> int:
