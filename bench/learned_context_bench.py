@@ -128,7 +128,9 @@ def old_learned_context(db: Database, pending_input: str) -> Selection:
     return picked
 
 
-def grow(url: str, vocab: Vocabulary, rng: random.Random, start: int, total: int, visible: float):  # type: ignore[no-untyped-def]
+def grow(
+    url: str, vocab: Vocabulary, rng: random.Random, start: int, total: int, visible: float
+) -> None:
     """Add learnings number start..total-1 straight to the schema."""
     candidates: list[tuple[Any, ...]] = []
     learnings: list[tuple[Any, ...]] = []
@@ -144,8 +146,9 @@ def grow(url: str, vocab: Vocabulary, rng: random.Random, start: int, total: int
             subject = SUBJECT
         else:
             kind, scope_id = rng.choice(
-                [("session", f"s{rng.randrange(2000)}"), ("session", SESSION)]
-                + [
+                [
+                    ("session", f"s{rng.randrange(2000)}"),
+                    ("session", SESSION),
                     ("persona", f"p{rng.randrange(1, 10)}"),
                     ("project", f"pr{rng.randrange(2, 50)}"),
                 ]

@@ -125,7 +125,8 @@ def select_indexed(
     all: the indexed hits come ranked and limited from SQL (context_hits),
     learnings without a current term set are scored here, and the eligible
     count gives the zero scorers. Same entries, scores and counts as select()
-    over eligible_in_scopes."""
+    over eligible_in_scopes. `conn` is in a pipeline: the three queries
+    share one round trip."""
     query = term_set(pending_input)
     args = {
         **params,
@@ -134,14 +135,18 @@ def select_indexed(
         "scope_order": SCOPE_KINDS_NARROWEST_FIRST,
         "limit": max_entries,
     }
-    eligible_row = conn.execute(Q["context_eligible_count"], args).fetchone()
+    # All sent before any is read (the caller's pipeline): one round trip.
+    counted = conn.execute(Q["context_eligible_count"], args)
+    ranked = conn.execute(Q["context_hits"], args) if query else None
+    unindexed = conn.execute(Q["context_unindexed"], args)
+    eligible_row = counted.fetchone()
     eligible = int(eligible_row["eligible"]) if eligible_row else 0
     if not eligible:
         return Selection([], matched=0)
-    indexed = conn.execute(Q["context_hits"], args).fetchall() if query else []
+    indexed = ranked.fetchall() if ranked is not None else []
     matched = int(indexed[0]["matched"]) if indexed else 0
     hits = [ScoredLearning(r, float(r["score"])) for r in indexed]
-    for row in conn.execute(Q["context_unindexed"], args).fetchall():
+    for row in unindexed.fetchall():
         score = overlap_score(query, term_set(row["content"]))
         if score > 0:
             hits.append(ScoredLearning(row, score))
@@ -184,11 +189,13 @@ class ContextReader:
         are added to the pending sums (PendingCounters), not committed here."""
         keys = [s.key for s in scopes]
         params = {"scope_keys": keys, "subject": subject, "workspace": workspace}
-        # One snapshot for the count, the hits and the version: they must agree.
-        with self.db.transaction() as conn:
+        # One snapshot for the count, the hits and the version: they must
+        # agree. Pipelined: the statements go out together.
+        with self.db.connection() as conn, conn.pipeline(), conn.transaction():
             conn.execute(Q["read_only_snapshot"])
+            versioned = conn.execute(Q["revision_watermark"])
             picked = select_indexed(conn, params, pending_input, max_entries)
-            watermark = conn.execute(Q["revision_watermark"]).fetchone()
+            watermark = versioned.fetchone()
         metrics = {
             "context_omitted_zero_score_total": picked.omitted_zero_score,
             "context_omitted_by_limit_total": picked.omitted_by_limit,
