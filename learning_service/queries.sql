@@ -202,32 +202,26 @@ WHERE scope_key = ANY (%(scope_keys)s::text[]) AND prompt_eligible
   AND learning.session_visible(scope_kind, source_subject, source_workspace,
                                %(subject)s, %(workspace)s);
 
--- The learned-context read (learning_service.context). Every query below
--- admits exactly the rows eligible_in_scopes admits (prompt_eligible, the
--- scope keys, session_visible), restated as status/tier so the partial
--- indexes of migration 0004 apply, and returns only the columns a
--- LearnedContextEntry needs.
+-- The learned-context read (learning_service.context), over
+-- learning.context_eligible (prompt_eligible, active rows of the active
+-- tier, the columns an entry needs): each query admits exactly the rows
+-- eligible_in_scopes admits (the scope keys and session_visible added).
 
 -- name: context_hits
 -- The best-scoring indexed learnings sharing a term with the input, ranked
 -- as learning_service.context.select ranks them: score (the cosine of the
 -- two term sets, text.overlap_score, in the same float8 arithmetic; the
 -- shared terms counted as the stored set less ts_delete of the input's,
--- built-in and without a subquery per row), then
--- narrower scope, newer, id; `matched` counts every hit before the LIMIT.
-SELECT c.learning_id, c.scope_kind, c.scope_id, c.kind, c.content, c.status, c.publish_tier,
-       c.verification_status, c.policy_decision, c.policy_actor, c.source_run_id,
-       c.source_session_id, c.source_subject, c.source_workspace, c.source_event_id,
-       c.evidence_refs, c.sensitivity, c.candidate_id, c.supersedes, c.superseded_by,
-       c.created_at, c.confidence, c.origin, c.withheld_by_quarantine, c.expires_at,
+-- built-in and without a subquery per row), then narrower scope, newer,
+-- id; `matched` counts every hit before the LIMIT.
+SELECT c.*,
        (cardinality(c.terms) - length(ts_delete(array_to_tsvector(c.terms), %(terms)s::text[])))
            ::float8 / sqrt((cardinality(%(terms)s::text[]) * cardinality(c.terms))::float8)
            AS score,
        count(*) OVER () AS matched
-FROM learning.learning_current c
+FROM learning.context_eligible c
 WHERE c.terms && %(terms)s::text[] AND c.terms_version = %(terms_version)s
-  AND c.status = 'active' AND c.publish_tier = 'active'
-  AND c.scope_key = ANY (%(scope_keys)s::text[]) AND c.prompt_eligible
+  AND c.scope_key = ANY (%(scope_keys)s::text[])
   AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
                                %(subject)s, %(workspace)s)
 ORDER BY score DESC, array_position(%(scope_order)s::text[], c.scope_kind), c.created_at DESC,
@@ -236,39 +230,29 @@ LIMIT %(limit)s;
 
 -- name: context_unindexed
 -- Eligible learnings without a current term set (written before migration
--- 0004 or by hand, or by another normaliser version): scored from their
--- content. The range pair keeps the terms_version index usable.
-SELECT c.learning_id, c.scope_kind, c.scope_id, c.kind, c.content, c.status, c.publish_tier,
-       c.verification_status, c.policy_decision, c.policy_actor, c.source_run_id,
-       c.source_session_id, c.source_subject, c.source_workspace, c.source_event_id,
-       c.evidence_refs, c.sensitivity, c.candidate_id, c.supersedes, c.superseded_by,
-       c.created_at, c.confidence, c.origin, c.withheld_by_quarantine, c.expires_at
-FROM learning.learning_current c
+-- 0004 or by hand, by another normaliser version, or with a term too long
+-- to index): scored from their content. The range pair keeps the
+-- terms_version index usable.
+SELECT c.*
+FROM learning.context_eligible c
 WHERE (c.terms_version IS NULL OR c.terms_version < %(terms_version)s
        OR c.terms_version > %(terms_version)s)
-  AND c.status = 'active' AND c.publish_tier = 'active'
-  AND c.scope_key = ANY (%(scope_keys)s::text[]) AND c.prompt_eligible
+  AND c.scope_key = ANY (%(scope_keys)s::text[])
   AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
                                %(subject)s, %(workspace)s);
 
 -- name: context_eligible_count
 SELECT count(*) AS eligible
-FROM learning.learning_current c
-WHERE c.status = 'active' AND c.publish_tier = 'active'
-  AND c.scope_key = ANY (%(scope_keys)s::text[]) AND c.prompt_eligible
+FROM learning.context_eligible c
+WHERE c.scope_key = ANY (%(scope_keys)s::text[])
   AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
                                %(subject)s, %(workspace)s);
 
 -- name: context_recent
 -- The durable-memory fallback: newest first, narrower scope first on ties.
-SELECT c.learning_id, c.scope_kind, c.scope_id, c.kind, c.content, c.status, c.publish_tier,
-       c.verification_status, c.policy_decision, c.policy_actor, c.source_run_id,
-       c.source_session_id, c.source_subject, c.source_workspace, c.source_event_id,
-       c.evidence_refs, c.sensitivity, c.candidate_id, c.supersedes, c.superseded_by,
-       c.created_at, c.confidence, c.origin, c.withheld_by_quarantine, c.expires_at
-FROM learning.learning_current c
-WHERE c.status = 'active' AND c.publish_tier = 'active'
-  AND c.scope_key = ANY (%(scope_keys)s::text[]) AND c.prompt_eligible
+SELECT c.*
+FROM learning.context_eligible c
+WHERE c.scope_key = ANY (%(scope_keys)s::text[])
   AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
                                %(subject)s, %(workspace)s)
 ORDER BY c.created_at DESC, array_position(%(scope_order)s::text[], c.scope_kind), c.learning_id

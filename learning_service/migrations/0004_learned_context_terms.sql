@@ -15,7 +15,8 @@
 --    (learning_service.term_index.backfill, run before the service serves),
 --    which is the only other writer of these two columns.
 -- 3. learning_current exposes them (appended columns), and computes
---    withheld_by_quarantine by joins (below).
+--    withheld_by_quarantine by joins (below); learning.context_eligible is
+--    what the learned-context read selects from.
 -- 4. Indexes: the GIN index for candidate selection and the terms_version
 --    index that finds unindexed rows, both over active rows of the active
 --    tier (the only rows the injection gate can admit), and creation time
@@ -73,6 +74,20 @@ LEFT JOIN learning.source_quarantine qr
 LEFT JOIN learning.source_quarantine qe
     ON qe.quarantined AND qe.record_kind = 'event' AND l.source_event_id > 0
        AND qe.record_id = l.source_event_id::text;
+
+-- What the learned-context read may inject, with the columns an entry
+-- needs: learning_current's prompt-eligible rows, with status and tier
+-- restated so the partial indexes below apply. The read adds the scope keys
+-- and session_visible.
+CREATE VIEW learning.context_eligible AS
+SELECT c.learning_id, c.scope_kind, c.scope_id, c.scope_key, c.kind, c.content, c.status,
+       c.publish_tier, c.verification_status, c.policy_decision, c.policy_actor,
+       c.source_run_id, c.source_session_id, c.source_subject, c.source_workspace,
+       c.source_event_id, c.evidence_refs, c.sensitivity, c.candidate_id, c.supersedes,
+       c.superseded_by, c.created_at, c.confidence, c.origin, c.withheld_by_quarantine,
+       c.expires_at, c.terms, c.terms_version
+FROM learning.learning_current c
+WHERE c.status = 'active' AND c.publish_tier = 'active' AND c.prompt_eligible;
 
 CREATE INDEX learning_state_terms_idx ON learning.learning_state USING gin (terms)
     WHERE status = 'active' AND publish_tier = 'active';
