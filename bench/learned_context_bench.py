@@ -13,7 +13,7 @@ learning migrated):
    publication writes them (term sets included). Each is in the reading
    session's scopes (its session, persona, two projects, workspace:default)
    with probability --in-scope / size, else in another subject's session
-   (some of the same session id) or another persona or project. 5%
+   (1% of those of the same session id) or another persona or project. 5%
    provisional, 3% sensitive, 2% revoked, 1% expired, 0.5% withheld by a
    quarantined source run.
 2. Inputs: --queries pending inputs of 6-16 words from the same vocabulary
@@ -152,11 +152,12 @@ def grow(
             kind, scope_id = rng.choice(
                 [
                     ("session", f"s{rng.randrange(2000)}"),
-                    ("session", SESSION),
                     ("persona", f"p{rng.randrange(1, 10)}"),
                     ("project", f"pr{rng.randrange(2, 50)}"),
                 ]
             )
+            if kind == "session" and rng.random() < 0.01:
+                scope_id = SESSION  # another subject's session of the same id
             subject = f"other{rng.randrange(200)}"
         content = " ".join(vocab.sample(rng, rng.randint(6, 14))).capitalize()
         roll = rng.random()
@@ -243,6 +244,7 @@ def grow(
             )
         conn.execute("ANALYZE learning.learnings")
         conn.execute("ANALYZE learning.learning_state")
+        conn.execute("ANALYZE learning.source_quarantine")
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("VACUUM (ANALYZE) learning.learning_state")
 

@@ -208,7 +208,8 @@ WHERE scope_key = ANY (%(scope_keys)s::text[]) AND prompt_eligible
 -- eligible_in_scopes admits (the scope keys and session_visible added).
 
 -- name: context_hits
--- The best-scoring indexed learnings sharing a term with the input, ranked
+-- The best-scoring indexed learnings sharing a term with the input (found
+-- by their (scope, term) keys, learning.scoped_terms), ranked
 -- as learning_service.context.select ranks them: score (the cosine of the
 -- two term sets, text.overlap_score, in the same float8 arithmetic; the
 -- shared terms counted as the stored set less ts_delete of the input's,
@@ -220,7 +221,8 @@ SELECT c.*,
            AS score,
        count(*) OVER () AS matched
 FROM learning.context_eligible c
-WHERE c.terms && %(terms)s::text[] AND c.terms_version = %(terms_version)s
+WHERE c.scoped_terms && learning.scoped_query(%(scope_keys)s::text[], %(terms)s::text[])
+  AND c.terms_version = %(terms_version)s
   AND c.scope_key = ANY (%(scope_keys)s::text[])
   AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
                                %(subject)s, %(workspace)s)

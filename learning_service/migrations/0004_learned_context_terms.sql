@@ -17,10 +17,13 @@
 -- 3. learning_current exposes them (appended columns), and computes
 --    withheld_by_quarantine by joins (below); learning.context_eligible is
 --    what the learned-context read selects from.
--- 4. Indexes: the GIN index for candidate selection and the terms_version
+-- 4. learning_state.scope_key, so scope and terms share a GIN key
+--    (learning.scoped_terms); learning_current.scope_key now reads it (same
+--    value).
+-- 5. Indexes: the GIN index for candidate selection and the terms_version
 --    index that finds unindexed rows, both over active rows of the active
---    tier (the only rows the injection gate can admit), and creation time
---    for the durable-memory fallback (newest first).
+--    tier (the only rows the injection gate can admit), the scope key, and
+--    creation time for the durable-memory fallback (newest first).
 
 ALTER TABLE learning.learning_revisions
     ADD COLUMN terms text[],
@@ -28,16 +31,24 @@ ALTER TABLE learning.learning_revisions
 
 ALTER TABLE learning.learning_state
     ADD COLUMN terms text[],
-    ADD COLUMN terms_version text;
+    ADD COLUMN terms_version text,
+    -- The learning's scope key (immutable, copied when the state row is
+    -- first written), so one index holds scope and terms together.
+    ADD COLUMN scope_key text;
+UPDATE learning.learning_state s SET scope_key = l.scope_kind || ':' || l.scope_id
+FROM learning.learnings l WHERE l.learning_id = s.learning_id;
+ALTER TABLE learning.learning_state ALTER COLUMN scope_key SET NOT NULL;
 
 CREATE OR REPLACE FUNCTION learning.project_learning_revision() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO learning.learning_state
         (learning_id, revision, status, publish_tier, superseded_by, revision_seq, updated_at,
-         terms, terms_version)
-    VALUES (NEW.learning_id, NEW.revision, NEW.status, NEW.publish_tier, NEW.superseded_by,
-            NEW.revision_seq, NEW.recorded_at, NEW.terms, NEW.terms_version)
+         terms, terms_version, scope_key)
+    SELECT NEW.learning_id, NEW.revision, NEW.status, NEW.publish_tier, NEW.superseded_by,
+           NEW.revision_seq, NEW.recorded_at, NEW.terms, NEW.terms_version,
+           l.scope_kind || ':' || l.scope_id
+    FROM learning.learnings l WHERE l.learning_id = NEW.learning_id
     ON CONFLICT (learning_id) DO UPDATE SET
         revision = excluded.revision,
         status = excluded.status,
@@ -51,13 +62,28 @@ BEGIN
 END;
 $$;
 
+-- Scope and terms in one GIN key: "<scope key><U+001F><term>" for each term
+-- (U+001F never occurs in a term, which is letters, marks and digits, nor
+-- in a validated scope id). Candidate selection looks up only the (scope,
+-- term) pairs of the read: it visits the hits in its scopes, not every
+-- learning in the plane that shares a word with the input.
+CREATE FUNCTION learning.scoped_terms(scope_key text, terms text[]) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT array(SELECT scope_key || chr(31) || t FROM unnest(terms) t)
+$$;
+-- The keys a read looks up: every scope key with every input term.
+CREATE FUNCTION learning.scoped_query(scope_keys text[], terms text[]) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT array(SELECT k || chr(31) || t FROM unnest(scope_keys) k, unnest(terms) t)
+$$;
+
 -- Withheld by quarantine is learning.source_quarantined spelled as two
 -- joins on source_quarantine's key (the same two conditions), planned as
 -- hash joins instead of two subqueries per row, which dominated every read
 -- over many learnings; a test checks the two agree.
 CREATE OR REPLACE VIEW learning.learning_current AS
 SELECT l.*,
-       l.scope_kind || ':' || l.scope_id AS scope_key,
+       s.scope_key,
        s.revision, s.status, s.publish_tier, s.superseded_by, s.revision_seq,
        s.updated_at,
        learning.is_prompt_eligible(l.kind, l.sensitivity, s.status, s.publish_tier,
@@ -65,7 +91,8 @@ SELECT l.*,
                                    now())
            AND qr.record_id IS NULL AND qe.record_id IS NULL AS prompt_eligible,
        qr.record_id IS NOT NULL OR qe.record_id IS NOT NULL AS withheld_by_quarantine,
-       s.terms, s.terms_version
+       s.terms, s.terms_version,
+       learning.scoped_terms(s.scope_key, s.terms) AS scoped_terms
 FROM learning.learnings l
 JOIN learning.learning_state s USING (learning_id)
 LEFT JOIN learning.source_quarantine qr
@@ -85,12 +112,15 @@ SELECT c.learning_id, c.scope_kind, c.scope_id, c.scope_key, c.kind, c.content, 
        c.source_run_id, c.source_session_id, c.source_subject, c.source_workspace,
        c.source_event_id, c.evidence_refs, c.sensitivity, c.candidate_id, c.supersedes,
        c.superseded_by, c.created_at, c.confidence, c.origin, c.withheld_by_quarantine,
-       c.expires_at, c.terms, c.terms_version
+       c.expires_at, c.terms, c.terms_version, c.scoped_terms
 FROM learning.learning_current c
 WHERE c.status = 'active' AND c.publish_tier = 'active' AND c.prompt_eligible;
 
-CREATE INDEX learning_state_terms_idx ON learning.learning_state USING gin (terms)
+CREATE INDEX learning_state_scoped_terms_idx ON learning.learning_state
+    USING gin (learning.scoped_terms(scope_key, terms))
     WHERE status = 'active' AND publish_tier = 'active';
+-- Every scope filter of the plane now reads learning_state.scope_key.
+CREATE INDEX learning_state_scope_key_idx ON learning.learning_state (scope_key);
 CREATE INDEX learning_state_terms_version_idx ON learning.learning_state (terms_version)
     WHERE status = 'active' AND publish_tier = 'active';
 CREATE INDEX learnings_created_idx ON learning.learnings (created_at);
