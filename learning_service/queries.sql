@@ -155,7 +155,8 @@ LIMIT %(limit)s;
 -- name: terms_put
 -- The startup backfill; only at the revision it was computed for.
 UPDATE learning.learning_state
-SET terms = %(terms)s, terms_version = %(terms_version)s
+SET terms = %(terms)s, terms_version = %(terms_version)s,
+    scoped_terms = learning.scoped_terms(scope_key, %(terms)s)
 WHERE learning_id = %(learning_id)s AND revision = %(revision)s;
 
 -- name: learning_by_id
@@ -222,7 +223,7 @@ SELECT c.*,
        count(*) OVER () AS matched
 FROM learning.context_eligible c
 WHERE c.scoped_terms && learning.scoped_query(%(scope_keys)s::text[], %(terms)s::text[])
-  AND c.terms_version = %(terms_version)s
+  AND c.terms && %(terms)s::text[] AND c.terms_version = %(terms_version)s
   AND c.scope_key = ANY (%(scope_keys)s::text[])
   AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
                                %(subject)s, %(workspace)s)

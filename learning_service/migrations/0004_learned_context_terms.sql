@@ -33,21 +33,45 @@ ALTER TABLE learning.learning_state
     ADD COLUMN terms text[],
     ADD COLUMN terms_version text,
     -- The learning's scope key (immutable, copied when the state row is
-    -- first written), so one index holds scope and terms together.
-    ADD COLUMN scope_key text;
+    -- first written), and its (scope, term) keys (learning.scoped_terms,
+    -- written with the terms), so one index holds scope and terms together.
+    ADD COLUMN scope_key text,
+    ADD COLUMN scoped_terms text[];
 UPDATE learning.learning_state s SET scope_key = l.scope_kind || ':' || l.scope_id
 FROM learning.learnings l WHERE l.learning_id = s.learning_id;
 ALTER TABLE learning.learning_state ALTER COLUMN scope_key SET NOT NULL;
+
+-- Scope and terms in one GIN key: "<scope key><U+001F><term>" for each term
+-- (U+001E, which separates the pairs while they are joined, and U+001F never
+-- occur in a term, which is letters, marks and digits, nor in a validated
+-- scope id). Candidate selection looks up only the (scope, term) pairs of
+-- the read: it visits the hits in its scopes, not every learning in the
+-- plane that shares a word with the input.
+CREATE FUNCTION learning.scoped_terms(scope_key text, terms text[]) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT CASE WHEN cardinality(terms) = 0 THEN '{}'::text[]
+                ELSE string_to_array(
+                         scope_key || chr(31)
+                             || array_to_string(terms, chr(30) || scope_key || chr(31)),
+                         chr(30))
+           END
+$$;
+-- The keys a read looks up: every scope key with every input term.
+CREATE FUNCTION learning.scoped_query(scope_keys text[], terms text[]) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT array(SELECT k || chr(31) || t FROM unnest(scope_keys) k, unnest(terms) t)
+$$;
 
 CREATE OR REPLACE FUNCTION learning.project_learning_revision() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO learning.learning_state
         (learning_id, revision, status, publish_tier, superseded_by, revision_seq, updated_at,
-         terms, terms_version, scope_key)
+         terms, terms_version, scope_key, scoped_terms)
     SELECT NEW.learning_id, NEW.revision, NEW.status, NEW.publish_tier, NEW.superseded_by,
            NEW.revision_seq, NEW.recorded_at, NEW.terms, NEW.terms_version,
-           l.scope_kind || ':' || l.scope_id
+           l.scope_kind || ':' || l.scope_id,
+           learning.scoped_terms(l.scope_kind || ':' || l.scope_id, NEW.terms)
     FROM learning.learnings l WHERE l.learning_id = NEW.learning_id
     ON CONFLICT (learning_id) DO UPDATE SET
         revision = excluded.revision,
@@ -57,24 +81,10 @@ BEGIN
         revision_seq = excluded.revision_seq,
         updated_at = excluded.updated_at,
         terms = excluded.terms,
-        terms_version = excluded.terms_version;
+        terms_version = excluded.terms_version,
+        scoped_terms = excluded.scoped_terms;
     RETURN NULL;
 END;
-$$;
-
--- Scope and terms in one GIN key: "<scope key><U+001F><term>" for each term
--- (U+001F never occurs in a term, which is letters, marks and digits, nor
--- in a validated scope id). Candidate selection looks up only the (scope,
--- term) pairs of the read: it visits the hits in its scopes, not every
--- learning in the plane that shares a word with the input.
-CREATE FUNCTION learning.scoped_terms(scope_key text, terms text[]) RETURNS text[]
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT array(SELECT scope_key || chr(31) || t FROM unnest(terms) t)
-$$;
--- The keys a read looks up: every scope key with every input term.
-CREATE FUNCTION learning.scoped_query(scope_keys text[], terms text[]) RETURNS text[]
-LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT array(SELECT k || chr(31) || t FROM unnest(scope_keys) k, unnest(terms) t)
 $$;
 
 -- Withheld by quarantine is learning.source_quarantined spelled as two
@@ -91,8 +101,7 @@ SELECT l.*,
                                    now())
            AND qr.record_id IS NULL AND qe.record_id IS NULL AS prompt_eligible,
        qr.record_id IS NOT NULL OR qe.record_id IS NOT NULL AS withheld_by_quarantine,
-       s.terms, s.terms_version,
-       learning.scoped_terms(s.scope_key, s.terms) AS scoped_terms
+       s.terms, s.terms_version, s.scoped_terms
 FROM learning.learnings l
 JOIN learning.learning_state s USING (learning_id)
 LEFT JOIN learning.source_quarantine qr
@@ -117,7 +126,7 @@ FROM learning.learning_current c
 WHERE c.status = 'active' AND c.publish_tier = 'active' AND c.prompt_eligible;
 
 CREATE INDEX learning_state_scoped_terms_idx ON learning.learning_state
-    USING gin (learning.scoped_terms(scope_key, terms))
+    USING gin (scoped_terms)
     WHERE status = 'active' AND publish_tier = 'active';
 -- Every scope filter of the plane now reads learning_state.scope_key.
 CREATE INDEX learning_state_scope_key_idx ON learning.learning_state (scope_key);

@@ -76,6 +76,12 @@ def test_every_revision_recomputes_the_term_set(start_services: Any, channel_to:
 
     first = learn(learning, content, scope=WORKSPACE)
     assert current_terms(url, first.learning_id) == (expected, term_index.TERMS_VERSION, 1)
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT scoped_terms FROM learning.learning_state WHERE learning_id = %s",
+            (first.learning_id,),
+        ).fetchone()
+    assert row is not None and row[0] == [f"workspace:default\x1f{t}" for t in expected]
     assert revision_terms(url, first.learning_id) == [(1, expected)]
 
     # Supersede (a revision of the replaced record, and the replacement's first).
