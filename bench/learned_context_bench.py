@@ -35,10 +35,13 @@ import argparse
 import hashlib
 import json
 import random
+import shutil
 import sys
+import tempfile
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -51,6 +54,7 @@ from bench._common import percentile, scratch_database
 from engram.channels import open_channel
 from engram.config import Settings
 from engram.db import Database, migrations
+from engram.db.embedded import start_embedded
 from engram.learning.v1 import learning_pb2 as pb
 from engram.learning.v1 import learning_pb2_grpc as pb_grpc
 from engram.server import start_suite
@@ -400,19 +404,41 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "in_scope_target": args.in_scope,
         "sizes": {},
     }
-    for size in args.sizes:
-        with scratch_database(args.database_url) as url:
-            migrations.apply(url, "journal", ROOT / "memory_service" / "migrations")
-            migrations.apply(url, "learning", ROOT / "learning_service" / "migrations")
-            started = time.perf_counter()
-            grow(url, vocab, random.Random(5), 0, size, min(1.0, args.in_scope / size))
-            load_s = time.perf_counter() - started
-            entry = measure(url, texts, args.repeats)
-            entry["load_s"] = round(load_s, 1)
-            entry.update(measure_grpc(url, texts, args.repeats))
-            report["sizes"][str(size)] = entry
-            print(json.dumps({size: entry}), flush=True)
+    with server(args.database_url) as server_url:
+        for size in args.sizes:
+            report["sizes"][str(size)] = run_size(server_url, vocab, texts, size, args)
     return report
+
+
+@contextmanager
+def server(url: str) -> Iterator[str]:
+    """The given server, or an embedded one whose data directory is removed after."""
+    if url:
+        yield url
+        return
+    directory = Path(tempfile.mkdtemp(prefix="engram-bench-", dir="/tmp"))
+    embedded = start_embedded(directory)
+    try:
+        yield embedded.url
+    finally:
+        embedded.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def run_size(
+    server_url: str, vocab: Vocabulary, texts: list[str], size: int, args: argparse.Namespace
+) -> dict[str, Any]:
+    with scratch_database(server_url) as url:
+        migrations.apply(url, "journal", ROOT / "memory_service" / "migrations")
+        migrations.apply(url, "learning", ROOT / "learning_service" / "migrations")
+        started = time.perf_counter()
+        grow(url, vocab, random.Random(5), 0, size, min(1.0, args.in_scope / size))
+        load_s = time.perf_counter() - started
+        entry = measure(url, texts, args.repeats)
+        entry["load_s"] = round(load_s, 1)
+        entry.update(measure_grpc(url, texts, args.repeats))
+        print(json.dumps({size: entry}), flush=True)
+        return entry
 
 
 def main() -> None:

@@ -222,9 +222,12 @@ SELECT c.*,
            AS score,
        count(*) OVER () AS matched
 FROM learning.context_eligible c
-WHERE c.scoped_terms && learning.scoped_query(%(scope_keys)s::text[], %(terms)s::text[])
-  AND c.terms && %(terms)s::text[] AND c.terms_version = %(terms_version)s
-  AND c.scope_key = ANY (%(scope_keys)s::text[])
+WHERE c.scope_key = ANY (%(scope_keys)s::text[]) AND c.terms && %(terms)s::text[]
+  AND c.terms_version = %(terms_version)s
+  -- The same condition as the two above, in the form the GIN index holds;
+  -- written last, so a plan that filters rows instead evaluates it (the
+  -- costliest) only on rows that passed them.
+  AND c.scoped_terms && learning.scoped_query(%(scope_keys)s::text[], %(terms)s::text[])
   AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
                                %(subject)s, %(workspace)s)
 ORDER BY score DESC, array_position(%(scope_order)s::text[], c.scope_kind), c.created_at DESC,

@@ -130,6 +130,14 @@ CREATE INDEX learning_state_scoped_terms_idx ON learning.learning_state
     WHERE status = 'active' AND publish_tier = 'active';
 -- Every scope filter of the plane now reads learning_state.scope_key.
 CREATE INDEX learning_state_scope_key_idx ON learning.learning_state (scope_key);
+-- The eligible count of a read visits every learning in its scopes: these
+-- two let it read the scope index and each learning's gate columns without
+-- touching either table's heap.
+CREATE INDEX learning_state_context_scope_idx ON learning.learning_state (scope_key)
+    INCLUDE (learning_id) WHERE status = 'active' AND publish_tier = 'active';
+CREATE INDEX learnings_gate_idx ON learning.learnings (learning_id)
+    INCLUDE (kind, sensitivity, verification_status, policy_decision, expires_at, scope_kind,
+             source_subject, source_workspace, source_run_id, source_event_id);
 CREATE INDEX learning_state_terms_version_idx ON learning.learning_state (terms_version)
     WHERE status = 'active' AND publish_tier = 'active';
 CREATE INDEX learnings_created_idx ON learning.learnings (created_at);
