@@ -12,7 +12,8 @@ The copy is brought up to date by the read itself, never by a background
 consumer: before a read path queries, :meth:`SourceQuarantine.sync` asks the
 journal for the quarantines and restores committed after the plane's
 'quarantine' cursor (JournalService.StreamChanges, follow = false, which ends
-at the journal's watermark) and applies them. Quarantine returns only after
+at the journal's watermark) and applies them; a process keeps the cursor it
+last reached, so only its first sync reads the stored one. Quarantine returns only after
 its change is committed, so the first read after it returns sees it, and the
 first read after Restore sees the record again. Concurrent syncs are safe:
 each change is applied only over an older one for the same record, and the
