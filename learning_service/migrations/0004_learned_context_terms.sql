@@ -8,12 +8,13 @@
 --    (learning_service.term_index). NULL when a revision was written without
 --    them (rows older than this migration, hand-written rows).
 -- 2. learning_state.terms / terms_version: the current revision's, copied by
---    the projection trigger (never carried over from an older revision). A
+--    the projection trigger (never carried over from an older revision),
+--    with scoped_terms, the same terms keyed by the scope (4.). A
 --    row whose terms are missing or of another normaliser version is
 --    "unindexed": the read path scores it from its content, so nothing is
 --    missed while it waits for the startup backfill
 --    (learning_service.term_index.backfill, run before the service serves),
---    which is the only other writer of these two columns.
+--    which is the only other writer of these columns.
 -- 3. learning_current exposes them (appended columns), and computes
 --    withheld_by_quarantine by joins (below); learning.context_eligible is
 --    what the learned-context read selects from.
@@ -22,8 +23,9 @@
 --    value).
 -- 5. Indexes: the GIN index for candidate selection and the terms_version
 --    index that finds unindexed rows, both over active rows of the active
---    tier (the only rows the injection gate can admit), the scope key, and
---    creation time for the durable-memory fallback (newest first).
+--    tier (the only rows the injection gate can admit), the scope key, two
+--    covering indexes for the eligible count, and creation time for the
+--    durable-memory fallback (newest first).
 
 ALTER TABLE learning.learning_revisions
     ADD COLUMN terms text[],
