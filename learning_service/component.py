@@ -1,5 +1,8 @@
-"""Wires LearningService for the server bootstrap: the servicer, and the
-capture and review workers when settings.workers_enabled."""
+"""Wires LearningService for the server bootstrap: the servicer, the
+counter flusher, and the capture and review workers when
+settings.workers_enabled. Before it serves, the stored term sets of
+learnings are brought up to date (learning_service.term_index.backfill: the
+migration 0004 backfill, and a normaliser version change)."""
 
 from __future__ import annotations
 
@@ -10,11 +13,13 @@ from engram.db import Database
 from engram.downstream import deadline_seconds
 from engram.learning.v1 import learning_pb2_grpc as pb_grpc
 from engram.server import BuildContext, ServiceBinding
+from learning_service import term_index
 from learning_service.candidates import CandidateBook
 from learning_service.capture import CaptureWorker
 from learning_service.context import ContextReader
 from learning_service.journal_client import JournalClient
 from learning_service.learnings import LearningBook
+from learning_service.pending_counters import FLUSH_SECONDS, PendingCounters
 from learning_service.plugins import ExtractorClient, JudgeClients
 from learning_service.policy_store import PolicyStore
 from learning_service.quarantine import SourceQuarantine
@@ -31,6 +36,9 @@ def build(ctx: BuildContext) -> ServiceBinding:
     db = Database(ctx.database_url, max_size=settings.pool_max_size, name="learning").open()
     journal = JournalClient(ctx.journal_addr, settings.service_token, deadline_seconds(settings))
     quarantine = SourceQuarantine(db, journal)
+    term_index.backfill(db)
+    counters = PendingCounters(db)
+    counter_loop = BackgroundLoop("learning-counters", counters.step, idle_seconds=FLUSH_SECONDS)
     judges = JudgeClients(settings.service_token)
     extractor = (
         ExtractorClient(settings.extractor_addr, settings.service_token)
@@ -52,7 +60,9 @@ def build(ctx: BuildContext) -> ServiceBinding:
         start_hooks += [review_loop.start, capture_loop.start]
         drain_hooks += [capture_loop.stop, review_loop.stop]
 
-    stop_hooks += [journal.close, judges.close]
+    start_hooks.append(counter_loop.start)
+    # After in-flight reads have drained, so the last flush has their counts.
+    stop_hooks += [counter_loop.stop, counters.flush, journal.close, judges.close]
     if extractor is not None:
         stop_hooks.append(extractor.close)
     stop_hooks.append(db.close)
@@ -61,7 +71,7 @@ def build(ctx: BuildContext) -> ServiceBinding:
         candidates=CandidateBook(db),
         learnings=LearningBook(db),
         policies=PolicyStore(db),
-        reader=ContextReader(db),
+        reader=ContextReader(db, counters),
         skills=SkillBook(db, journal),
         quarantine=quarantine,
         on_new_candidate=wake_reviewer,

@@ -9,7 +9,7 @@ this module scores and packs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -19,7 +19,9 @@ from engram.coverage import build_coverage
 from engram.db import Database
 from engram.metrics import count_plane_event
 from learning_service.model import SCOPE_ORDER, Scope, ScopeKind
-from learning_service.store import Q, Row, add_counter, counters
+from learning_service.pending_counters import PendingCounters
+from learning_service.store import Conn, Q, Row, counters
+from learning_service.term_index import TERMS_VERSION
 from learning_service.text import asks_for_durable_memory, overlap_score, sha256_hex, term_set
 
 LEARNED_CONTEXT_PATH = "learning.learned_context.v1"
@@ -108,9 +110,70 @@ def snapshot_version(watermark: Row | None) -> str:
     return f"{revision}.{purge_id}" if purge_id else revision
 
 
+SCOPE_KINDS_NARROWEST_FIRST = [k.value for k in sorted(SCOPE_ORDER, key=SCOPE_ORDER.__getitem__)]
+
+
+def _rank_key(s: ScoredLearning) -> tuple[float, int, float, str]:
+    """select()'s ranking, with the id as the last tie-break (as the SQL has it)."""
+    return (-s.score, _scope_rank(s.row), -_recency(s.row), str(s.row["learning_id"]))
+
+
+def select_indexed(
+    conn: Conn, params: Mapping[str, Any], pending_input: str, max_entries: int
+) -> Selection:
+    """select() over every eligible learning in scope, without reading them
+    all: the indexed hits come ranked and limited from SQL (context_hits),
+    learnings without a current term set are scored here, and the eligible
+    count gives the zero scorers. Same entries, scores and counts as select()
+    over eligible_in_scopes. `conn` is in a pipeline: the three queries
+    share one round trip."""
+    query = term_set(pending_input)
+    args = {
+        **params,
+        "terms": sorted(query),
+        "terms_version": TERMS_VERSION,
+        "scope_order": SCOPE_KINDS_NARROWEST_FIRST,
+        "limit": max_entries,
+    }
+    # All sent before any is read (the caller's pipeline): one round trip.
+    counted = conn.execute(Q["context_eligible_count"], args)
+    ranked = conn.execute(Q["context_hits"], args) if query else None
+    unindexed = conn.execute(Q["context_unindexed"], args)
+    eligible_row = counted.fetchone()
+    eligible = int(eligible_row["eligible"]) if eligible_row else 0
+    if not eligible:
+        return Selection([], matched=0)
+    indexed = ranked.fetchall() if ranked is not None else []
+    matched = int(indexed[0]["matched"]) if indexed else 0
+    hits = [ScoredLearning(r, float(r["score"])) for r in indexed]
+    for row in unindexed.fetchall():
+        score = overlap_score(query, term_set(row["content"]))
+        if score > 0:
+            hits.append(ScoredLearning(row, score))
+            matched += 1
+    if hits:
+        hits.sort(key=_rank_key)
+        return Selection(
+            hits[:max_entries],
+            matched=matched,
+            omitted_zero_score=eligible - matched,
+            omitted_by_limit=max(0, matched - max_entries),
+        )
+    if asks_for_durable_memory(pending_input):
+        recent = conn.execute(Q["context_recent"], args).fetchall()
+        return Selection(
+            [ScoredLearning(r, 0.0) for r in recent],
+            matched=eligible,
+            recency_fallback=True,
+            omitted_by_limit=max(0, eligible - max_entries),
+        )
+    return Selection([], matched=0, omitted_zero_score=eligible)
+
+
 class ContextReader:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, counters: PendingCounters | None = None) -> None:
         self.db = db
+        self.counters = counters or PendingCounters(db)
 
     def learned_context(
         self,
@@ -122,25 +185,24 @@ class ContextReader:
         workspace: str,
     ) -> LearnedContext:
         """`subject`/`workspace`: whose session it is; session-scoped learnings
-        of others are neither returned nor counted."""
+        of others are neither returned nor counted. Read-only: the counters
+        are added to the pending sums (PendingCounters), not committed here."""
         keys = [s.key for s in scopes]
-        with self.db.connection() as conn:
-            eligible = conn.execute(
-                Q["eligible_in_scopes"],
-                {"scope_keys": keys, "subject": subject, "workspace": workspace},
-            ).fetchall()
-            watermark = conn.execute(Q["revision_watermark"]).fetchone()
-            picked = select(eligible, pending_input, max_entries)
-            metrics = {
-                "context_omitted_zero_score_total": picked.omitted_zero_score,
-                "context_omitted_by_limit_total": picked.omitted_by_limit,
-                "context_recency_fallback_total": int(picked.recency_fallback),
-                "context_entries_returned_total": len(picked.chosen),
-            }
-            if any(metrics.values()):
-                with conn.transaction():
-                    for name, amount in metrics.items():
-                        add_counter(conn, name, amount)
+        params = {"scope_keys": keys, "subject": subject, "workspace": workspace}
+        # One snapshot for the count, the hits and the version: they must
+        # agree. Pipelined: the statements go out together.
+        with self.db.connection() as conn, conn.pipeline(), conn.transaction():
+            conn.execute(Q["read_only_snapshot"])
+            versioned = conn.execute(Q["revision_watermark"])
+            picked = select_indexed(conn, params, pending_input, max_entries)
+            watermark = versioned.fetchone()
+        metrics = {
+            "context_omitted_zero_score_total": picked.omitted_zero_score,
+            "context_omitted_by_limit_total": picked.omitted_by_limit,
+            "context_recency_fallback_total": int(picked.recency_fallback),
+            "context_entries_returned_total": len(picked.chosen),
+        }
+        self.counters.add(metrics)
         for name, amount in metrics.items():
             count_plane_event(PLANE, name.removesuffix("_total"), amount)
         coverage = build_coverage(
@@ -229,6 +291,7 @@ class ContextReader:
         return hits
 
     def status(self) -> tuple[Row, dict[str, int]]:
+        self.counters.flush()
         with self.db.connection() as conn:
             counts = conn.execute(Q["status_counts"]).fetchone()
             assert counts is not None

@@ -46,6 +46,7 @@ from learning_service.model import (
     Verification,
 )
 from learning_service.store import CONSTRAINT_ERRORS, Conn, Idempotency, Q, Row, lock_key
+from learning_service.term_index import revision_terms
 from learning_service.text import SubjectValue, subject_value
 
 SUPERSEDE_RESOLUTION = "name the existing record in supersedes to replace it"
@@ -160,6 +161,7 @@ def _append_revision(
             "actor": actor,
             "reason": reason,
             "superseded_by": superseded_by,
+            **revision_terms(current["content"]),
         },
     )
 
@@ -212,6 +214,7 @@ def publish(conn: Conn, candidate: Row, pub: Publication) -> Row:
             "actor": pub.actor,
             "reason": pub.reason,
             "superseded_by": None,
+            **revision_terms(candidate["content"]),
         },
     )
     if replaced is not None:

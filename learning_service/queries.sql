@@ -12,6 +12,10 @@ WHERE operation = %(operation)s AND request_id = %(request_id)s;
 INSERT INTO learning.idempotency (operation, request_id, request_sha256, response)
 VALUES (%(operation)s, %(request_id)s, %(request_sha256)s, %(response)s);
 
+-- name: read_only_snapshot
+-- The first statement of a read whose queries must see one snapshot.
+SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY;
+
 -- name: counter_add
 INSERT INTO learning.counters (name, value) VALUES (%(name)s, %(amount)s)
 ON CONFLICT (name) DO UPDATE SET value = learning.counters.value + excluded.value;
@@ -132,10 +136,28 @@ WHERE c.candidate_id = %(candidate_id)s
 RETURNING learning_id;
 
 -- name: insert_revision
+-- terms/terms_version: the content's term set (learning_service.term_index).
 INSERT INTO learning.learning_revisions
-    (learning_id, revision, status, publish_tier, action, actor, reason, superseded_by)
+    (learning_id, revision, status, publish_tier, action, actor, reason, superseded_by, terms,
+     terms_version)
 VALUES (%(learning_id)s, %(revision)s, %(status)s, %(publish_tier)s, %(action)s, %(actor)s,
-        %(reason)s, %(superseded_by)s);
+        %(reason)s, %(superseded_by)s, %(terms)s, %(terms_version)s);
+
+-- name: terms_stale
+-- Learnings whose current term set is missing or of another normaliser version.
+SELECT s.learning_id, s.revision, l.content
+FROM learning.learning_state s
+JOIN learning.learnings l USING (learning_id)
+WHERE s.terms_version IS DISTINCT FROM %(terms_version)s AND s.learning_id > %(after)s::uuid
+ORDER BY s.learning_id
+LIMIT %(limit)s;
+
+-- name: terms_put
+-- The startup backfill; only at the revision it was computed for.
+UPDATE learning.learning_state
+SET terms = %(terms)s, terms_version = %(terms_version)s,
+    scoped_terms = learning.scoped_terms(scope_key, %(terms)s)
+WHERE learning_id = %(learning_id)s AND revision = %(revision)s;
 
 -- name: learning_by_id
 SELECT * FROM learning.learning_current WHERE learning_id = %(learning_id)s;
@@ -180,6 +202,67 @@ SELECT * FROM learning.learning_current
 WHERE scope_key = ANY (%(scope_keys)s::text[]) AND prompt_eligible
   AND learning.session_visible(scope_kind, source_subject, source_workspace,
                                %(subject)s, %(workspace)s);
+
+-- The learned-context read (learning_service.context), over
+-- learning.context_eligible (prompt_eligible, active rows of the active
+-- tier, the columns an entry needs): each query admits exactly the rows
+-- eligible_in_scopes admits (the scope keys and session_visible added).
+
+-- name: context_hits
+-- The best-scoring indexed learnings sharing a term with the input (found
+-- by their (scope, term) keys, learning.scoped_terms), ranked
+-- as learning_service.context.select ranks them: score (the cosine of the
+-- two term sets, text.overlap_score, in the same float8 arithmetic; the
+-- shared terms counted as the stored set less ts_delete of the input's,
+-- built-in and without a subquery per row), then narrower scope, newer,
+-- id; `matched` counts every hit before the LIMIT.
+SELECT c.*,
+       (cardinality(c.terms) - length(ts_delete(array_to_tsvector(c.terms), %(terms)s::text[])))
+           ::float8 / sqrt((cardinality(%(terms)s::text[]) * cardinality(c.terms))::float8)
+           AS score,
+       count(*) OVER () AS matched
+FROM learning.context_eligible c
+WHERE c.scope_key = ANY (%(scope_keys)s::text[]) AND c.terms && %(terms)s::text[]
+  AND c.terms_version = %(terms_version)s
+  -- The same condition as the two above, in the form the GIN index holds;
+  -- written last, so a plan that filters rows instead evaluates it (the
+  -- costliest) only on rows that passed them.
+  AND c.scoped_terms && learning.scoped_query(%(scope_keys)s::text[], %(terms)s::text[])
+  AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
+                               %(subject)s, %(workspace)s)
+ORDER BY score DESC, array_position(%(scope_order)s::text[], c.scope_kind), c.created_at DESC,
+         c.learning_id
+LIMIT %(limit)s;
+
+-- name: context_unindexed
+-- Eligible learnings without a current term set (written before migration
+-- 0004 or by hand, by another normaliser version, or with a term too long
+-- to index): scored from their content. The range pair keeps the
+-- terms_version index usable.
+SELECT c.*
+FROM learning.context_eligible c
+WHERE (c.terms_version IS NULL OR c.terms_version < %(terms_version)s
+       OR c.terms_version > %(terms_version)s)
+  AND c.scope_key = ANY (%(scope_keys)s::text[])
+  AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
+                               %(subject)s, %(workspace)s);
+
+-- name: context_eligible_count
+SELECT count(*) AS eligible
+FROM learning.context_eligible c
+WHERE c.scope_key = ANY (%(scope_keys)s::text[])
+  AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
+                               %(subject)s, %(workspace)s);
+
+-- name: context_recent
+-- The durable-memory fallback: newest first, narrower scope first on ties.
+SELECT c.*
+FROM learning.context_eligible c
+WHERE c.scope_key = ANY (%(scope_keys)s::text[])
+  AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
+                               %(subject)s, %(workspace)s)
+ORDER BY c.created_at DESC, array_position(%(scope_order)s::text[], c.scope_kind), c.learning_id
+LIMIT %(limit)s;
 
 -- name: revision_watermark
 -- An erasure removes revisions without adding one, and a journal quarantine

@@ -1,0 +1,466 @@
+"""GetLearnedContext at 1k and 100k learnings: the stored term sets and SQL
+candidate selection (learning_service/migrations/0004_learned_context_terms.sql)
+against the full scan they replaced, on the same data in the same run.
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/learned_context_bench.py \
+        [--sizes 1000 100000] [--in-scope 1000]
+
+For each --sizes total, in a scratch database of its own (journal and
+learning migrated):
+1. A synthetic plane: learnings of 6-14 words drawn from a Zipf-Mandelbrot
+   vocabulary of content words (20,000 words, s = 1, rank shift 10: the
+   commonest is ~1.2% of terms), written straight to the schema as
+   publication writes them (term sets included). Each is in the reading
+   session's scopes (its session, persona, two projects, workspace:default)
+   with probability --in-scope / size, else in another subject's session
+   (1% of those of the same session id) or another persona or project. 5%
+   provisional, 3% sensitive, 2% revoked, 1% expired, 0.5% withheld by a
+   quarantined source run.
+2. Inputs: --queries pending inputs of 6-16 words from the same vocabulary
+   plus 3 stop words, 5% asking to use durable memory, 5% of words never
+   learned; seeded. Nothing was tuned on them; the two halves are reported
+   apart.
+3. In process, on one connection pool: the baseline (the read path before
+   0004, verbatim: every eligible row in scope, 33 columns, scored in
+   Python, the counters committed) and ContextReader.learned_context; the
+   entries, scores and counts of every input the baseline ran are compared.
+4. Over gRPC (a real suite on port 0, journal and learning): GetLearnedContext
+   end to end, and the quarantine sync it starts with (one StreamChanges
+   catch-up) timed alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import shutil
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._common import percentile, scratch_database
+from engram.channels import open_channel
+from engram.config import Settings
+from engram.db import Database, migrations
+from engram.db.embedded import start_embedded
+from engram.learning.v1 import learning_pb2 as pb
+from engram.learning.v1 import learning_pb2_grpc as pb_grpc
+from engram.server import start_suite
+from learning_service.context import ContextReader, Selection, select
+from learning_service.journal_client import JournalClient
+from learning_service.model import Scope, ScopeKind
+from learning_service.quarantine import SourceQuarantine
+from learning_service.store import Q, add_counter
+from learning_service.term_index import revision_terms
+
+ROOT = Path(__file__).resolve().parent.parent
+SUBJECT = "bench"
+WORKSPACE = "default"
+SESSION = "s-bench"
+PERSONA = "p0"
+PROJECTS = ["pr0", "pr1"]
+SCOPES = [
+    Scope(ScopeKind.SESSION, SESSION),
+    Scope(ScopeKind.PERSONA, PERSONA),
+    *(Scope(ScopeKind.PROJECT, p) for p in PROJECTS),
+    Scope(ScopeKind.WORKSPACE, "default"),
+]
+MAX_ENTRIES = 8
+VOCABULARY = 20_000
+# Zipf-Mandelbrot rank shift: the commonest content word is ~1.2% of terms, as
+# in English once the stop words (which index_terms drops) are gone.
+ZIPF_SHIFT = 10
+STOP = ["the", "is", "a", "of", "to", "and", "we", "for", "on", "with", "what", "how"]
+_T0 = datetime(2025, 1, 1, tzinfo=UTC)
+_ONSETS = [*"bcdfghjklmnprstvwz", "br", "ch", "dr", "fl", "gr", "kl", "pl", "qu", "sh", "st", "tr"]
+_VOWELS = [*"aeiou", "ai", "ea", "io", "ou"]
+_CODAS = ["", "n", "r", "s", "l", "m", "t", "nd", "st", "x"]
+
+
+class Vocabulary:
+    def __init__(self, size: int, seed: int) -> None:
+        rng = random.Random(seed)
+        seen: set[str] = set()
+        while len(seen) < size:
+            word = "".join(
+                rng.choice(_ONSETS) + rng.choice(_VOWELS) + rng.choice(_CODAS)
+                for _ in range(rng.choice((2, 2, 3)))
+            )
+            seen.add(word)
+        self.words = sorted(seen)
+        rng.shuffle(self.words)
+        weights = [1 / (rank + 1 + ZIPF_SHIFT) for rank in range(size)]
+        total = sum(weights)
+        self.cumulative: list[float] = []
+        acc = 0.0
+        for w in weights:
+            acc += w / total
+            self.cumulative.append(acc)
+
+    def sample(self, rng: random.Random, n: int) -> list[str]:
+        return rng.choices(self.words, cum_weights=self.cumulative, k=n)
+
+
+def old_learned_context(db: Database, pending_input: str) -> Selection:
+    """The read path before migration 0004, verbatim: the baseline."""
+    keys = [s.key for s in SCOPES]
+    with db.connection() as conn:
+        eligible = conn.execute(
+            Q["eligible_in_scopes"],
+            {"scope_keys": keys, "subject": SUBJECT, "workspace": WORKSPACE},
+        ).fetchall()
+        conn.execute(Q["revision_watermark"]).fetchone()
+        picked = select(eligible, pending_input, MAX_ENTRIES)
+        metrics = {
+            "context_omitted_zero_score_total": picked.omitted_zero_score,
+            "context_omitted_by_limit_total": picked.omitted_by_limit,
+            "context_recency_fallback_total": int(picked.recency_fallback),
+            "context_entries_returned_total": len(picked.chosen),
+        }
+        if any(metrics.values()):
+            with conn.transaction():
+                for name, amount in metrics.items():
+                    add_counter(conn, name, amount)
+    return picked
+
+
+def grow(
+    url: str, vocab: Vocabulary, rng: random.Random, start: int, total: int, visible: float
+) -> None:
+    """Add learnings number start..total-1 straight to the schema."""
+    candidates: list[tuple[Any, ...]] = []
+    learnings: list[tuple[Any, ...]] = []
+    revisions: list[tuple[Any, ...]] = []
+    quarantined: list[str] = []
+    for i in range(start, total):
+        if rng.random() < visible:
+            kind, scope_id = rng.choice(
+                [("session", SESSION), ("persona", PERSONA)]
+                + [("project", p) for p in PROJECTS]
+                + [("workspace", "default")] * 2
+            )
+            subject = SUBJECT
+        else:
+            kind, scope_id = rng.choice(
+                [
+                    ("session", f"s{rng.randrange(2000)}"),
+                    ("persona", f"p{rng.randrange(1, 10)}"),
+                    ("project", f"pr{rng.randrange(2, 50)}"),
+                ]
+            )
+            if kind == "session" and rng.random() < 0.01:
+                scope_id = SESSION  # another subject's session of the same id
+            subject = f"other{rng.randrange(200)}"
+        content = " ".join(vocab.sample(rng, rng.randint(6, 14))).capitalize()
+        roll = rng.random()
+        tier = "provisional" if roll < 0.05 else "active"
+        sensitivity = "sensitive" if 0.05 <= roll < 0.08 else "normal"
+        expires = _T0 if 0.10 <= roll < 0.11 else None
+        run_id = f"run-{i}"
+        if 0.11 <= roll < 0.115:
+            quarantined.append(run_id)
+        candidate_id, learning_id = uuid.uuid4(), uuid.uuid4()
+        digest = hashlib.sha256(content.encode()).hexdigest()
+        created = _T0 + timedelta(seconds=i)
+        common = (kind, scope_id, "fact", content, digest, 90, run_id, subject, WORKSPACE)
+        candidates.append((candidate_id, "daemon", *common, sensitivity, expires, created))
+        learnings.append(
+            (
+                learning_id,
+                candidate_id,
+                "daemon",
+                *common,
+                sensitivity,
+                expires,
+                "verified",
+                "automatic",
+                "bench",
+                created,
+            )
+        )
+        terms = revision_terms(content)
+        revisions.append(
+            (
+                learning_id,
+                1,
+                "active",
+                tier,
+                "published",
+                "bench",
+                terms["terms"],
+                terms["terms_version"],
+            )
+        )
+        if 0.08 <= roll < 0.10:
+            revisions.append(
+                (
+                    learning_id,
+                    2,
+                    "revoked",
+                    tier,
+                    "revoked",
+                    "bench",
+                    terms["terms"],
+                    terms["terms_version"],
+                )
+            )
+    cols = (
+        "scope_kind, scope_id, kind, content, content_sha256, confidence, source_run_id,"
+        " source_subject, source_workspace"
+    )
+    with psycopg.connect(url) as conn, conn.transaction():
+        with conn.cursor().copy(
+            f"COPY learning.candidates (candidate_id, origin, {cols}, sensitivity, expires_at,"
+            " created_at) FROM STDIN"
+        ) as copy:
+            for row in candidates:
+                copy.write_row(row)
+        with conn.cursor().copy(
+            f"COPY learning.learnings (learning_id, candidate_id, origin, {cols}, sensitivity,"
+            " expires_at, verification_status, policy_decision, policy_actor, created_at)"
+            " FROM STDIN"
+        ) as copy:
+            for row in learnings:
+                copy.write_row(row)
+        with conn.cursor().copy(
+            "COPY learning.learning_revisions (learning_id, revision, status, publish_tier,"
+            " action, actor, terms, terms_version) FROM STDIN"
+        ) as copy:
+            for row in revisions:
+                copy.write_row(row)
+        for run_id in quarantined:
+            conn.execute(
+                "INSERT INTO learning.source_quarantine (record_kind, record_id, quarantined,"
+                " change_cursor) VALUES ('run_record', %s, true, 1)",
+                (run_id,),
+            )
+        conn.execute("ANALYZE learning.learnings")
+        conn.execute("ANALYZE learning.learning_state")
+        conn.execute("ANALYZE learning.source_quarantine")
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("VACUUM (ANALYZE) learning.learning_state")
+
+
+def inputs(vocab: Vocabulary, rng: random.Random, n: int) -> list[str]:
+    out: list[str] = []
+    for _ in range(n):
+        words = vocab.sample(rng, rng.randint(6, 16)) + rng.sample(STOP, 3)
+        if rng.random() < 0.05:
+            words = [f"zz{rng.randrange(10**6)}q" for _ in range(4)]
+        rng.shuffle(words)
+        text = " ".join(words)
+        if rng.random() < 0.05:
+            text = f"Use durable memory: {text}"
+        out.append(text.capitalize() + "?")
+    return out
+
+
+def stats(latencies: list[float]) -> dict[str, float]:
+    return {
+        "calls": len(latencies),
+        "p50_ms": round(percentile(latencies, 50) * 1000, 3),
+        "p99_ms": round(percentile(latencies, 99) * 1000, 3),
+    }
+
+
+def timed(
+    fn: Callable[[str], Any], texts: Sequence[str], repeats: int
+) -> tuple[list[float], list[Any]]:
+    """(latencies, answers): one warm-up call per input (its answer kept),
+    then `repeats` timed rounds over all inputs."""
+    results = [fn(t) for t in texts]
+    latencies: list[float] = []
+    for _ in range(repeats):
+        for text in texts:
+            started = time.perf_counter()
+            fn(text)
+            latencies.append(time.perf_counter() - started)
+    return latencies, results
+
+
+def answer(picked: Selection) -> tuple[Any, ...]:
+    return (
+        [(str(s.row["learning_id"]), round(s.score, 12)) for s in picked.chosen],
+        picked.omitted_zero_score,
+        picked.omitted_by_limit,
+        picked.recency_fallback,
+    )
+
+
+def measure(url: str, texts: list[str], repeats: int) -> dict[str, Any]:
+    db = Database(url, max_size=4, name="bench").open()
+    reader = ContextReader(db)
+    try:
+
+        def new(text: str) -> Selection:
+            context = reader.learned_context(
+                SCOPES, text, MAX_ENTRIES, subject=SUBJECT, workspace=WORKSPACE
+            )
+            return Selection(
+                context.entries,
+                matched=0,
+                omitted_zero_score=context.omitted_zero_score,
+                omitted_by_limit=context.omitted_by_limit,
+                recency_fallback=context.recency_fallback,
+            )
+
+        scope = {"scope_keys": [s.key for s in SCOPES], "subject": SUBJECT, "workspace": WORKSPACE}
+        with db.connection() as conn:
+            row = conn.execute(Q["context_eligible_count"], scope).fetchone()
+        eligible = int(row["eligible"]) if row else 0
+        # The full scan costs ~eligible/25 ms a call: fewer inputs where it is slow.
+        baseline_texts = texts[: max(10, min(len(texts), 40_000 // max(1, eligible)))]
+        old_latencies, old_answers = timed(lambda t: old_learned_context(db, t), baseline_texts, 1)
+        # Two halves of the inputs, reported apart: nothing was tuned on either.
+        half_a, answers_a = timed(new, texts[::2], repeats)
+        half_b, answers_b = timed(new, texts[1::2], repeats)
+        new_answers = dict(zip(texts[::2], answers_a, strict=True))
+        new_answers.update(zip(texts[1::2], answers_b, strict=True))
+        mismatches = sum(
+            answer(old) != answer(new_answers[t])
+            for t, old in zip(baseline_texts, old_answers, strict=True)
+        )
+        baseline, indexed = stats(old_latencies), stats(half_a + half_b)
+        entries = [len(a.chosen) for a in new_answers.values()]
+        return {
+            "eligible_in_scope": eligible,
+            "baseline_full_scan": baseline,
+            "indexed": indexed,
+            "indexed_half_a": stats(half_a),
+            "indexed_half_b": stats(half_b),
+            "speedup_p50": round(baseline["p50_ms"] / indexed["p50_ms"], 1),
+            "compared_inputs": len(baseline_texts),
+            "mismatches": mismatches,
+            "mean_entries": round(sum(entries) / len(entries), 2),
+        }
+    finally:
+        db.close()
+
+
+def measure_grpc(url: str, texts: list[str], repeats: int) -> dict[str, Any]:
+    settings = Settings.load(
+        {
+            "listen": "127.0.0.1:0",
+            "database_url": url,
+            "embedder": "hashing",
+            "workers_enabled": False,
+            "metrics_port": -1,
+            "log_level": "WARNING",
+        },
+        env={},
+    )
+    suite = start_suite(settings, ["journal", "learning"])
+    channel = open_channel(f"127.0.0.1:{suite.port}")
+    journal = JournalClient(f"127.0.0.1:{suite.port}", "")
+    db = Database(url, max_size=2, name="bench-sync").open()
+    try:
+        stub = pb_grpc.LearningServiceStub(channel)
+
+        def call(text: str) -> None:
+            stub.GetLearnedContext(
+                pb.GetLearnedContextRequest(
+                    subject=SUBJECT,
+                    workspace=WORKSPACE,
+                    session_id=SESSION,
+                    persona_id=PERSONA,
+                    project_ids=PROJECTS,
+                    pending_input=text,
+                    max_entries=MAX_ENTRIES,
+                )
+            )
+
+        rpc, _ = timed(call, texts, repeats)
+        sync = SourceQuarantine(db, journal)
+        quarantine_sync, _ = timed(lambda _t: sync.sync(), texts, repeats)
+        return {
+            "get_learned_context_rpc": stats(rpc),
+            "quarantine_sync_alone": stats(quarantine_sync),
+        }
+    finally:
+        db.close()
+        journal.close()
+        channel.close()
+        suite.stop(grace=1)
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    vocab = Vocabulary(VOCABULARY, seed=3)
+    texts = inputs(vocab, random.Random(9), args.queries)
+    report: dict[str, Any] = {
+        "queries": args.queries,
+        "repeats": args.repeats,
+        "in_scope_target": args.in_scope,
+        "sizes": {},
+    }
+    with server(args.database_url) as server_url:
+        for size in args.sizes:
+            report["sizes"][str(size)] = run_size(server_url, vocab, texts, size, args)
+    return report
+
+
+@contextmanager
+def server(url: str) -> Iterator[str]:
+    """The given server, or an embedded one whose data directory is removed after."""
+    if url:
+        yield url
+        return
+    directory = Path(tempfile.mkdtemp(prefix="engram-bench-", dir="/tmp"))
+    embedded = start_embedded(directory)
+    try:
+        yield embedded.url
+    finally:
+        embedded.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def run_size(
+    server_url: str, vocab: Vocabulary, texts: list[str], size: int, args: argparse.Namespace
+) -> dict[str, Any]:
+    with scratch_database(server_url) as url:
+        migrations.apply(url, "journal", ROOT / "memory_service" / "migrations")
+        migrations.apply(url, "learning", ROOT / "learning_service" / "migrations")
+        started = time.perf_counter()
+        grow(url, vocab, random.Random(5), 0, size, min(1.0, args.in_scope / size))
+        load_s = time.perf_counter() - started
+        entry = measure(url, texts, args.repeats)
+        entry["load_s"] = round(load_s, 1)
+        entry.update(measure_grpc(url, texts, args.repeats))
+        print(json.dumps({size: entry}), flush=True)
+        return entry
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 100000])
+    parser.add_argument(
+        "--in-scope",
+        type=int,
+        default=1000,
+        help="learnings in the reading session's scopes (the rest are others')",
+    )
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--database-url", default="", help="a server to use (default: embedded)")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    report = run(args)
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
