@@ -44,7 +44,14 @@ from bench.gate_eval import BLIND, evaluate_batch  # noqa: E402
 from gateway import claim_model  # noqa: E402
 from gateway.claim_model import ClaimClassifier  # noqa: E402
 
-SEEN_BATCHES = ("2026-12-01", "2026-12-01b", "2026-12-01c", "2026-12-01d", "2026-12-01e", "2026-12-01f")
+SEEN_BATCHES = (
+    "2026-12-01",
+    "2026-12-01b",
+    "2026-12-01c",
+    "2026-12-01d",
+    "2026-12-01e",
+    "2026-12-01f",
+)
 LANGS = ("de", "en", "es", "fr", "it", "pt")
 # Figures kept per fold: (name, tally key, higher is better).
 FIGURES: tuple[tuple[str, str, bool], ...] = (

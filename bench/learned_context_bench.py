@@ -363,7 +363,7 @@ def measure_grpc(url: str, texts: list[str], repeats: int) -> dict[str, Any]:
     )
     suite = start_suite(settings, ["journal", "learning"])
     channel = open_channel(f"127.0.0.1:{suite.port}")
-    journal = JournalClient(f"127.0.0.1:{suite.port}", "")
+    journal = JournalClient(f"127.0.0.1:{suite.port}", "", 5.0)
     db = Database(url, max_size=2, name="bench-sync").open()
     try:
         stub = pb_grpc.LearningServiceStub(channel)

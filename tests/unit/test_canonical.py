@@ -289,7 +289,7 @@ def test_spacing_and_digits_are_undone_only_into_known_words() -> None:
         (
             "You h a v e n ' t   m e n t i o n e d a p a r t n e r",
             "You haven't mentioned a partner",
-        ),  # noqa: E501
+        ),
     ],
 )
 def test_more_disguises_are_undone(text: str, expected: str) -> None:
