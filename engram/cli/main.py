@@ -96,9 +96,14 @@ def serve(
     console = None
     if console_listen:
         from engram.console.cli import console_for_serve
+        from engram.logs import configure_logging
 
-        listen = Settings.load(flags).listen
-        console = console_for_serve(console_listen, listen, tls_cert, tls_key, public_origin)
+        settings = Settings.load(flags)
+        # The console starts first: its address goes to the log stream serve will use.
+        configure_logging(settings.log_level, json_format=settings.log_json)
+        console = console_for_serve(
+            console_listen, settings.listen, tls_cert, tls_key, public_origin
+        )
     try:
         run_serve(service, flags)
     finally:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
 
+from engram.cli.serving import human_stderr
 from engram.console.settings import DEFAULT_CONSOLE_LISTEN, ConsoleSettings
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -114,5 +116,10 @@ def console_for_serve(
         public_origin=public_origin,
     ).validate()
     running = start_console(settings)
-    click.echo(f"engram console on {running.url}", err=True)
+    # The JSON log stream stays JSON; a person at a terminal also gets the address.
+    logging.getLogger("engram.console").info(
+        "engram console on %s", running.url, extra={"url": running.url}
+    )
+    if human_stderr():
+        click.echo(f"engram console on {running.url}", err=True)
     return running

@@ -132,7 +132,8 @@ def test_serve_with_console_listen(database_url: str, tmp_path: Path) -> None:
         while time.monotonic() < deadline:
             line = process.stderr.readline()
             lines.append(line)
-            if "serving all services" in line or not line:
+            started = any(" serving " in seen for seen in lines)
+            if not line or (started and any("engram console on" in seen for seen in lines)):
                 break
         assert any("engram console on http://127.0.0.1:" in line for line in lines), lines
         drain.start()

@@ -8,12 +8,15 @@ table's scope labels and a licensing matrix written out here independently of
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from truthfulness_cases import CASES, Case
 
 from engram.common.v1 import common_pb2
+from gateway.claim_model import ClaimClassifier, ClauseScore
 from gateway.claims import ClaimKind, find_claims
 from gateway.truthfulness import (
     AbsenceClaim,
@@ -459,8 +462,18 @@ def test_coverage_hedge_qualifies_only_its_own_clauses() -> None:
     assert not any("nothing came up" in c.clause.text for c in result.violations)
 
 
+class _EverythingClaims:
+    """A classifier stand-in that calls every clause it is asked about a claim."""
+
+    def classify(self, texts: list[str]) -> list[ClauseScore]:
+        return [ClauseScore("corpus_wide", 0.99, "model", unsure=False) for _ in texts]
+
+
 def test_a_recollection_frame_does_not_hide_the_absence_after_it() -> None:
     """ "You told me a lot about X, but never Y": the telling is a recollection and the
-    rest of the sentence is still read for an absence claim."""
-    found = find_claims("Mi hai parlato tanto del giardino, ma mai di com'è il terreno.")
+    clause still reaches the classifier; without a negation after it, it does not."""
+    model = cast(ClaimClassifier, _EverythingClaims())
+    found = find_claims("Mi hai parlato tanto del giardino, ma mai di com'è il terreno.", model)
     assert {c.kind for c in found} >= {ClaimKind.RECOLLECTION, ClaimKind.ABSENCE}, found
+    plain = find_claims("Mi hai parlato tanto del giardino.", model)
+    assert [c.kind for c in plain] == [ClaimKind.RECOLLECTION], plain
