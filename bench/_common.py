@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import statistics
 import tempfile
 import uuid
@@ -19,8 +20,10 @@ from engram.db.urls import with_database
 def scratch_database(server_url: str | None = None) -> Iterator[str]:
     """A new database on the given server, or on a throwaway embedded one."""
     embedded = None
+    scratch: Path | None = None
     if not server_url:
-        embedded = start_embedded(Path(tempfile.mkdtemp(prefix="engram-bench-", dir="/tmp")))
+        scratch = Path(tempfile.mkdtemp(prefix="engram-bench-", dir="/tmp"))
+        embedded = start_embedded(scratch)
         server_url = embedded.url
     name = f"engram_bench_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(server_url, autocommit=True) as conn:
@@ -32,6 +35,9 @@ def scratch_database(server_url: str | None = None) -> Iterator[str]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         if embedded is not None:
             embedded.stop()
+        if scratch is not None:
+            # A throwaway server's files: hundreds of MB per run otherwise left in /tmp.
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def percentile(values: list[float], q: float) -> float:
