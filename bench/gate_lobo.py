@@ -51,6 +51,7 @@ SEEN_BATCHES = (
     "2026-12-01d",
     "2026-12-01e",
     "2026-12-01f",
+    "2026-12-01g",
 )
 LANGS = ("de", "en", "es", "fr", "it", "pt")
 # Figures kept per fold: (name, tally key, higher is better).
