@@ -151,11 +151,14 @@ _NOT_PAST_RX = re.compile(
 # The same in the other gate languages, read around their own frames only (English
 # words such as "net" or "non-profit" must not silence an English frame); "mai" only in
 # lower case ("im Mai" is a month). Japanese negates with ない/ません after the verb.
+_OTHER_NEGATIONS = (
+    r"jamais|pas|aucun\w*|rien|nunca|jam[aá]s|ning[uú]n\w*|nada|nie|niemals|nicht|kein\w*"
+    r"|nichts|(?-i:mai)|non|nessun\w*|niente|n[aã]o|nenhum\w*|nooit|niet|geen|niets"
+)
+_JAPANESE_NEGATIONS = r"ない|ません|なかった"
 _NOT_PAST_OTHER_RX = re.compile(
-    r"\b(?:jamais|pas|aucun\w*|rien|nunca|jam[aá]s|ning[uú]n\w*|nada|nie|niemals|nicht"
-    r"|kein\w*|nichts|(?-i:mai)|non|nessun\w*|niente|n[aã]o|nenhum\w*|nooit|niet|geen|niets"
-    r"|vient\s+de|viens\s+de|acabas?\s+de|gerade|eben|appena|adesso|agora\s+mesmo"
-    r"|ahora\s+mismo|zojuist)\b|ない|ません|なかった",
+    rf"\b(?:{_OTHER_NEGATIONS}|vient\s+de|viens\s+de|acabas?\s+de|gerade|eben|appena|adesso"
+    rf"|agora\s+mesmo|ahora\s+mismo|zojuist)\b|{_JAPANESE_NEGATIONS}",
     re.IGNORECASE,
 )
 
@@ -176,10 +179,9 @@ _NEGATED_BEFORE_RX = re.compile(
     r"|without)\b|n't\b",
     re.IGNORECASE,
 )
+# Before a frame, "ne" and the words for "without" negate too.
 _NEGATED_OTHER_RX = re.compile(
-    r"\b(?:jamais|pas|aucun\w*|rien|ne|n'|nunca|jam[aá]s|ning[uú]n\w*|nada|sin|nie|niemals"
-    r"|nicht|kein\w*|nichts|ohne|(?-i:mai)|non|nessun\w*|niente|senza|n[aã]o|nenhum\w*|sem"
-    r"|nooit|niet|geen|niets|zonder)\b|ない|ません|なかった",
+    rf"\b(?:{_OTHER_NEGATIONS}|ne|n'|sin|ohne|senza|sem|zonder)\b|{_JAPANESE_NEGATIONS}",
     re.IGNORECASE,
 )
 
