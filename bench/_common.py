@@ -12,6 +12,7 @@ from pathlib import Path
 
 import psycopg
 
+from engram.config import Settings
 from engram.db.embedded import start_embedded
 from engram.db.urls import with_database
 
@@ -38,6 +39,22 @@ def scratch_database(server_url: str | None = None) -> Iterator[str]:
         if scratch is not None:
             # A throwaway server's files: hundreds of MB per run otherwise left in /tmp.
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+def in_process_settings(database_url: str) -> Settings:
+    """Settings of a suite started inside a benchmark: port 0, no workers, no metrics,
+    the word-hashing embedder, quiet logs; nothing read from the environment."""
+    return Settings.load(
+        {
+            "listen": "127.0.0.1:0",
+            "database_url": database_url,
+            "embedder": "hashing",
+            "workers_enabled": False,
+            "metrics_port": -1,
+            "log_level": "WARNING",
+        },
+        env={},
+    )
 
 
 def percentile(values: list[float], q: float) -> float:

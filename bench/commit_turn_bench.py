@@ -42,9 +42,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import scratch_database, summarize
+from bench._common import in_process_settings, scratch_database, summarize
 from engram.channels import open_channel
-from engram.config import Settings
 from engram.db import migrations
 from engram.journal.v1 import journal_pb2 as pb
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
@@ -151,17 +150,7 @@ def free_port() -> int:
 def journal_server(url: str, processes: int) -> Iterator[list[pb_grpc.JournalServiceStub]]:
     """Stubs to a journal: in this process (0) or `engram serve journal --processes N`."""
     if processes == 0:
-        settings = Settings.load(
-            {
-                "listen": "127.0.0.1:0",
-                "database_url": url,
-                "embedder": "hashing",
-                "workers_enabled": False,
-                "metrics_port": -1,
-                "log_level": "WARNING",
-            },
-            env={},
-        )
+        settings = in_process_settings(url)
         suite = start_suite(settings, ["journal"])
         channel = open_channel(suite.address)
         try:

@@ -51,10 +51,9 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import percentile, scratch_database
+from bench._common import in_process_settings, percentile, scratch_database
 from bench.find_exact_linear import LinearFindExact
 from engram.channels import open_channel
-from engram.config import Settings
 from engram.db import Database, migrations
 from engram.journal.v1 import journal_pb2 as pb
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
@@ -454,17 +453,7 @@ def time_writes(url: str, turns: list[Turn]) -> dict[str, float]:
 
 
 def time_grpc(url: str, queries: dict[str, list[list[str]]], repeats: int) -> dict[str, float]:
-    settings = Settings.load(
-        {
-            "listen": "127.0.0.1:0",
-            "database_url": url,
-            "embedder": "hashing",
-            "workers_enabled": False,
-            "metrics_port": -1,
-            "log_level": "WARNING",
-        },
-        env={},
-    )
+    settings = in_process_settings(url)
     suite = start_suite(settings, ["journal"])
     channel = open_channel(suite.address)
     try:

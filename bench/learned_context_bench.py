@@ -50,9 +50,8 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import percentile, scratch_database
+from bench._common import in_process_settings, percentile, scratch_database
 from engram.channels import open_channel
-from engram.config import Settings
 from engram.db import Database, migrations
 from engram.db.embedded import start_embedded
 from engram.learning.v1 import learning_pb2 as pb
@@ -350,17 +349,7 @@ def measure(url: str, texts: list[str], repeats: int) -> dict[str, Any]:
 
 
 def measure_grpc(url: str, texts: list[str], repeats: int) -> dict[str, Any]:
-    settings = Settings.load(
-        {
-            "listen": "127.0.0.1:0",
-            "database_url": url,
-            "embedder": "hashing",
-            "workers_enabled": False,
-            "metrics_port": -1,
-            "log_level": "WARNING",
-        },
-        env={},
-    )
+    settings = in_process_settings(url)
     suite = start_suite(settings, ["journal", "learning"])
     channel = open_channel(f"127.0.0.1:{suite.port}")
     journal = JournalClient(f"127.0.0.1:{suite.port}", "", 5.0)
