@@ -25,7 +25,7 @@ from memory_service.find_exact import (
     FindExact,
     _Counts,
 )
-from memory_service.store import Conn, Q
+from memory_service.store import Conn
 
 LQ = Queries(Path(__file__).with_name("find_exact_linear.sql"))
 
@@ -56,7 +56,7 @@ class LinearFindExact(FindExact):
             }
             rows = conn.execute(LQ["exact_page"], params).fetchall()
             count_row = conn.execute(LQ["exact_count"], params).fetchone()
-            mark = conn.execute(Q["feed_watermark"]).fetchone()
+            mark = conn.execute(LQ["linear_feed_watermark"]).fetchone()
             assert count_row is not None and mark is not None
             counts = _Counts(int(count_row["matched"]), int(count_row["matched_anywhere"]))
             if exact and counts.matched_anywhere == 0 and self._linear_variant(conn, terms, params):

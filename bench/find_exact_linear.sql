@@ -154,3 +154,8 @@ SELECT coalesce(bool_and(journal.exact_fold(p.c) IS NOT DISTINCT FROM p.expected
            AS agrees
 FROM unnest(%(chars)s::text[], %(expected)s::text[]) AS p(c, expected);
 
+
+-- name: linear_feed_watermark
+-- The feed watermark as read before migration 0008 (the feed clock row), so
+-- the baseline runs on a database migrated only through 0006.
+SELECT last_cursor FROM journal.feed_clock;
