@@ -1,0 +1,250 @@
+"""The migrated schema keeps Citus's rules for the placements declared in
+engram/db/distribution.py, migrates where Citus is absent, and the
+distribution script is a reported no-op there.
+
+Citus is not installed here, so its rules are checked on the catalogs of the
+plain PostgreSQL the migrations built: a distributed table's distribution
+column is a key column of every unique index (primary keys and unique
+constraints included) and of every foreign key to another distributed table;
+a reference table references only reference tables; a coordinator table
+references no distributed table; every table is declared.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from engram.db import distribution, migrations
+from engram.db.distribution import Placement
+from engram.db.introspect import describe_schema
+from engram.db.urls import with_database
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "deploy" / "citus" / "distribute.sql"
+COMPONENTS = [
+    (c, ROOT / p / "migrations")
+    for c, p in (("journal", "memory_service"), ("learning", "learning_service"))
+]
+CITUS_FUNCTIONS = (
+    "create_distributed_table",
+    "create_reference_table",
+    "citus_add_local_table_to_metadata",
+)
+
+
+def _tables(conn: psycopg.Connection[Any]) -> set[str]:
+    rows = conn.execute(
+        "SELECT n.nspname || '.' || c.relname FROM pg_class c"
+        " JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " WHERE n.nspname = ANY (%s) AND c.relkind IN ('r', 'p')",
+        (list(distribution.SCHEMAS),),
+    ).fetchall()
+    return {r[0] for r in rows}
+
+
+def citus_violations(conn: psycopg.Connection[Any]) -> list[str]:
+    """Every way the schema breaks Citus's rules for the declared placements."""
+    declared = distribution.by_name()
+    present = _tables(conn)
+    problems = [
+        f"{t} is not declared in engram/db/distribution.py" for t in present - declared.keys()
+    ]
+    problems += [f"{t} is declared but does not exist" for t in declared.keys() - present]
+
+    def placement(table: str) -> Placement | None:
+        entry = declared.get(table)
+        return entry.placement if entry else None
+
+    columns = conn.execute(
+        "SELECT n.nspname || '.' || c.relname, a.attname, format_type(a.atttypid, a.atttypmod),"
+        "       a.attnotnull, a.attidentity"
+        " FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
+        " JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " WHERE n.nspname = ANY (%s) AND c.relkind IN ('r', 'p') AND a.attnum > 0"
+        "   AND NOT a.attisdropped",
+        (list(distribution.SCHEMAS),),
+    ).fetchall()
+    types: dict[str, str] = {}
+    for table, column, type_, not_null, identity in columns:
+        entry = declared.get(table)
+        if entry is None or entry.placement is not Placement.DISTRIBUTED:
+            continue
+        if column == entry.column:
+            types[table] = type_
+            if not not_null:
+                problems.append(f"{table}.{column}, its distribution column, may be NULL")
+        if identity and type_ != "bigint":
+            problems.append(f"{table}.{column}: Citus shards identity columns of bigint only")
+    for table, entry in declared.items():
+        if entry.placement is Placement.DISTRIBUTED and table in present and table not in types:
+            problems.append(f"{table} has no column {entry.column} to distribute by")
+    if len(set(types.values())) > 1:
+        problems.append(f"co-located distribution columns differ in type: {types}")
+
+    # Unique indexes: every primary key, unique constraint and unique index.
+    uniques = conn.execute(
+        "SELECT n.nspname || '.' || t.relname, i.relname,"
+        "       array(SELECT a.attname FROM unnest((x.indkey::int2[])[0:x.indnkeyatts - 1]) k"
+        "             JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k)"
+        " FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid"
+        " JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace"
+        " WHERE n.nspname = ANY (%s) AND x.indisunique",
+        (list(distribution.SCHEMAS),),
+    ).fetchall()
+    for table, index, keys in uniques:
+        entry = declared.get(table)
+        if entry and entry.placement is Placement.DISTRIBUTED and entry.column not in keys:
+            problems.append(
+                f"{table}: unique index {index} ({', '.join(keys) or 'expressions only'}) "
+                f"lacks the distribution column {entry.column}"
+            )
+
+    foreign = conn.execute(
+        "SELECT con.conname, src_n.nspname || '.' || src.relname,"
+        "       dst_n.nspname || '.' || dst.relname,"
+        "       array(SELECT a.attname FROM unnest(con.conkey) WITH ORDINALITY k(n, o)"
+        "             JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n"
+        "             ORDER BY k.o),"
+        "       array(SELECT a.attname FROM unnest(con.confkey) WITH ORDINALITY k(n, o)"
+        "             JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.n"
+        "             ORDER BY k.o)"
+        " FROM pg_constraint con"
+        " JOIN pg_class src ON src.oid = con.conrelid"
+        " JOIN pg_namespace src_n ON src_n.oid = src.relnamespace"
+        " JOIN pg_class dst ON dst.oid = con.confrelid"
+        " JOIN pg_namespace dst_n ON dst_n.oid = dst.relnamespace"
+        " WHERE con.contype = 'f'"
+        "   AND (src_n.nspname = ANY (%(s)s) OR dst_n.nspname = ANY (%(s)s))",
+        {"s": list(distribution.SCHEMAS)},
+    ).fetchall()
+    for name, src, dst, src_cols, dst_cols in foreign:
+        source, target = placement(src), placement(dst)
+        if target is Placement.REFERENCE:
+            if source is None:
+                problems.append(f"{name}: undeclared {src} references {dst}")
+            continue
+        if source is Placement.DISTRIBUTED and target is Placement.DISTRIBUTED:
+            column = declared[src].column
+            if (column, declared[dst].column) not in zip(src_cols, dst_cols, strict=True):
+                problems.append(
+                    f"{name}: {src} -> {dst} must pair the distribution columns "
+                    f"({src_cols} -> {dst_cols})"
+                )
+            continue
+        if source is Placement.COORDINATOR and target is Placement.COORDINATOR:
+            continue
+        problems.append(
+            f"{name}: a {source.value if source else 'undeclared'} table ({src}) may not "
+            f"reference a {target.value if target else 'undeclared'} table ({dst})"
+        )
+    return problems
+
+
+@pytest.fixture
+def conn(database_url: str) -> Iterator[psycopg.Connection[Any]]:
+    with psycopg.connect(database_url, autocommit=True) as connection:
+        yield connection
+
+
+def test_the_migrated_schema_keeps_citus_rules(conn):
+    assert citus_violations(conn) == []
+
+
+def test_every_declared_distribution_column_is_the_subject(conn):
+    distributed = [t for t in distribution.TABLES if t.placement is Placement.DISTRIBUTED]
+    assert {t.column for t in distributed} == {distribution.DISTRIBUTION_COLUMN}
+    assert distribution.COLOCATION_ANCHOR in {t.qualified for t in distributed}
+    assert all(t.why for t in distribution.TABLES)
+    assert len(distribution.by_name()) == len(distribution.TABLES)
+
+
+def test_the_check_catches_each_kind_of_break(conn):
+    assert citus_violations(conn) == []
+    conn.execute("CREATE TABLE journal.undeclared_notes (note text PRIMARY KEY)")
+    conn.execute("CREATE UNIQUE INDEX episodes_sha_only ON journal.episodes (content_sha256)")
+    conn.execute("CREATE UNIQUE INDEX run_records_by_event ON journal.run_records ((event_id + 0))")
+    conn.execute(
+        "ALTER TABLE journal.counters ADD COLUMN run_id text, ADD COLUMN run_subject text,"
+        " ADD FOREIGN KEY (run_id, run_subject) REFERENCES journal.run_records (run_id, subject)"
+    )
+    conn.execute(
+        "ALTER TABLE journal.receipts ADD COLUMN run_id text,"
+        " ADD CONSTRAINT receipts_run_fkey FOREIGN KEY (subject, run_id)"
+        " REFERENCES journal.run_records (run_id, subject)"
+    )
+    conn.execute(
+        "ALTER TABLE journal.episodes ADD COLUMN serial_no integer GENERATED ALWAYS AS IDENTITY"
+    )
+    problems = "\n".join(citus_violations(conn))
+    assert "journal.undeclared_notes is not declared" in problems
+    assert "unique index episodes_sha_only (content_sha256) lacks" in problems
+    assert "unique index run_records_by_event (expressions only) lacks" in problems
+    assert "coordinator table (journal.counters) may not reference a distributed" in problems
+    assert "receipts_run_fkey: journal.receipts -> journal.run_records must pair" in problems
+    assert "journal.episodes.serial_no: Citus shards identity columns of bigint only" in problems
+
+
+@pytest.fixture
+def bare_database(pg_server_url: str) -> Iterator[str]:
+    """An empty database: no migrations, no extensions."""
+    name = f"engram_bare_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(pg_server_url, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield with_database(pg_server_url, name)
+    finally:
+        with psycopg.connect(pg_server_url, autocommit=True) as admin:
+            admin.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
+
+
+def _citus_present(conn: psycopg.Connection[Any]) -> bool:
+    row = conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')"
+        "    OR EXISTS (SELECT 1 FROM pg_proc WHERE proname = ANY (%s))",
+        (list(CITUS_FUNCTIONS),),
+    ).fetchone()
+    return bool(row and row[0])
+
+
+def test_migrations_apply_where_citus_is_absent(bare_database):
+    with psycopg.connect(bare_database, autocommit=True) as conn:
+        if _citus_present(conn):
+            pytest.skip("this server has Citus; the check needs one without it")
+    for component, directory in COMPONENTS:
+        assert migrations.apply(bare_database, component, directory)
+        for migration in migrations.discover(component, directory):
+            assert not any(f in migration.sql for f in CITUS_FUNCTIONS), migration.name
+    with psycopg.connect(bare_database, autocommit=True) as conn:
+        assert not _citus_present(conn)
+        assert citus_violations(conn) == []
+
+
+def test_the_distribution_script_is_the_declared_one():
+    assert SCRIPT.read_text() == distribution.distribute_sql(), (
+        "deploy/citus/distribute.sql is out of date: "
+        "run `python -m engram.db.distribution > deploy/citus/distribute.sql`"
+    )
+
+
+def test_the_distribution_script_is_a_reported_no_op_without_citus(conn):
+    if _citus_present(conn):
+        pytest.skip("this server has Citus")
+    notices: list[str] = []
+    conn.add_notice_handler(lambda diag: notices.append(diag.message_primary or ""))
+    before = {c: describe_schema(conn, c) for c in distribution.SCHEMAS}
+    conn.execute(SCRIPT.read_text().encode())
+    conn.execute(SCRIPT.read_text().encode())
+    assert (
+        notices
+        == ["engram: the citus extension is not installed; skipped, nothing distributed"] * 2
+    )
+    assert {c: describe_schema(conn, c) for c in distribution.SCHEMAS} == before
