@@ -74,5 +74,7 @@ BEGIN
             RAISE NOTICE 'engram: % is distributed by %', placement.rel, placement.how;
         END IF;
     END LOOP;
+    RAISE WARNING 'engram: these functions would run on shards and must be rewritten '
+        'before the cluster serves quarantines, purges and session reads: journal.turn_withheld, journal.invalidate_checkpoints_on_quarantine, journal.invalidate_checkpoints_on_purge';
 END
 $distribute$;

@@ -131,6 +131,30 @@ TABLES: Final[tuple[Table, ...]] = (
 
 SCHEMAS: Final = ("journal", "learning")
 
+# Functions whose bodies read or write a distributed table. On Citus a
+# function runs where its statement runs. The journal sends these to the
+# coordinator as statements of their own (SELECT journal.commit_turn(...)),
+# so their queries are ordinary distributed queries:
+COORDINATOR_STATEMENTS: Final = (
+    "journal.commit_turn",
+    "journal.record_context_receipts",
+    "journal.stored_response",
+)
+# These run inside a statement on a distributed or reference table (a
+# per-row predicate, a trigger), so on Citus they would run on a worker's
+# shard, where a query of another distributed table is refused. Each must
+# become part of its callers' statements before a Citus cluster serves what
+# they guard (docs/deploy.md, "Running on Citus or a managed PostgreSQL").
+SHARD_REWRITES: Final = {
+    "journal.turn_withheld": "the withheld-turn rule of session reads, FindExact and "
+    "neighbouring turns: inline it as a join of the subject's co-located rows",
+    "journal.invalidate_checkpoints_on_quarantine": "trigger on journal.quarantined: drop "
+    "the subject's checkpoints and verified prefixes in the quarantine and restore "
+    "statements instead",
+    "journal.invalidate_checkpoints_on_purge": "trigger on journal.events: drop the "
+    "subject's checkpoints and verified prefixes in the purge transaction instead",
+}
+
 
 def by_name() -> dict[str, Table]:
     return {t.qualified: t for t in TABLES}
@@ -151,6 +175,7 @@ def distribute_sql() -> str:
     return _SCRIPT.format(
         placements=",\n".join(rows),
         coordinator="\n".join(f"--   {name}" for name in coordinator),
+        rewrites=", ".join(SHARD_REWRITES),
     )
 
 
@@ -201,6 +226,8 @@ BEGIN
             RAISE NOTICE 'engram: % is distributed by %', placement.rel, placement.how;
         END IF;
     END LOOP;
+    RAISE WARNING 'engram: these functions would run on shards and must be rewritten '
+        'before the cluster serves quarantines, purges and session reads: {rewrites}';
 END
 $distribute$;
 """

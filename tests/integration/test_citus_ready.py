@@ -12,6 +12,7 @@ references no distributed table; every table is declared.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -189,6 +190,29 @@ def test_the_check_catches_each_kind_of_break(conn):
     assert "coordinator table (journal.counters) may not reference a distributed" in problems
     assert "receipts_run_fkey: journal.receipts -> journal.run_records must pair" in problems
     assert "journal.episodes.serial_no: Citus shards identity columns of bigint only" in problems
+
+
+def _functions_naming_distributed_tables(conn: psycopg.Connection[Any]) -> set[str]:
+    distributed = [t for t in distribution.TABLES if t.placement is Placement.DISTRIBUTED]
+    pattern = r"\m(" + "|".join(re.escape(t.qualified) for t in distributed) + r")\M"
+    rows = conn.execute(
+        "SELECT DISTINCT n.nspname || '.' || p.proname FROM pg_proc p"
+        " JOIN pg_namespace n ON n.oid = p.pronamespace"
+        " WHERE n.nspname = ANY (%s) AND p.prosrc ~ %s",
+        (list(distribution.SCHEMAS), pattern),
+    ).fetchall()
+    return {r[0] for r in rows}
+
+
+def test_every_function_of_distributed_tables_is_placed(conn):
+    found = _functions_naming_distributed_tables(conn)
+    declared = set(distribution.COORDINATOR_STATEMENTS) | set(distribution.SHARD_REWRITES)
+    assert found == declared
+    conn.execute(
+        "CREATE FUNCTION journal.count_receipts() RETURNS bigint LANGUAGE sql"
+        " AS 'SELECT count(*) FROM journal.receipts'"
+    )
+    assert _functions_naming_distributed_tables(conn) - declared == {"journal.count_receipts"}
 
 
 @pytest.fixture
