@@ -135,7 +135,7 @@ def _plans(url: str) -> tuple[dict[str, set[str]], int]:
     plans: dict[str, set[str]] = {}
     unplanned = 0
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("ANALYZE")
+        conn.execute("VACUUM ANALYZE")
         for path in sorted((ROOT / "memory_service").glob("*.sql")):
             for name, text in Queries(path).items():
                 statement = _positional(text)
@@ -152,7 +152,8 @@ def _plans(url: str) -> tuple[dict[str, set[str]], int]:
 
 
 def _timings(url: str) -> dict[str, tuple[float, float]]:
-    """Median milliseconds per timed query: custom plans, then the generic plan."""
+    """Median milliseconds per timed query (after one warm-up run): custom plans, then the
+    generic plan."""
     all_queries = {
         f"{path.name}:{name}": text
         for path in sorted((ROOT / "memory_service").glob("*.sql"))
@@ -175,6 +176,7 @@ def _timings(url: str) -> dict[str, tuple[float, float]]:
             medians = []
             for mode in ("force_custom_plan", "force_generic_plan"):
                 conn.execute(f"SET plan_cache_mode = {mode}")
+                conn.execute(all_queries[query].encode(), params, prepare=True).fetchall()
                 runs = []
                 for _ in range(REPEATS):
                     started = time.perf_counter()

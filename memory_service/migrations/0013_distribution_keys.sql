@@ -16,12 +16,15 @@
 -- What the database alone no longer rules out: event, episode and receipt ids
 -- come from an identity column or gen_random_uuid(), so they stay unique
 -- without a constraint. A request id or a run id is the caller's; the key
--- now refuses a second row only for the same subject. Across subjects, the
--- writers still refuse one: each takes the advisory lock of the request id
--- ('commit_turn:<id>', 'record_context_receipts:<id>', 'complete_run:<run id>')
--- and then looks the id up without the subject (journal.commit_turn,
--- journal.stored_response, memory_service/run_memory.sql), so a reuse is a
--- replay or refused exactly as before.
+-- now refuses a second row only for the same subject. Across subjects the
+-- writers still find the first use: each looks the id up without the
+-- subject (idempotency_get, journal.stored_response, run_completed_event)
+-- after taking its lock (the advisory lock of the request id for turns,
+-- events and receipts, of the run id for CompleteRun, the policy row for the
+-- policy setters, whose rows all have subject ''), so a reuse is a replay or
+-- refused as before. One race is no longer refused: two concurrent
+-- CompleteRun calls for different runs of different subjects under one
+-- request id (they take different run locks) both succeed.
 --
 -- Cost on an existing database: no table is rewritten. Each new key is one
 -- CREATE UNIQUE INDEX (one read of the table and a sort), during which

@@ -13,11 +13,13 @@ references no distributed table; every table is declared.
 from __future__ import annotations
 
 import re
+import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import grpc
 import psycopg
 import pytest
 from psycopg import sql
@@ -26,6 +28,8 @@ from engram.db import distribution, migrations
 from engram.db.distribution import Placement
 from engram.db.introspect import describe_schema
 from engram.db.urls import with_database
+from engram.journal.v1 import journal_pb2 as pb
+from engram.journal.v1 import journal_pb2_grpc as pb_grpc
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "deploy" / "citus" / "distribute.sql"
@@ -213,6 +217,62 @@ def test_every_function_of_distributed_tables_is_placed(conn):
         " AS 'SELECT count(*) FROM journal.receipts'"
     )
     assert _functions_naming_distributed_tables(conn) - declared == {"journal.count_receipts"}
+
+
+def _turn(subject: str, request_id: str) -> pb.CommitTurnRequest:
+    return pb.CommitTurnRequest(
+        subject=subject,
+        session_id="s-1",
+        user_text=f"{subject} moved to Lisbon.",
+        assistant_text="Noted.",
+        request_id=request_id,
+        learning_eligible=True,
+    )
+
+
+def test_a_request_id_reused_under_another_subject_is_still_refused(
+    start_services, channel_to, conn
+):
+    # The idempotency key now includes the subject (migration 0013); the lock
+    # and the lookup by request id alone still refuse the reuse, racing or not.
+    journal = pb_grpc.JournalServiceStub(channel_to(start_services(["journal"])))
+    request_id = str(uuid.uuid4())
+    journal.CommitTurn(_turn("alice", request_id))
+    with pytest.raises(grpc.RpcError) as err:
+        journal.CommitTurn(_turn("bob", request_id))
+    assert err.value.code() == grpc.StatusCode.ALREADY_EXISTS
+
+    racing = str(uuid.uuid4())
+    barrier = threading.Barrier(8)
+    outcomes: list[str] = []
+
+    def commit(subject: str) -> None:
+        barrier.wait()
+        try:
+            receipt = journal.CommitTurn(_turn(subject, racing)).receipt
+            outcomes.append("replayed" if receipt.replayed else f"committed:{subject}")
+        except grpc.RpcError as exc:
+            outcomes.append(exc.code().name)
+
+    threads = [
+        threading.Thread(target=commit, args=("alice" if i % 2 else "bob",)) for i in range(8)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    committed = [o for o in outcomes if o.startswith("committed:")]
+    assert len(committed) == 1 and len(outcomes) == 8
+    winner = committed[0].split(":")[1]
+    # Callers of the winning subject replay it; the other subject's are refused.
+    assert outcomes.count("replayed") == 3 and outcomes.count("ALREADY_EXISTS") == 4, (
+        winner,
+        outcomes,
+    )
+    row = conn.execute(
+        "SELECT count(*), min(subject) FROM journal.events WHERE request_id = %s", (racing,)
+    ).fetchone()
+    assert row == (1, winner)
 
 
 @pytest.fixture
