@@ -8,10 +8,12 @@ Fills a throwaway embedded PostgreSQL migrated to 0012 with `turns` turn
 events and their episodes, idempotency rows and receipts, and one run
 (run.completed event and run record) per 10 turns; then takes the generic
 plan (EXPLAIN (GENERIC_PLAN), PostgreSQL 16+) of every named query in
-memory_service/*.sql, applies 0013 (timed), and plans them again. Reports
-the migration's time and every query whose scans (node type, relation,
-index) changed; the queries whose parameters cannot be typed without values
-are counted as not planned.
+memory_service/*.sql, applies 0013 (timed) to it and not to a copy, and plans
+them again. Reports the migration's time, every query whose scans (node type,
+relation, index) changed (the queries whose parameters cannot be typed
+without values are counted as not planned), and the median time of the
+queries whose plans 0013 can change on the copy (baseline) and on the
+migrated database, runs interleaved.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from engram.db.urls import with_database  # noqa: E402
 
 KEYS_MIGRATION = 13
 REPEATS = 21
+WARM_UP = 3
 # Sample parameters of the named queries whose plans 0013 can change (their
 # filters name a key column 0013 extends, or `subject` alone).
 _SCOPE = {"subject": "subject-7", "workspace": "ws-1", "session_id": "session-1507"}
@@ -151,40 +154,55 @@ def _plans(url: str) -> tuple[dict[str, set[str]], int]:
     return plans, unplanned
 
 
-def _timings(url: str) -> dict[str, tuple[float, float]]:
-    """Median milliseconds per timed query (after one warm-up run): custom plans, then the
-    generic plan."""
+def _sample_params(conn: psycopg.Connection[Any], query: str) -> dict[str, Any]:
+    params = dict(TIMED[query])
+    if "ids" in params and not params["ids"]:
+        row = conn.execute(
+            "SELECT array_agg(episode_id) FROM (SELECT episode_id FROM journal.episodes"
+            " WHERE subject = 'subject-7' ORDER BY first_event_id LIMIT 20) e"
+        ).fetchone()
+        params["ids"] = row[0] if row else []
+    if "request_id" in params:
+        row = conn.execute(
+            "SELECT request_id FROM journal.idempotency ORDER BY request_id LIMIT 1"
+        ).fetchone()
+        params["request_id"] = row[0] if row else None
+    return params
+
+
+def _timings(before_url: str, after_url: str) -> dict[str, list[float]]:
+    """Median milliseconds per timed query on the two databases, runs interleaved in
+    alternating order (so load from elsewhere falls on both alike), after warm-up runs:
+    [custom before, custom after, generic before, generic after]."""
     all_queries = {
         f"{path.name}:{name}": text
         for path in sorted((ROOT / "memory_service").glob("*.sql"))
         for name, text in Queries(path).items()
     }
-    out: dict[str, tuple[float, float]] = {}
-    with psycopg.connect(url, autocommit=True) as conn:
-        sample = conn.execute(
-            "SELECT (SELECT array_agg(episode_id) FROM (SELECT episode_id FROM journal.episodes"
-            "        WHERE subject = 'subject-7' LIMIT 20) e),"
-            "       (SELECT request_id FROM journal.idempotency LIMIT 1)"
-        ).fetchone()
-        assert sample is not None
-        for query, sample_params in TIMED.items():
-            params = dict(sample_params)
-            if "ids" in params and not params["ids"]:
-                params["ids"] = sample[0]
-            if "request_id" in params:
-                params["request_id"] = sample[1]
-            medians = []
+    out: dict[str, list[float]] = {}
+    with (
+        psycopg.connect(before_url, autocommit=True) as old,
+        psycopg.connect(after_url, autocommit=True) as new,
+    ):
+        for query in TIMED:
+            text = all_queries[query].encode()
+            params = {conn: _sample_params(conn, query) for conn in (old, new)}
+            medians: list[float] = []
             for mode in ("force_custom_plan", "force_generic_plan"):
-                conn.execute(f"SET plan_cache_mode = {mode}")
-                conn.execute(all_queries[query].encode(), params, prepare=True).fetchall()
-                runs = []
-                for _ in range(REPEATS):
-                    started = time.perf_counter()
-                    conn.execute(all_queries[query].encode(), params, prepare=True).fetchall()
-                    runs.append((time.perf_counter() - started) * 1000)
-                medians.append(sorted(runs)[REPEATS // 2])
-            out[query] = (medians[0], medians[1])
-            conn.execute("DEALLOCATE ALL")
+                runs: dict[psycopg.Connection[Any], list[float]] = {old: [], new: []}
+                for conn in (old, new):
+                    conn.execute(f"SET plan_cache_mode = {mode}")
+                    for _ in range(WARM_UP):
+                        conn.execute(text, params[conn], prepare=True).fetchall()
+                for i in range(REPEATS):
+                    for conn in (old, new) if i % 2 else (new, old):
+                        started = time.perf_counter()
+                        conn.execute(text, params[conn], prepare=True).fetchall()
+                        runs[conn].append((time.perf_counter() - started) * 1000)
+                medians += [sorted(runs[c])[REPEATS // 2] for c in (old, new)]
+                for conn in (old, new):
+                    conn.execute("DEALLOCATE ALL")
+            out[query] = medians
     return out
 
 
@@ -208,15 +226,17 @@ def main() -> int:
             for statement in FILL.split(";\n\n"):
                 conn.execute(statement.encode(), {"turns": args.turns})
         fill_s = time.perf_counter() - started
-        before, unplanned = _plans(url)
-        timed_before = _timings(url)
+        with psycopg.connect(server.url, autocommit=True) as conn:
+            conn.execute("CREATE DATABASE keys_bench_before TEMPLATE keys_bench")
+        before_url = with_database(server.url, "keys_bench_before")
+        before, unplanned = _plans(before_url)
         shutil.copy(next(source.glob(f"{KEYS_MIGRATION:04d}_*.sql")), work)
         started = time.perf_counter()
         applied = migrations.apply(url, "journal", work)
         migrate_s = time.perf_counter() - started
         assert [m.version for m in applied] == [KEYS_MIGRATION]
         after, _ = _plans(url)
-        timed_after = _timings(url)
+        timed = _timings(before_url, url)
         with psycopg.connect(url) as conn:
             row = conn.execute("SELECT count(*) FROM journal.events").fetchone()
         events = row[0] if row else 0
@@ -238,12 +258,11 @@ def main() -> int:
             if seq:
                 was = "also before" if set(seq) <= before.get(query, set()) else "NEW"
                 print(f"  {query}: {seq} ({was})")
-        print(f"median ms of {REPEATS} runs, before -> after 0013 (after/before):")
-        for query, (custom, generic) in timed_before.items():
-            custom_after, generic_after = timed_after[query]
+        print(f"median ms of {REPEATS} interleaved runs, before -> after 0013 (after/before):")
+        for query, (custom, custom_after, generic, generic_after) in timed.items():
             print(
-                f"  {query}: custom {custom:.2f} -> {custom_after:.2f} "
-                f"({custom_after / custom:.2f}x), generic {generic:.2f} -> {generic_after:.2f} "
+                f"  {query}: custom {custom:.3f} -> {custom_after:.3f} "
+                f"({custom_after / custom:.2f}x), generic {generic:.3f} -> {generic_after:.3f} "
                 f"({generic_after / generic:.2f}x)"
             )
     finally:

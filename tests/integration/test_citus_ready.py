@@ -332,3 +332,57 @@ def test_the_distribution_script_is_a_reported_no_op_without_citus(conn):
         == ["engram: the citus extension is not installed; skipped, nothing distributed"] * 2
     )
     assert {c: describe_schema(conn, c) for c in distribution.SCHEMAS} == before
+
+
+CITUS_STUBS = """
+CREATE TABLE public.pg_dist_partition (logicalrelid regclass PRIMARY KEY);
+CREATE TABLE public.placed (n serial, rel regclass, how text, colocate text);
+CREATE FUNCTION public.create_reference_table(rel regclass) RETURNS void
+LANGUAGE sql AS $$
+    INSERT INTO public.placed (rel, how, colocate) VALUES (rel, 'reference', '');
+    INSERT INTO public.pg_dist_partition VALUES (rel);
+$$;
+CREATE FUNCTION public.create_distributed_table(rel regclass, col text, colocate_with text)
+RETURNS void LANGUAGE sql AS $$
+    INSERT INTO public.placed (rel, how, colocate) VALUES (rel, col, colocate_with);
+    INSERT INTO public.pg_dist_partition VALUES (rel);
+$$;
+"""
+
+
+def test_the_distribution_scripts_citus_path_with_stand_ins(conn):
+    # Citus cannot be installed here: stand-ins of its two functions and its
+    # placement catalog, and the extension check pointed at an extension that
+    # exists, run the script's other branch as written.
+    conn.execute(CITUS_STUBS)
+    script = SCRIPT.read_text()
+    check = "WHERE extname = 'citus'"
+    assert script.count(check) == 1
+    script = script.replace(check, "WHERE extname = 'plpgsql'")
+    notices: list[str] = []
+    conn.add_notice_handler(lambda diag: notices.append(diag.message_primary or ""))
+    conn.execute(script.encode())
+    placed = conn.execute(
+        "SELECT rel::text, how, colocate FROM public.placed ORDER BY n"
+    ).fetchall()
+    expected_reference = [
+        (t.qualified, "reference", "")
+        for t in distribution.TABLES
+        if t.placement is Placement.REFERENCE
+    ]
+    distributed = [t for t in distribution.TABLES if t.placement is Placement.DISTRIBUTED]
+    assert placed[: len(expected_reference)] == expected_reference
+    rest = placed[len(expected_reference) :]
+    assert rest[0] == (distribution.COLOCATION_ANCHOR, "subject", "none")
+    assert sorted(rest[1:]) == sorted(
+        (t.qualified, "subject", distribution.COLOCATION_ANCHOR)
+        for t in distributed
+        if t.qualified != distribution.COLOCATION_ANCHOR
+    )
+    assert notices[-1].startswith("engram: these functions would run on shards")
+    assert all(name in notices[-1] for name in distribution.SHARD_REWRITES)
+    # Again: every table is already placed, nothing is placed twice.
+    notices.clear()
+    conn.execute(script.encode())
+    assert conn.execute("SELECT count(*) FROM public.placed").fetchone() == (len(placed),)
+    assert sum("is already placed" in n for n in notices) == len(placed)
