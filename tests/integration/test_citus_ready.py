@@ -7,7 +7,9 @@ plain PostgreSQL the migrations built: a distributed table's distribution
 column is a key column of every unique index (primary keys and unique
 constraints included) and of every foreign key to another distributed table;
 a reference table references only reference tables; a coordinator table
-references no distributed table; every table is declared.
+references no distributed table; every table is declared, and so is every
+function that names a distributed table. The script's Citus branch runs
+against stand-ins of Citus's functions and placement catalog.
 """
 
 from __future__ import annotations
