@@ -66,7 +66,7 @@ TIMED: dict[str, dict[str, Any]] = {
     "transcript.sql:analysis_rows": {**_SCOPE, "ids": [1507, 6507, 11507], "policy_version": 1},
     "queries.sql:idempotency_get": {"operation": "commit_turn", "request_id": None},
 }
-_PARAM = re.compile(r"%\((\w+)\)s")
+_PARAM = re.compile(r"%\((\w+)\)[sbt]")
 
 FILL = """
 INSERT INTO journal.events
@@ -125,7 +125,8 @@ def _scans(plan: Any) -> set[str]:
 
 
 def _positional(text: str) -> str:
-    """psycopg's %(name)s placeholders as $1, $2, ... (one number per name)."""
+    """psycopg's %(name)s, %(name)b and %(name)t placeholders as $1, $2, ... (one number
+    per name)."""
     numbers: dict[str, int] = {}
 
     def number(match: re.Match[str]) -> str:
