@@ -63,6 +63,10 @@ class Settings:
         default=False, metadata={"help": "serve the fallback, compare the resident index"}
     )
     index_persist: bool = field(default=True, metadata={"help": "persist index snapshots"})
+    index_floor_wait_seconds: float = field(
+        default=0.5,
+        metadata={"help": "Recall's wait for min_snapshot_version before the journal fallback"},
+    )
     embed_batch_size: int = field(default=32, metadata={"help": "episodes per embedding batch"})
     recall_ranker: str = field(
         default="default",
@@ -129,6 +133,8 @@ class Settings:
                 raise InvalidArgument(name, f"must be at least 1, not {getattr(self, name)}")
         if self.grace_seconds < 0:
             raise InvalidArgument("grace_seconds", "must not be negative")
+        if self.index_floor_wait_seconds < 0:
+            raise InvalidArgument("index_floor_wait_seconds", "must not be negative")
         if (
             self.recall_ranker.strip().lower() not in ("", "none", "default")
             and not Path(self.recall_ranker.strip()).is_file()

@@ -65,6 +65,7 @@ class RetrievalRuntime:
             serving_enabled=settings.workers_enabled,
             ranker=ranking.shared_ranker(settings.recall_ranker),
             episodes=self.direct,
+            floor_wait=settings.index_floor_wait_seconds,
         )
         self._started = False
         self._untrack = [

@@ -53,6 +53,7 @@ FALLBACK_REASON = {
     "index_error": rpb.FALLBACK_REASON_INDEX_ERROR,
     "shadow": rpb.FALLBACK_REASON_SHADOW,
     "disabled": rpb.FALLBACK_REASON_DISABLED,
+    "below_min_snapshot": rpb.FALLBACK_REASON_BELOW_MIN_SNAPSHOT,
 }
 
 
@@ -78,6 +79,12 @@ def _query_vector(values: list[float], dimension: int) -> npt.NDArray[np.float32
         raise InvalidArgument("query_embedding", "must be finite and non-zero")
     result: npt.NDArray[np.float32] = (vector / norm).astype(np.float32)
     return result
+
+
+def _floor(value: int) -> int:
+    if value < 0:
+        raise InvalidArgument("min_snapshot_version", "must not be negative")
+    return value
 
 
 def _progress(progress: Progress) -> rpb.RebuildProgress:
@@ -112,6 +119,7 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
             end=end,
             vector=_query_vector(list(request.query_embedding), self.runtime.embedder.dimension),
             context_turns=context_turns("context_turns", request.context_turns),
+            min_snapshot_version=_floor(request.min_snapshot_version),
         )
         result = self.runtime.recaller.recall(query)
         return rpb.RecallResponse(

@@ -24,7 +24,7 @@ from engram.common.v1 import common_pb2 as cpb
 from engram.journal.v1 import journal_pb2 as jpb
 from engram.retrieval.v1 import retrieval_pb2 as rpb
 from engram.server import Suite
-from tests.helpers import commit_turn
+from tests.helpers import commit_turn, error_field
 from tests.integration.test_retrieval import TOPICS, Client, poll
 
 pytestmark = pytest.mark.integration
@@ -202,3 +202,48 @@ def test_replicas_agree_for_a_snapshot_both_applied(
     for replica in replicas:
         response = replica.recall(TOPICS[0][0], limit=100)
         assert hidden not in [h.episode_id for h in response.hits]
+
+
+def test_min_snapshot_version_is_a_read_your_writes_floor(
+    start_services: Callable[..., Suite],
+    channel_to: Callable[..., grpc.Channel],
+    tmp_path: Path,
+) -> None:
+    journal = start_services(["journal"])
+    writer = Client(journal, channel_to)
+    _commit_corpus(writer, 0)
+    replica = _start_replica(start_services, channel_to, journal, tmp_path / "r")
+    replica.caught_up()
+
+    # A replica that cannot reach the floor answers from the journal, which
+    # holds the write, and says so.
+    replica.runtime().follower.pause()
+    late = commit_turn(writer.journal, "Our office moved to Rotterdam.", "noted").episode_id
+    floor = int(writer.journal.GetStatus(jpb.GetStatusRequest()).feed_watermark)
+    assert replica.status().applied_cursor < floor
+    behind = replica.recall("office Rotterdam", limit=3, min_snapshot_version=floor)
+    assert behind.served_by == rpb.SERVED_BY_FALLBACK
+    assert behind.fallback_reason == rpb.FALLBACK_REASON_BELOW_MIN_SNAPSHOT
+    assert int(behind.coverage.snapshot_version) >= floor
+    assert behind.hits[0].episode_id == late
+    cov.validate(behind.coverage)
+    # Without a floor the same replica serves its older snapshot.
+    older = replica.recall("office Rotterdam", limit=3)
+    assert older.served_by == rpb.SERVED_BY_RESIDENT
+    assert int(older.coverage.snapshot_version) < floor
+
+    # Once the feed flows the replica waits for its follower and serves resident.
+    replica.runtime().follower.resume()
+    served = replica.recall("office Rotterdam", limit=3, min_snapshot_version=floor)
+    assert served.hits[0].episode_id == late
+    if served.served_by == rpb.SERVED_BY_RESIDENT:
+        assert int(served.coverage.snapshot_version) >= floor
+    replica.caught_up()
+    caught = replica.recall("office Rotterdam", limit=3, min_snapshot_version=floor)
+    assert caught.served_by == rpb.SERVED_BY_RESIDENT
+    assert int(caught.coverage.snapshot_version) >= floor
+
+    with pytest.raises(grpc.RpcError) as raised:
+        replica.recall("office", min_snapshot_version=-1)
+    assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error_field(raised.value) == "min_snapshot_version"

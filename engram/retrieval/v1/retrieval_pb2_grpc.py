@@ -75,8 +75,10 @@ class RetrievalServiceServicer:
         """Ranked episodic recall. Never exhaustive: an empty result is at best
         ABSENCE_STATE_COVERAGE_UNKNOWN.
         Errors: INVALID_ARGUMENT (empty query_text or subject, limit out of range,
-        bad time window). A journal outage is not an error: the response carries
-        coverage outcome SEARCH_OUTCOME_UNAVAILABLE.
+        bad time window, negative min_snapshot_version). A journal outage is not
+        an error: the response carries coverage outcome SEARCH_OUTCOME_UNAVAILABLE.
+        A replica whose index is older than min_snapshot_version is not an error
+        either: it answers from the journal (FALLBACK_REASON_BELOW_MIN_SNAPSHOT).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -43,8 +43,10 @@ class RetrievalServiceStub:
     """Ranked episodic recall. Never exhaustive: an empty result is at best
     ABSENCE_STATE_COVERAGE_UNKNOWN.
     Errors: INVALID_ARGUMENT (empty query_text or subject, limit out of range,
-    bad time window). A journal outage is not an error: the response carries
-    coverage outcome SEARCH_OUTCOME_UNAVAILABLE.
+    bad time window, negative min_snapshot_version). A journal outage is not
+    an error: the response carries coverage outcome SEARCH_OUTCOME_UNAVAILABLE.
+    A replica whose index is older than min_snapshot_version is not an error
+    either: it answers from the journal (FALLBACK_REASON_BELOW_MIN_SNAPSHOT).
     """
     FindExact: _grpc.UnaryUnaryMultiCallable[_retrieval_pb2.FindExactRequest, _retrieval_pb2.FindExactResponse]
     """Exhaustive exact-term search over the canonical journal with an
@@ -79,8 +81,10 @@ class RetrievalServiceAsyncStub(RetrievalServiceStub):
     """Ranked episodic recall. Never exhaustive: an empty result is at best
     ABSENCE_STATE_COVERAGE_UNKNOWN.
     Errors: INVALID_ARGUMENT (empty query_text or subject, limit out of range,
-    bad time window). A journal outage is not an error: the response carries
-    coverage outcome SEARCH_OUTCOME_UNAVAILABLE.
+    bad time window, negative min_snapshot_version). A journal outage is not
+    an error: the response carries coverage outcome SEARCH_OUTCOME_UNAVAILABLE.
+    A replica whose index is older than min_snapshot_version is not an error
+    either: it answers from the journal (FALLBACK_REASON_BELOW_MIN_SNAPSHOT).
     """
     FindExact: _aio.UnaryUnaryMultiCallable[_retrieval_pb2.FindExactRequest, _retrieval_pb2.FindExactResponse]  # type: ignore[assignment]
     """Exhaustive exact-term search over the canonical journal with an
@@ -118,8 +122,10 @@ class RetrievalServiceServicer(metaclass=_abc_1.ABCMeta):
         """Ranked episodic recall. Never exhaustive: an empty result is at best
         ABSENCE_STATE_COVERAGE_UNKNOWN.
         Errors: INVALID_ARGUMENT (empty query_text or subject, limit out of range,
-        bad time window). A journal outage is not an error: the response carries
-        coverage outcome SEARCH_OUTCOME_UNAVAILABLE.
+        bad time window, negative min_snapshot_version). A journal outage is not
+        an error: the response carries coverage outcome SEARCH_OUTCOME_UNAVAILABLE.
+        A replica whose index is older than min_snapshot_version is not an error
+        either: it answers from the journal (FALLBACK_REASON_BELOW_MIN_SNAPSHOT).
         """
 
     @_abc_1.abstractmethod
