@@ -37,9 +37,12 @@ Listener = Callable[[Snapshot], None]
 
 
 class ResidentIndex:
-    def __init__(self, dim: int, model: str) -> None:
+    def __init__(self, dim: int, model: str, workspaces: frozenset[str] = frozenset()) -> None:
         self.dim = dim
         self.model = model
+        # The only workspaces the index holds (empty: every one); filtered at
+        # feed ingest (changes.ops_from_changes).
+        self.workspaces = workspaces
         self.interner = Interner()
         self._snapshot: Snapshot | None = None
         self._published = threading.Condition()

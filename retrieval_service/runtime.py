@@ -40,7 +40,7 @@ class RetrievalRuntime:
         self.channel = channel
         self.embedder = embedder
         self.client = JournalClient(channel, deadline_seconds(settings))
-        self.index = ResidentIndex(embedder.dimension, embedder.name)
+        self.index = ResidentIndex(embedder.dimension, embedder.name, settings.served_workspaces())
         self.freshness = Freshness()
         self.rebuilder = Rebuilder(self.index, self.client, self.freshness.observe)
         self.persist_root: Path | None = (

@@ -485,6 +485,7 @@ class GetIndexStatusResponse(_message.Message):
     RESIDENT_BYTES_FIELD_NUMBER: _builtins.int
     FALLBACKS_TOTAL_FIELD_NUMBER: _builtins.int
     EMBEDDING_MODEL_FIELD_NUMBER: _builtins.int
+    SERVED_WORKSPACES_FIELD_NUMBER: _builtins.int
     dense_index_type: _builtins.str
     """"faiss-flat-ip", "faiss-hnsw", ..."""
     episodes: _builtins.int
@@ -509,6 +510,10 @@ class GetIndexStatusResponse(_message.Message):
     def shadow(self) -> Global___ShadowTelemetry: ...
     @_builtins.property
     def rebuild(self) -> Global___RebuildProgress: ...
+    @_builtins.property
+    def served_workspaces(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The workspaces this replica indexes and serves; empty: every workspace."""
+
     def __init__(
         self,
         *,
@@ -526,10 +531,11 @@ class GetIndexStatusResponse(_message.Message):
         resident_bytes: _builtins.int = ...,
         fallbacks_total: _builtins.int = ...,
         embedding_model: _builtins.str = ...,
+        served_workspaces: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["rebuild", b"rebuild", "shadow", b"shadow"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["applied_cursor", b"applied_cursor", "dense_index_type", b"dense_index_type", "embedding_model", b"embedding_model", "episodes", b"episodes", "fallbacks_total", b"fallbacks_total", "journal_watermark", b"journal_watermark", "ready", b"ready", "rebuild", b"rebuild", "resident_bytes", b"resident_bytes", "shadow", b"shadow", "shadow_mode", b"shadow_mode", "snapshot_version", b"snapshot_version", "staleness_seconds", b"staleness_seconds", "tombstones", b"tombstones"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["applied_cursor", b"applied_cursor", "dense_index_type", b"dense_index_type", "embedding_model", b"embedding_model", "episodes", b"episodes", "fallbacks_total", b"fallbacks_total", "journal_watermark", b"journal_watermark", "ready", b"ready", "rebuild", b"rebuild", "resident_bytes", b"resident_bytes", "served_workspaces", b"served_workspaces", "shadow", b"shadow", "shadow_mode", b"shadow_mode", "snapshot_version", b"snapshot_version", "staleness_seconds", b"staleness_seconds", "tombstones", b"tombstones"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
