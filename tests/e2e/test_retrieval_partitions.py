@@ -21,6 +21,8 @@ from engram.retrieval.v1 import retrieval_pb2 as rpb
 from engram.server import Suite
 from tests.helpers import commit_turn, error_info
 from tests.integration.test_retrieval import Client, poll
+from tests.integration.test_retrieval import _quarantine as quarantine
+from tests.integration.test_retrieval_replicas import start_replica
 
 pytestmark = pytest.mark.e2e
 
@@ -39,13 +41,7 @@ def _replica(
     data_dir: Path,
     workspaces: str,
 ) -> Client:
-    suite = start_services(
-        ["retrieval"],
-        journal_addr=journal.address,
-        data_dir=str(data_dir),
-        serve_workspaces=workspaces,
-    )
-    return Client(suite, channel_to, journal)
+    return start_replica(start_services, channel_to, journal, data_dir, serve_workspaces=workspaces)
 
 
 def _assemble(
@@ -145,12 +141,5 @@ def test_partitioned_replicas_and_gateway_routing(
     assert status.rebuild.total > 0
     assert list(status.served_workspaces) == ["green", "red"]
     assert status.episodes == len(TURNS["red"]) + len(TURNS["green"])
-    writer.journal.Quarantine(
-        jpb.QuarantineRequest(
-            record_kind=jpb.RECORD_KIND_EPISODE,
-            record_id=episodes["green"][0],
-            reason="test",
-            request_id=str(uuid.uuid4()),
-        )
-    )
+    quarantine(writer, jpb.RECORD_KIND_EPISODE, episodes["green"][0])
     assert again.caught_up().episodes == len(TURNS["red"])

@@ -10,7 +10,6 @@ same coverage (snapshot_version included)."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -26,6 +25,7 @@ from engram.retrieval.v1 import retrieval_pb2 as rpb
 from engram.server import Suite
 from tests.helpers import commit_turn, error_field
 from tests.integration.test_retrieval import TOPICS, Client, poll
+from tests.integration.test_retrieval import _quarantine as quarantine
 
 pytestmark = pytest.mark.integration
 
@@ -78,27 +78,23 @@ def _commit_corpus(client: Client, round_: int) -> dict[str, str]:
 
 
 def _quarantine(client: Client, episode_id: str) -> None:
-    client.journal.Quarantine(
-        jpb.QuarantineRequest(
-            record_kind=jpb.RECORD_KIND_EPISODE,
-            record_id=episode_id,
-            reason="wrong person",
-            request_id=str(uuid.uuid4()),
-        )
-    )
+    quarantine(client, jpb.RECORD_KIND_EPISODE, episode_id)
 
 
-def _start_replica(
+def start_replica(
     start_services: Callable[..., Suite],
     channel_to: Callable[..., grpc.Channel],
     journal: Suite,
     data_dir: Path,
+    **overrides: Any,
 ) -> Client:
+    """A retrieval replica following `journal`, with its own data directory."""
     suite = start_services(
         ["retrieval"],
         journal_addr=journal.address,
         data_dir=str(data_dir),
         index_staleness_seconds=3600,
+        **overrides,
     )
     return Client(suite, channel_to, journal)
 
@@ -172,7 +168,7 @@ def test_replicas_agree_for_a_snapshot_both_applied(
     journal = start_services(["journal"])
     writer = Client(journal, channel_to)
     first_round = _commit_corpus(writer, 0)
-    persisted = _start_replica(start_services, channel_to, journal, tmp_path / "persisted")
+    persisted = start_replica(start_services, channel_to, journal, tmp_path / "persisted")
     persisted.caught_up()
     persisted.suite.stop(grace=0.5)  # saves its snapshot
 
@@ -181,8 +177,8 @@ def test_replicas_agree_for_a_snapshot_both_applied(
     second_round = _commit_corpus(writer, 1)
     _quarantine(writer, first_round["alice:" + TOPICS[4][0]])
 
-    restarted = _start_replica(start_services, channel_to, journal, tmp_path / "persisted")
-    fresh = _start_replica(start_services, channel_to, journal, tmp_path / "fresh")
+    restarted = start_replica(start_services, channel_to, journal, tmp_path / "persisted")
+    fresh = start_replica(start_services, channel_to, journal, tmp_path / "fresh")
     replicas = [restarted, fresh]
     loaded = poll(lambda: restarted.status() if restarted.status().ready else None, what="load")
     assert loaded.rebuild.total == 0  # the persisted replica did not rebuild
@@ -212,7 +208,7 @@ def test_min_snapshot_version_is_a_read_your_writes_floor(
     journal = start_services(["journal"])
     writer = Client(journal, channel_to)
     _commit_corpus(writer, 0)
-    replica = _start_replica(start_services, channel_to, journal, tmp_path / "r")
+    replica = start_replica(start_services, channel_to, journal, tmp_path / "r")
     replica.caught_up()
 
     # A replica that cannot reach the floor answers from the journal, which
