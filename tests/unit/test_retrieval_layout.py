@@ -6,6 +6,7 @@ bit for bit, including ties among identical vectors and texts."""
 
 from __future__ import annotations
 
+import threading
 import uuid
 
 import numpy as np
@@ -13,6 +14,7 @@ import pytest
 
 from engram import ranking
 from retrieval_service import dense as dense_mod
+from retrieval_service.index import ResidentIndex
 from retrieval_service.records import EpisodeRecord, Interner, Op, Remove, Upsert, make_record
 from retrieval_service.segment import build_segment
 from retrieval_service.snapshot import SearchRequest, Snapshot
@@ -126,3 +128,25 @@ def test_exact_search_keeps_rows_within_rounding_of_the_kth() -> None:
     index = dense_mod.build_dense(dense_mod.KIND_EXACT, vectors, DIM)
     rows, _scores = index.search(vectors[:1], 0, 30, 5, None)
     assert sorted(rows.tolist()) == list(range(30))  # 30 ties: every one a candidate
+
+
+def test_wait_for_cursor_returns_once_a_snapshot_reaches_it() -> None:
+    index = ResidentIndex(DIM, "m")
+    assert index.wait_for_cursor(1, 0.0) is None  # nothing published yet
+    index.install(Snapshot.empty(index.interner, DIM, "m", cursor=5))
+    assert index.wait_for_cursor(3, 0.0).applied_cursor == 5  # type: ignore[union-attr]
+    # Not reached within the wait: the current (older) snapshot comes back.
+    assert index.wait_for_cursor(9, 0.01).applied_cursor == 5  # type: ignore[union-attr]
+    started = threading.Event()
+
+    def follow() -> None:
+        started.wait()
+        for cursor in (7, 9, 12):
+            index.apply([], cursor)
+
+    thread = threading.Thread(target=follow)
+    thread.start()
+    started.set()
+    reached = index.wait_for_cursor(9, 60.0)
+    thread.join()
+    assert reached is not None and reached.applied_cursor >= 9
