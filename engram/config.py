@@ -63,6 +63,18 @@ class Settings:
         default=False, metadata={"help": "serve the fallback, compare the resident index"}
     )
     index_persist: bool = field(default=True, metadata={"help": "persist index snapshots"})
+    index_floor_wait_seconds: float = field(
+        default=0.5,
+        metadata={"help": "Recall's wait for min_snapshot_version before the journal fallback"},
+    )
+    serve_workspaces: str = field(
+        default="",
+        metadata={"help": "retrieval: index and serve only these workspaces (a,b); empty: all"},
+    )
+    retrieval_route: str = field(
+        default="",
+        metadata={"help": "gateway: WORKSPACE=host:port,... retrieval replica per workspace"},
+    )
     embed_batch_size: int = field(default=32, metadata={"help": "episodes per embedding batch"})
     recall_ranker: str = field(
         default="default",
@@ -129,6 +141,10 @@ class Settings:
                 raise InvalidArgument(name, f"must be at least 1, not {getattr(self, name)}")
         if self.grace_seconds < 0:
             raise InvalidArgument("grace_seconds", "must not be negative")
+        if self.index_floor_wait_seconds < 0:
+            raise InvalidArgument("index_floor_wait_seconds", "must not be negative")
+        self.served_workspaces()
+        self.retrieval_routes()
         if (
             self.recall_ranker.strip().lower() not in ("", "none", "default")
             and not Path(self.recall_ranker.strip()).is_file()
@@ -145,6 +161,31 @@ class Settings:
                     "database_url", "is not a PostgreSQL URL or key=value connection string"
                 ) from None
         return self
+
+    def served_workspaces(self) -> frozenset[str]:
+        """The workspaces a retrieval replica indexes and serves (empty: every one)."""
+        from engram.validation import require_id
+
+        return frozenset(
+            require_id("serve_workspaces", w.strip())
+            for w in self.serve_workspaces.split(",")
+            if w.strip()
+        )
+
+    def retrieval_routes(self) -> dict[str, str]:
+        """workspace -> retrieval replica address, from retrieval_route."""
+        from engram.validation import require_id
+
+        routes: dict[str, str] = {}
+        for entry in self.retrieval_route.split(","):
+            if not entry.strip():
+                continue
+            workspace, sep, address = entry.partition("=")
+            if not sep:
+                raise InvalidArgument("retrieval_route", f"{entry!r} is not WORKSPACE=host:port")
+            split_address("retrieval_route", address)
+            routes[require_id("retrieval_route", workspace.strip())] = address.strip()
+        return routes
 
     def listen_is_loopback(self) -> bool:
         host = self.listen.rsplit(":", 1)[0].strip("[]")

@@ -21,6 +21,7 @@ def build(ctx: BuildContext) -> ServiceBinding:
         ctx.retrieval_addr,
         settings.service_token,
         settings.downstream_timeout_ms,
+        settings.retrieval_routes(),
     )
     # Downstream fan-out runs here, not on the RPC threads, in the caller's context.
     executor = ContextThreadPool(

@@ -2,11 +2,17 @@
 (engram.downstream): one deadline from configuration, the caller's call id on
 every call, failures as :class:`DownstreamError`. The gateway reaches
 JournalService, LearningService and RetrievalService only through their
-protos."""
+protos.
+
+Retrieval may be partitioned by workspace (replicas started with
+serve_workspaces): ``retrieval_routes`` maps a workspace to the replica that
+serves it, every other workspace goes to ``retrieval_addr``. Every
+RetrievalService request the gateway sends carries its workspace, so the
+route is read from the request itself."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, TypeVar
@@ -17,6 +23,7 @@ from engram.downstream import DownstreamError, ServiceClient, downstream_error
 from engram.journal.v1 import journal_pb2_grpc
 from engram.learning.v1 import learning_pb2_grpc
 from engram.retrieval.v1 import retrieval_pb2_grpc
+from engram.validation import DEFAULT_WORKSPACE
 
 __all__ = ["DownstreamError", "Planes", "late", "wait"]
 
@@ -37,6 +44,7 @@ class Planes:
         retrieval_addr: str,
         token: str,
         timeout_ms: int,
+        retrieval_routes: Mapping[str, str] | None = None,
     ) -> None:
         self.timeout_s = max(0.001, timeout_ms / 1000.0)
         self._clients = {
@@ -58,14 +66,36 @@ class Planes:
                 self.timeout_s,
             ),
         }
+        # One client per routed replica address, shared by its workspaces.
+        replicas: dict[str, ServiceClient] = {}
+        self._retrieval_routes: dict[str, ServiceClient] = {}
+        for workspace, address in (retrieval_routes or {}).items():
+            if address not in replicas:
+                replicas[address] = ServiceClient.connect(
+                    "retrieval",
+                    address,
+                    token,
+                    retrieval_pb2_grpc.RetrievalServiceStub,
+                    self.timeout_s,
+                )
+            self._retrieval_routes[workspace] = replicas[address]
+        self._routed = list(replicas.values())
 
     def call(self, plane: str, method: str, request: Any, response_type: type[R]) -> R:
         """``<plane>.<method>(request)`` with the deadline; failures raise
         :class:`DownstreamError`."""
-        return self._clients[plane].call(method, request, response_type)
+        return self._client(plane, request).call(method, request, response_type)
+
+    def _client(self, plane: str, request: Any) -> ServiceClient:
+        if plane == "retrieval" and self._retrieval_routes:
+            workspace = getattr(request, "workspace", "") or DEFAULT_WORKSPACE
+            routed = self._retrieval_routes.get(workspace)
+            if routed is not None:
+                return routed
+        return self._clients[plane]
 
     def close(self) -> None:
-        for client in self._clients.values():
+        for client in [*self._clients.values(), *self._routed]:
             client.close()
 
 

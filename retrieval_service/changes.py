@@ -15,6 +15,11 @@ is quarantined or purged. So:
   quarantine hides the episode's content.)
 * SUBJECT_PURGED -> remove every episode of the subject (one workspace or all).
 * everything else (events, run records) -> nothing.
+
+A replica that serves a declared set of workspaces (settings.serve_workspaces)
+drops upserts of episodes of any other workspace here, at ingest, so its
+resident index never holds them; removals need no filter (removing an
+absent episode is a no-op).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from engram.journal.v1 import journal_pb2 as jpb
+from engram.validation import DEFAULT_WORKSPACE
 from retrieval_service.records import (
     Interner,
     Op,
@@ -57,7 +63,13 @@ def _is_episode_id(value: str) -> bool:
     return True
 
 
-def ops_from_change(change: jpb.Change, interner: Interner, dim: int, model: str) -> list[Op]:
+def ops_from_change(
+    change: jpb.Change,
+    interner: Interner,
+    dim: int,
+    model: str,
+    workspaces: frozenset[str] = frozenset(),
+) -> list[Op]:
     kind = change.kind
     if kind == jpb.CHANGE_KIND_SUBJECT_PURGED:
         subject = interner.lookup(change.subject)
@@ -81,6 +93,8 @@ def ops_from_change(change: jpb.Change, interner: Interner, dim: int, model: str
     if not change.HasField("episode") or episode.episode_id != change.record_id:
         hi, lo = split_key(change.record_id)
         return [Remove(change.cursor, hi, lo)]
+    if workspaces and (episode.workspace or DEFAULT_WORKSPACE) not in workspaces:
+        return []
     vector = None
     if len(episode.embedding) == dim and (episode.embedding_model in ("", model)):
         vector = np.asarray(episode.embedding, dtype=np.float32)
@@ -103,9 +117,14 @@ def ops_from_change(change: jpb.Change, interner: Interner, dim: int, model: str
 
 
 def ops_from_changes(
-    changes: Iterable[jpb.Change], interner: Interner, dim: int, model: str
+    changes: Iterable[jpb.Change],
+    interner: Interner,
+    dim: int,
+    model: str,
+    workspaces: frozenset[str] = frozenset(),
 ) -> list[Op]:
+    """Index operations of a feed batch; with `workspaces`, only theirs."""
     ops: list[Op] = []
     for change in changes:
-        ops.extend(ops_from_change(change, interner, dim, model))
+        ops.extend(ops_from_change(change, interner, dim, model, workspaces))
     return ops

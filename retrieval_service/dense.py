@@ -60,16 +60,38 @@ def choose_kind(rows: int, *, small: bool) -> str:
     return KIND_HNSW if rows >= HNSW_THRESHOLD else KIND_FLAT
 
 
-def _top_k(scores: npt.NDArray[np.float32], k: int) -> IntArray:
-    """Positions of the k highest finite scores, best first."""
+def score_slack(dim: int) -> float:
+    """Twice the rounding bound of a float32 inner product of two unit vectors
+    (about dim * 2**-24 each way): a row within this of the k-th best float32
+    score may rank above it once scored exactly."""
+    return 2.0 * dim * float(np.finfo(np.float32).eps)
+
+
+def _top_k(scores: npt.NDArray[np.float32], k: int, slack: float = 0.0) -> IntArray:
+    """Positions of the k highest finite scores, best first, plus every row
+    within ``slack`` of the k-th (exact_scores then decides among them)."""
     finite = np.flatnonzero(np.isfinite(scores))
     if finite.size == 0:
         return np.empty(0, dtype=np.int64)
     if finite.size > k:
-        part = np.argpartition(-scores[finite], k - 1)[:k]
-        finite = finite[part]
+        values = scores[finite]
+        kth = np.partition(values, finite.size - k)[finite.size - k]
+        finite = finite[values >= kth - slack]
     order = np.argsort(-scores[finite], kind="stable")
     return finite[order].astype(np.int64)
+
+
+def exact_scores(
+    vectors: FloatMatrix, rows: IntArray, query: FloatMatrix
+) -> npt.NDArray[np.float64]:
+    """Inner products of `rows` with `query` in float64, each row reduced by
+    numpy's pairwise sum on its own: a row's score is the same bits wherever it
+    is stored and however many rows are scored with it (BLAS blocking is not),
+    so replicas with different segment layouts rank alike."""
+    q = np.asarray(query, dtype=np.float64).reshape(-1)
+    picked = vectors[rows].astype(np.float64)
+    result: npt.NDArray[np.float64] = (picked * q).sum(axis=1)
+    return result
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,7 +129,9 @@ class DenseIndex:
         alive: BoolArray | None = None,
         dead_in_range: int = -1,
     ) -> tuple[IntArray, npt.NDArray[np.float32]]:
-        """(rows, scores) of the best k rows in [lo, hi) allowed by mask_fn.
+        """(rows, scores) of the best k rows in [lo, hi) allowed by mask_fn;
+        an exact search also returns the rows within float32 rounding of the
+        k-th (re-score them with exact_scores before cutting to k).
 
         When the only filter is a few tombstones (``dead_in_range`` of them,
         ``alive`` the segment's alive mask), HNSW fetches that many extra
@@ -128,7 +152,7 @@ class DenseIndex:
         if allowed.size <= EXACT_RANGE:
             rows = allowed + lo
             scores = self.vectors[rows] @ q
-            top = _top_k(scores, k)
+            top = _top_k(scores, k, score_slack(self.dim))
             return rows[top].astype(np.int64), scores[top]
         bits = np.zeros(self.rows, dtype=np.bool_)
         bits[lo:hi] = mask
@@ -144,7 +168,7 @@ class DenseIndex:
         scores = self.vectors[lo:hi] @ q
         if mask_fn is not None:
             scores[~mask_fn(lo, hi)] = -np.inf
-        top = _top_k(scores, k)
+        top = _top_k(scores, k, score_slack(self.dim))
         return (top + lo).astype(np.int64), scores[top]
 
     def _hnsw(

@@ -164,7 +164,8 @@ class Follower:
     def _load_persisted(self) -> None:
         if self._persist_root is None:
             return
-        loaded = persist.load(self._persist_root, self._index.dim, self._index.model)
+        index = self._index
+        loaded = persist.load(self._persist_root, index.dim, index.model, index.workspaces)
         if loaded is not None:
             snapshot, interner = loaded
             self._index.install(snapshot, interner)
@@ -194,7 +195,9 @@ class Follower:
                 if self._stop.is_set() or self._paused.is_set():
                     return
                 index = self._index
-                ops = ops_from_changes(message.changes, index.interner, index.dim, index.model)
+                ops = ops_from_changes(
+                    message.changes, index.interner, index.dim, index.model, index.workspaces
+                )
                 cursor = (
                     int(message.changes[-1].cursor) if message.changes else int(message.watermark)
                 )

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -36,11 +37,15 @@ Listener = Callable[[Snapshot], None]
 
 
 class ResidentIndex:
-    def __init__(self, dim: int, model: str) -> None:
+    def __init__(self, dim: int, model: str, workspaces: frozenset[str] = frozenset()) -> None:
         self.dim = dim
         self.model = model
+        # The only workspaces the index holds (empty: every one); filtered at
+        # feed ingest (changes.ops_from_changes).
+        self.workspaces = workspaces
         self.interner = Interner()
         self._snapshot: Snapshot | None = None
+        self._published = threading.Condition()
         self._writer = threading.Lock()
         self._side = threading.Lock()
         self._oplog: list[Op] | None = None
@@ -59,6 +64,18 @@ class ResidentIndex:
     def side_build_running(self) -> bool:
         return self._side.locked()
 
+    def wait_for_cursor(self, cursor: int, timeout: float) -> Snapshot | None:
+        """The current snapshot once its applied cursor reaches `cursor`, or
+        whatever is current when `timeout` seconds have passed."""
+        deadline = time.monotonic() + timeout
+        with self._published:
+            while True:
+                snapshot = self._snapshot
+                remaining = deadline - time.monotonic()
+                if (snapshot is not None and snapshot.applied_cursor >= cursor) or remaining <= 0:
+                    return snapshot
+                self._published.wait(remaining)
+
     def on_publish(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
@@ -69,6 +86,8 @@ class ResidentIndex:
 
     def _publish(self, snapshot: Snapshot) -> None:
         self._snapshot = snapshot
+        with self._published:
+            self._published.notify_all()
         for listener in self._listeners:
             try:
                 listener(snapshot)

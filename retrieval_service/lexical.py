@@ -6,8 +6,11 @@ frequencies. Because rows are sorted by scope, a subject's postings are found
 by binary search inside each posting list. Segments are immutable; the index
 grows by adding segments and shrinks by tombstones (see snapshot.py), and
 corpus statistics (N, average length, document frequencies) are summed over
-all segments of a snapshot, dead rows included until a merge drops them, as
-Lucene does.
+the live rows of every segment of a snapshot (tombstoned rows are subtracted,
+see :meth:`LexicalSegment.df_among`): a score then depends only on which
+episodes a snapshot holds, never on how they are split into segments, so two
+replicas (or one replica before and after a restart or merge) that applied
+the same feed cursor score alike.
 """
 
 from __future__ import annotations
@@ -46,6 +49,22 @@ class LexicalSegment:
         if index is None:
             return 0
         return int(self.offsets[index + 1] - self.offsets[index])
+
+    def df_among(self, term: str, rows: IntArray) -> int:
+        """How many of `rows` (sorted ascending) contain `term`; costs
+        O(len(rows) * log(df)), so tombstones are subtracted cheaply."""
+        index = self.terms.get(term)
+        if index is None or rows.size == 0:
+            return 0
+        plist = self.rows[int(self.offsets[index]) : int(self.offsets[index + 1])]
+        if plist.size == 0:
+            return 0
+        pos = np.minimum(np.searchsorted(plist, rows), plist.size - 1)
+        return int(np.count_nonzero(plist[pos] == rows))
+
+    def len_among(self, rows: IntArray) -> float:
+        """Total length of `rows` (exact: lengths are small integers)."""
+        return float(self.doc_len[rows].sum(dtype=np.float64))
 
     def approx_bytes(self) -> int:
         arrays = self.offsets.nbytes + self.rows.nbytes + self.tf.nbytes + self.doc_len.nbytes

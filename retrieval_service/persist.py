@@ -133,8 +133,9 @@ def _load_segment(directory: Path, dim: int) -> Segment:
     )
 
 
-def save(snapshot: Snapshot, root: Path) -> None:
-    """Write `snapshot` durably and make it the current one."""
+def save(snapshot: Snapshot, root: Path, workspaces: frozenset[str] = frozenset()) -> None:
+    """Write `snapshot` (holding `workspaces` only, empty: all) durably and
+    make it the current one."""
     segments_dir = root / "segments"
     segments_dir.mkdir(parents=True, exist_ok=True)
     for segment in snapshot.segments:
@@ -160,6 +161,7 @@ def save(snapshot: Snapshot, root: Path) -> None:
         "segments": [s.uid for s in snapshot.segments],
         "state": state_name,
         "strings": strings_name,
+        "workspaces": sorted(workspaces),
     }
     _write_atomic(root / "manifest.json", json.dumps(manifest, indent=1).encode("utf-8"))
     _fsync_dir(root)
@@ -179,11 +181,13 @@ def _collect_garbage(root: Path, segments: set[str], keep_files: set[str]) -> No
             child.unlink(missing_ok=True)
 
 
-def load(root: Path, dim: int, model: str) -> tuple[Snapshot, Interner] | None:
+def load(
+    root: Path, dim: int, model: str, workspaces: frozenset[str] = frozenset()
+) -> tuple[Snapshot, Interner] | None:
     """The persisted snapshot, or None when absent, unreadable or built with
-    another embedding model or dimension, or another term normaliser version
-    (engram.terms.VERSION: its postings hold another tokenisation); then a rebuild
-    is needed."""
+    another embedding model or dimension, another term normaliser version
+    (engram.terms.VERSION: its postings hold another tokenisation) or for
+    another set of served workspaces; then a rebuild is needed."""
     path = root / "manifest.json"
     if not path.exists():
         return None
@@ -194,8 +198,11 @@ def load(root: Path, dim: int, model: str) -> tuple[Snapshot, Interner] | None:
             or manifest.get("terms") != TERMS_VERSION
             or manifest["model"] != model
             or int(manifest["dim"]) != dim
+            or manifest.get("workspaces", []) != sorted(workspaces)
         ):
-            log.info("persisted snapshot is for another model, format or terms; rebuilding")
+            log.info(
+                "persisted snapshot is for another model, format, terms or workspaces; rebuilding"
+            )
             return None
         interner = Interner(json.loads((root / manifest["strings"]).read_text(encoding="utf-8")))
         segments = tuple(

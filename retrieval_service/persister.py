@@ -60,7 +60,7 @@ class Persister:
             if snapshot is None or snapshot.generation == self._saved_generation:
                 return
             try:
-                persist.save(snapshot, self._root)
+                persist.save(snapshot, self._root, self._index.workspaces)
             except OSError:
                 log.exception("persisting the index snapshot failed")
                 return

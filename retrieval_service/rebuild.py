@@ -130,7 +130,10 @@ class RebuildJob:
                 if self._cancel.is_set():
                     raise RebuildCancelled("rebuild cancelled")
                 watermark = max(watermark, int(message.watermark))
-                for op in ops_from_changes(message.changes, interner, index.dim, index.model):
+                ops = ops_from_changes(
+                    message.changes, interner, index.dim, index.model, index.workspaces
+                )
+                for op in ops:
                     if isinstance(op, Upsert):
                         builder.add(op.record)
                     elif isinstance(op, Remove):

@@ -9,7 +9,11 @@ Path choice, first match wins:
 3. no snapshot yet (first build running) -> fallback, NOT_READY;
 4. the snapshot lags the journal watermark beyond index_staleness_seconds
    -> fallback, STALE;
-5. otherwise the resident index; if its search raises -> fallback,
+5. the snapshot is older than the request's min_snapshot_version (a
+   read-your-writes floor: a snapshot version the caller saw elsewhere) and
+   the follower does not reach it within index_floor_wait_seconds ->
+   fallback, BELOW_MIN_SNAPSHOT (the journal is always current);
+6. otherwise the resident index; if its search raises -> fallback,
    INDEX_ERROR.
 
 Visibility: the follower may lag a quarantine or purge by up to a batch, but
@@ -81,6 +85,7 @@ REASON_NOT_READY = "not_ready"
 REASON_INDEX_ERROR = "index_error"
 REASON_SHADOW = "shadow"
 REASON_DISABLED = "disabled"
+REASON_BELOW_MIN_SNAPSHOT = "below_min_snapshot"
 
 
 class EpisodeReader(Protocol):
@@ -102,6 +107,9 @@ class RecallQuery:
     vector: npt.NDArray[np.float32] | None
     # Neighbouring turns returned with each hit (0..5).
     context_turns: int = 0
+    # Serve from a snapshot at least this new (0: any); not part of the
+    # query's digest: it says how fresh, not what was searched.
+    min_snapshot_version: int = 0
 
     def digest_fields(self) -> dict[str, object]:
         return {
@@ -203,6 +211,7 @@ class Recaller:
         resident_guard: Callable[[], None] | None = None,
         ranker: ranking.Ranker | None = None,
         episodes: EpisodeReader | None = None,
+        floor_wait: float = 0.5,
     ) -> None:
         self._index = index
         self._freshness = freshness
@@ -213,6 +222,7 @@ class Recaller:
         self.staleness_limit = staleness_limit
         self.shadow_mode = shadow_mode
         self.serving_enabled = serving_enabled
+        self.floor_wait = floor_wait
         # Test/ops hook run before a resident search (e.g. fault injection).
         self._resident_guard = resident_guard
         # engram.ranking's second stage (None: first stage only; settings.recall_ranker).
@@ -233,7 +243,7 @@ class Recaller:
 
     # --------------------------------------------------------------- routing
 
-    def _blocker(self) -> tuple[str | None, Snapshot | None]:
+    def _blocker(self, floor: int) -> tuple[str | None, Snapshot | None]:
         snapshot = self._index.snapshot
         if not self.serving_enabled:
             return REASON_DISABLED, snapshot
@@ -243,10 +253,16 @@ class Recaller:
             return REASON_NOT_READY, None
         if self._freshness.staleness() > self.staleness_limit:
             return REASON_STALE, snapshot
+        if snapshot.applied_cursor < floor:
+            snapshot = self._index.wait_for_cursor(floor, self.floor_wait)
+            if snapshot is None:
+                return REASON_NOT_READY, None
+            if snapshot.applied_cursor < floor:
+                return REASON_BELOW_MIN_SNAPSHOT, snapshot
         return None, snapshot
 
     def recall(self, query: RecallQuery) -> RecallResult:
-        reason, snapshot = self._blocker()
+        reason, snapshot = self._blocker(query.min_snapshot_version)
         # Embed once when the resident index will use the vector (serving or
         # shadowing); the fallback then sends it along instead of the journal
         # embedding the same text again.

@@ -40,7 +40,7 @@ class RetrievalRuntime:
         self.channel = channel
         self.embedder = embedder
         self.client = JournalClient(channel, deadline_seconds(settings))
-        self.index = ResidentIndex(embedder.dimension, embedder.name)
+        self.index = ResidentIndex(embedder.dimension, embedder.name, settings.served_workspaces())
         self.freshness = Freshness()
         self.rebuilder = Rebuilder(self.index, self.client, self.freshness.observe)
         self.persist_root: Path | None = (
@@ -65,6 +65,7 @@ class RetrievalRuntime:
             serving_enabled=settings.workers_enabled,
             ranker=ranking.shared_ranker(settings.recall_ranker),
             episodes=self.direct,
+            floor_wait=settings.index_floor_wait_seconds,
         )
         self._started = False
         self._untrack = [

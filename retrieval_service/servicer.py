@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from engram.common.v1 import common_pb2 as cpb
 from engram.coverage import derive_absence
-from engram.errors import Internal, InvalidArgument, Unavailable
+from engram.errors import FailedPrecondition, Internal, InvalidArgument, Unavailable
 from engram.retrieval.v1 import retrieval_pb2 as rpb
 from engram.retrieval.v1 import retrieval_pb2_grpc as rgrpc
 from engram.timeutil import from_timestamp
@@ -53,6 +53,7 @@ FALLBACK_REASON = {
     "index_error": rpb.FALLBACK_REASON_INDEX_ERROR,
     "shadow": rpb.FALLBACK_REASON_SHADOW,
     "disabled": rpb.FALLBACK_REASON_DISABLED,
+    "below_min_snapshot": rpb.FALLBACK_REASON_BELOW_MIN_SNAPSHOT,
 }
 
 
@@ -80,6 +81,12 @@ def _query_vector(values: list[float], dimension: int) -> npt.NDArray[np.float32
     return result
 
 
+def _floor(value: int) -> int:
+    if value < 0:
+        raise InvalidArgument("min_snapshot_version", "must not be negative")
+    return value
+
+
 def _progress(progress: Progress) -> rpb.RebuildProgress:
     message = rpb.RebuildProgress(
         running=progress.running,
@@ -97,6 +104,20 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
     def __init__(self, runtime: RetrievalRuntime) -> None:
         self.runtime = runtime
 
+    def _served(self, field: str, value: str) -> str:
+        """The request's workspace, refused when this replica does not serve it
+        (never answered with an empty or absent result)."""
+        workspace = workspace_or_default(field, value)
+        served = self.runtime.index.workspaces
+        if served and workspace not in served:
+            listed = ",".join(sorted(served))
+            raise FailedPrecondition(
+                f"this retrieval replica serves workspaces {listed}, not {workspace!r}",
+                reason="WORKSPACE_NOT_SERVED",
+                metadata={"workspace": workspace, "served_workspaces": listed},
+            )
+        return workspace
+
     def Recall(
         self, request: rpb.RecallRequest, context: grpc.ServicerContext
     ) -> rpb.RecallResponse:
@@ -105,13 +126,14 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
         query = RecallQuery(
             query_text=require_text("query_text", request.query_text, max_chars=MAX_QUERY_CHARS),
             subject=require_id("subject", request.subject),
-            workspace=workspace_or_default("workspace", request.workspace),
+            workspace=self._served("workspace", request.workspace),
             exclude_session_id=optional_id("exclude_session_id", request.exclude_session_id),
             limit=limit,
             start=start,
             end=end,
             vector=_query_vector(list(request.query_embedding), self.runtime.embedder.dimension),
             context_turns=context_turns("context_turns", request.context_turns),
+            min_snapshot_version=_floor(request.min_snapshot_version),
         )
         result = self.runtime.recaller.recall(query)
         return rpb.RecallResponse(
@@ -155,7 +177,7 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
         query = ExactQuery(
             terms=terms,
             subject=require_id("subject", request.subject),
-            workspace=workspace_or_default("workspace", request.workspace),
+            workspace=self._served("workspace", request.workspace),
             session_id=optional_id("session_id", request.session_id),
             start=start,
             end=end,
@@ -197,6 +219,7 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
             rebuild=_progress(runtime.rebuilder.progress),
             fallbacks_total=runtime.recaller.fallbacks_total,
             embedding_model=runtime.embedder.name,
+            served_workspaces=sorted(runtime.index.workspaces),
         )
         if snapshot is not None:
             response.dense_index_type = snapshot.dense_type

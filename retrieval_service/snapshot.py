@@ -17,6 +17,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from functools import cached_property
 from typing import overload
 
 import numpy as np
@@ -250,11 +251,7 @@ class Snapshot:
                 if rows.size and allowed is not None:
                     keep = allowed(lo, hi)[rows - lo]
                     rows, scores = rows[keep], scores[keep]
-                if rows.size > request.lexical_window:
-                    top = np.argpartition(-scores, request.lexical_window - 1)[
-                        : request.lexical_window
-                    ]
-                    rows, scores = rows[top], scores[top]
+                rows, scores = _segment_top(rows, scores, request.lexical_window)
                 lexical_hits.extend(
                     (float(s), index, int(r)) for s, r in zip(scores, rows, strict=True)
                 )
@@ -321,19 +318,31 @@ class Snapshot:
             keys=ids.keys(),
         )
 
+    @cached_property
+    def _live_lengths(self) -> tuple[int, float]:
+        """BM25's N and total document length over live rows only (lexical.py):
+        the same for every layout of the same episodes."""
+        total = sum(
+            s.lexical.total_len - s.lexical.len_among(d)
+            for s, d in zip(self.segments, self.dead, strict=True)
+        )
+        return self.live, total
+
+    def _live_df(self, term: str) -> int:
+        return sum(
+            s.lexical.df(term) - s.lexical.df_among(term, d)
+            for s, d in zip(self.segments, self.dead, strict=True)
+        )
+
     def _weighted_terms(self, text: str) -> tuple[list[tuple[str, float]], float]:
         query_terms = index_terms(text)
         terms = sorted(set(query_terms))
         query_tf = {t: 0 for t in terms}
         for t in query_terms:
             query_tf[t] += 1
-        n_docs = sum(s.rows for s in self.segments)
-        total_len = sum(s.lexical.total_len for s in self.segments)
+        n_docs, total_len = self._live_lengths
         avgdl = max(total_len / n_docs, 1.0) if n_docs else 1.0
-        weighted = [
-            (t, idf(sum(s.lexical.df(t) for s in self.segments), n_docs) * query_tf[t])
-            for t in terms
-        ]
+        weighted = [(t, idf(self._live_df(t), n_docs) * query_tf[t]) for t in terms]
         return weighted, avgdl
 
     def _dense_hits(
@@ -359,7 +368,7 @@ class Snapshot:
             and exclude < 0
         )
         dead = self.dead[index]
-        dense_rows, dense_scores = segment.dense.search(
+        dense_rows, _approximate = segment.dense.search(
             vector,
             lo,
             hi,
@@ -368,7 +377,13 @@ class Snapshot:
             alive=self.alive[index] if only_tombstones else None,
             dead_in_range=int(np.searchsorted(dead, hi)) - int(np.searchsorted(dead, lo)),
         )
-        return [(float(s), index, int(r)) for s, r in zip(dense_scores, dense_rows, strict=True)]
+        # Re-scored the one layout-independent way (dense.exact_scores); the
+        # search kept every row within float32 rounding of its k-th best.
+        dense_scores = dense_mod.exact_scores(segment.dense.vectors, dense_rows, vector)
+        return [
+            (float(s), index, int(r))
+            for s, r in zip(dense_scores.tolist(), dense_rows.tolist(), strict=True)
+        ]
 
     def _top(self, hits: list[tuple[float, int, int]], window: int) -> list[tuple[float, int, int]]:
         """The best ``window`` hits; ties by episode id (a UUID's text orders as
@@ -412,7 +427,9 @@ class Snapshot:
                 pos = np.searchsorted(sorted_keys, keys, side=side)  # type: ignore[call-overload]
                 pos = pos - 1 if step < 0 else pos
                 ok = (pos >= 0) & (pos < m)
-                for _ in range(8):  # skip dead rows (replaced or removed episodes)
+                # Skip dead rows (replaced or removed episodes), however many:
+                # a bounded skip would make a neighbour depend on the layout.
+                for _ in range(m):
                     clipped = np.clip(pos, 0, m - 1)
                     dead = ok & ~alive[sorted_rows[clipped]]
                     if not dead.any():
@@ -446,7 +463,7 @@ class Snapshot:
             segment = self.segments[int(index)]
             at = np.flatnonzero(segs == index)
             r = rows[at]
-            values = segment.dense.vectors[r] @ q
+            values = dense_mod.exact_scores(segment.dense.vectors, r, q)
             out[at] = np.where(segment.has_vector[r], values, np.nan)
         return out
 
@@ -475,18 +492,7 @@ class Snapshot:
         exclude = (
             self.interner.lookup(request.exclude_session_id) if request.exclude_session_id else -1
         )
-        query_terms = index_terms(request.query_text)
-        terms = sorted(set(query_terms))
-        query_tf = {t: 0 for t in terms}
-        for t in query_terms:
-            query_tf[t] += 1
-        n_docs = sum(s.rows for s in self.segments)
-        total_len = sum(s.lexical.total_len for s in self.segments)
-        avgdl = max(total_len / n_docs, 1.0) if n_docs else 1.0
-        weighted = [
-            (t, idf(sum(s.lexical.df(t) for s in self.segments), n_docs) * query_tf[t])
-            for t in terms
-        ]
+        weighted, avgdl = self._weighted_terms(request.query_text)
         vector = (
             None
             if request.vector is None
@@ -509,11 +515,7 @@ class Snapshot:
                 if rows.size and allowed is not None:
                     keep = allowed(lo, hi)[rows - lo]
                     rows, scores = rows[keep], scores[keep]
-                if rows.size > request.lexical_window:
-                    top = np.argpartition(-scores, request.lexical_window - 1)[
-                        : request.lexical_window
-                    ]
-                    rows, scores = rows[top], scores[top]
+                rows, scores = _segment_top(rows, scores, request.lexical_window)
                 lexical_hits.extend(
                     (float(s), index, int(r)) for s, r in zip(scores, rows, strict=True)
                 )
@@ -664,6 +666,19 @@ class Snapshot:
         return Snapshot.from_base(
             base, self.interner, self.dim, self.model, self.applied_cursor, generation
         )
+
+
+def _segment_top(
+    rows: I64, scores: npt.NDArray[np.float64], window: int
+) -> tuple[I64, npt.NDArray[np.float64]]:
+    """The rows scoring at least a segment's ``window``-th best score. Ties at
+    the edge are all kept: which of them make the window is decided across
+    segments by episode id (Snapshot._top), never by where a row is stored."""
+    if rows.size <= window:
+        return rows, scores
+    kth = np.partition(scores, rows.size - window)[rows.size - window]
+    keep = scores >= kth
+    return rows[keep], scores[keep]
 
 
 def _utc_day(us: int) -> date:

@@ -42,6 +42,8 @@ _SERVE_FLAGS = (
     ("--log-level", "log_level"),
     ("--grace-seconds", "grace_seconds"),
     ("--index-staleness-seconds", "index_staleness_seconds"),
+    ("--serve-workspaces", "serve_workspaces"),
+    ("--retrieval-route", "retrieval_route"),
     ("--extractor-addr", "extractor_addr"),
     ("--processes", "processes"),
 )

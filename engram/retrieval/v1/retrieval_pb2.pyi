@@ -66,6 +66,10 @@ class _FallbackReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Fallba
     """Shadow mode: fallback served, resident compared."""
     FALLBACK_REASON_DISABLED: _FallbackReason.ValueType  # 6
     """Resident serving disabled by configuration."""
+    FALLBACK_REASON_BELOW_MIN_SNAPSHOT: _FallbackReason.ValueType  # 7
+    """The resident snapshot was older than RecallRequest.min_snapshot_version
+    and did not catch up within the replica's wait.
+    """
 
 class FallbackReason(_FallbackReason, metaclass=_FallbackReasonEnumTypeWrapper):
     """Why the fallback served."""
@@ -83,6 +87,10 @@ FALLBACK_REASON_SHADOW: FallbackReason.ValueType  # 5
 """Shadow mode: fallback served, resident compared."""
 FALLBACK_REASON_DISABLED: FallbackReason.ValueType  # 6
 """Resident serving disabled by configuration."""
+FALLBACK_REASON_BELOW_MIN_SNAPSHOT: FallbackReason.ValueType  # 7
+"""The resident snapshot was older than RecallRequest.min_snapshot_version
+and did not catch up within the replica's wait.
+"""
 Global___FallbackReason: _TypeAlias = FallbackReason  # noqa: Y015
 
 @_typing.final
@@ -162,6 +170,7 @@ class RecallRequest(_message.Message):
     TIME_WINDOW_FIELD_NUMBER: _builtins.int
     QUERY_EMBEDDING_FIELD_NUMBER: _builtins.int
     CONTEXT_TURNS_FIELD_NUMBER: _builtins.int
+    MIN_SNAPSHOT_VERSION_FIELD_NUMBER: _builtins.int
     query_text: _builtins.str
     """1..4096 chars."""
     subject: _builtins.str
@@ -174,6 +183,13 @@ class RecallRequest(_message.Message):
     context_turns: _builtins.int
     """0..5 turns before and after each hit's latest occurrence, returned in
     RecallHit.context_turns; more is INVALID_ARGUMENT.
+    """
+    min_snapshot_version: _builtins.int
+    """Read-your-writes floor: answer from a snapshot at least this new (a
+    Coverage.snapshot_version the caller saw from any replica, or from the
+    journal). A replica behind it waits briefly for its change feed, then
+    answers from the journal, whose coverage carries the journal's watermark.
+    0: any snapshot; negative is INVALID_ARGUMENT.
     """
     @_builtins.property
     def time_window(self) -> _common_pb2.TimeWindow: ...
@@ -192,10 +208,11 @@ class RecallRequest(_message.Message):
         time_window: _common_pb2.TimeWindow | None = ...,
         query_embedding: _abc.Iterable[_builtins.float] | None = ...,
         context_turns: _builtins.int = ...,
+        min_snapshot_version: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["time_window", b"time_window"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["context_turns", b"context_turns", "exclude_session_id", b"exclude_session_id", "limit", b"limit", "query_embedding", b"query_embedding", "query_text", b"query_text", "subject", b"subject", "time_window", b"time_window", "workspace", b"workspace"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context_turns", b"context_turns", "exclude_session_id", b"exclude_session_id", "limit", b"limit", "min_snapshot_version", b"min_snapshot_version", "query_embedding", b"query_embedding", "query_text", b"query_text", "subject", b"subject", "time_window", b"time_window", "workspace", b"workspace"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -468,6 +485,7 @@ class GetIndexStatusResponse(_message.Message):
     RESIDENT_BYTES_FIELD_NUMBER: _builtins.int
     FALLBACKS_TOTAL_FIELD_NUMBER: _builtins.int
     EMBEDDING_MODEL_FIELD_NUMBER: _builtins.int
+    SERVED_WORKSPACES_FIELD_NUMBER: _builtins.int
     dense_index_type: _builtins.str
     """"faiss-flat-ip", "faiss-hnsw", ..."""
     episodes: _builtins.int
@@ -492,6 +510,10 @@ class GetIndexStatusResponse(_message.Message):
     def shadow(self) -> Global___ShadowTelemetry: ...
     @_builtins.property
     def rebuild(self) -> Global___RebuildProgress: ...
+    @_builtins.property
+    def served_workspaces(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The workspaces this replica indexes and serves; empty: every workspace."""
+
     def __init__(
         self,
         *,
@@ -509,10 +531,11 @@ class GetIndexStatusResponse(_message.Message):
         resident_bytes: _builtins.int = ...,
         fallbacks_total: _builtins.int = ...,
         embedding_model: _builtins.str = ...,
+        served_workspaces: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["rebuild", b"rebuild", "shadow", b"shadow"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["applied_cursor", b"applied_cursor", "dense_index_type", b"dense_index_type", "embedding_model", b"embedding_model", "episodes", b"episodes", "fallbacks_total", b"fallbacks_total", "journal_watermark", b"journal_watermark", "ready", b"ready", "rebuild", b"rebuild", "resident_bytes", b"resident_bytes", "shadow", b"shadow", "shadow_mode", b"shadow_mode", "snapshot_version", b"snapshot_version", "staleness_seconds", b"staleness_seconds", "tombstones", b"tombstones"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["applied_cursor", b"applied_cursor", "dense_index_type", b"dense_index_type", "embedding_model", b"embedding_model", "episodes", b"episodes", "fallbacks_total", b"fallbacks_total", "journal_watermark", b"journal_watermark", "ready", b"ready", "rebuild", b"rebuild", "resident_bytes", b"resident_bytes", "served_workspaces", b"served_workspaces", "shadow", b"shadow", "shadow_mode", b"shadow_mode", "snapshot_version", b"snapshot_version", "staleness_seconds", b"staleness_seconds", "tombstones", b"tombstones"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -43,14 +43,21 @@ class RetrievalServiceStub:
     """Ranked episodic recall. Never exhaustive: an empty result is at best
     ABSENCE_STATE_COVERAGE_UNKNOWN.
     Errors: INVALID_ARGUMENT (empty query_text or subject, limit out of range,
-    bad time window). A journal outage is not an error: the response carries
-    coverage outcome SEARCH_OUTCOME_UNAVAILABLE.
+    bad time window, negative min_snapshot_version). A journal outage is not
+    an error: the response carries coverage outcome SEARCH_OUTCOME_UNAVAILABLE.
+    A replica whose index is older than min_snapshot_version is not an error
+    either: it answers from the journal (FALLBACK_REASON_BELOW_MIN_SNAPSHOT).
+    FAILED_PRECONDITION (reason WORKSPACE_NOT_SERVED, metadata workspace and
+    served_workspaces): this replica serves a declared set of workspaces
+    (GetIndexStatusResponse.served_workspaces) without the request's; route
+    the request to a replica that serves it.
     """
     FindExact: _grpc.UnaryUnaryMultiCallable[_retrieval_pb2.FindExactRequest, _retrieval_pb2.FindExactResponse]
     """Exhaustive exact-term search over the canonical journal with an
     independent verifier; the only path that can yield
     ABSENCE_STATE_ABSENT_AUTHORITATIVE.
-    Errors: INVALID_ARGUMENT (no usable term).
+    Errors: INVALID_ARGUMENT (no usable term), FAILED_PRECONDITION (reason
+    WORKSPACE_NOT_SERVED, as for Recall).
     """
     GetIndexStatus: _grpc.UnaryUnaryMultiCallable[_retrieval_pb2.GetIndexStatusRequest, _retrieval_pb2.GetIndexStatusResponse]
     """Resident index state: size, watermark, freshness, rebuild progress,
@@ -79,14 +86,21 @@ class RetrievalServiceAsyncStub(RetrievalServiceStub):
     """Ranked episodic recall. Never exhaustive: an empty result is at best
     ABSENCE_STATE_COVERAGE_UNKNOWN.
     Errors: INVALID_ARGUMENT (empty query_text or subject, limit out of range,
-    bad time window). A journal outage is not an error: the response carries
-    coverage outcome SEARCH_OUTCOME_UNAVAILABLE.
+    bad time window, negative min_snapshot_version). A journal outage is not
+    an error: the response carries coverage outcome SEARCH_OUTCOME_UNAVAILABLE.
+    A replica whose index is older than min_snapshot_version is not an error
+    either: it answers from the journal (FALLBACK_REASON_BELOW_MIN_SNAPSHOT).
+    FAILED_PRECONDITION (reason WORKSPACE_NOT_SERVED, metadata workspace and
+    served_workspaces): this replica serves a declared set of workspaces
+    (GetIndexStatusResponse.served_workspaces) without the request's; route
+    the request to a replica that serves it.
     """
     FindExact: _aio.UnaryUnaryMultiCallable[_retrieval_pb2.FindExactRequest, _retrieval_pb2.FindExactResponse]  # type: ignore[assignment]
     """Exhaustive exact-term search over the canonical journal with an
     independent verifier; the only path that can yield
     ABSENCE_STATE_ABSENT_AUTHORITATIVE.
-    Errors: INVALID_ARGUMENT (no usable term).
+    Errors: INVALID_ARGUMENT (no usable term), FAILED_PRECONDITION (reason
+    WORKSPACE_NOT_SERVED, as for Recall).
     """
     GetIndexStatus: _aio.UnaryUnaryMultiCallable[_retrieval_pb2.GetIndexStatusRequest, _retrieval_pb2.GetIndexStatusResponse]  # type: ignore[assignment]
     """Resident index state: size, watermark, freshness, rebuild progress,
@@ -118,8 +132,14 @@ class RetrievalServiceServicer(metaclass=_abc_1.ABCMeta):
         """Ranked episodic recall. Never exhaustive: an empty result is at best
         ABSENCE_STATE_COVERAGE_UNKNOWN.
         Errors: INVALID_ARGUMENT (empty query_text or subject, limit out of range,
-        bad time window). A journal outage is not an error: the response carries
-        coverage outcome SEARCH_OUTCOME_UNAVAILABLE.
+        bad time window, negative min_snapshot_version). A journal outage is not
+        an error: the response carries coverage outcome SEARCH_OUTCOME_UNAVAILABLE.
+        A replica whose index is older than min_snapshot_version is not an error
+        either: it answers from the journal (FALLBACK_REASON_BELOW_MIN_SNAPSHOT).
+        FAILED_PRECONDITION (reason WORKSPACE_NOT_SERVED, metadata workspace and
+        served_workspaces): this replica serves a declared set of workspaces
+        (GetIndexStatusResponse.served_workspaces) without the request's; route
+        the request to a replica that serves it.
         """
 
     @_abc_1.abstractmethod
@@ -131,7 +151,8 @@ class RetrievalServiceServicer(metaclass=_abc_1.ABCMeta):
         """Exhaustive exact-term search over the canonical journal with an
         independent verifier; the only path that can yield
         ABSENCE_STATE_ABSENT_AUTHORITATIVE.
-        Errors: INVALID_ARGUMENT (no usable term).
+        Errors: INVALID_ARGUMENT (no usable term), FAILED_PRECONDITION (reason
+        WORKSPACE_NOT_SERVED, as for Recall).
         """
 
     @_abc_1.abstractmethod
