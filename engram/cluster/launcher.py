@@ -84,6 +84,27 @@ def read_state(config: ClusterConfig) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def wait_ready(
+    state_file: Path, process: subprocess.Popen[bytes], timeout_s: float
+) -> dict[str, Any]:
+    """For scripts and tests that started ``engram cluster up`` as ``process``:
+    its cluster.json once the state is ready. Unavailable when the launcher
+    exits first or the time runs out."""
+    deadline = time.monotonic() + timeout_s
+    while process.poll() is None and time.monotonic() < deadline:
+        try:
+            state = json.loads(state_file.read_text("utf-8"))
+        except (OSError, ValueError):
+            state = {}
+        if isinstance(state, dict) and state.get("state") == "ready":
+            return state
+        time.sleep(0.2)
+    code = process.poll()
+    raise Unavailable(
+        f"engram cluster up did not become ready (exit code {code})", reason="CLUSTER_NOT_READY"
+    )
+
+
 @dataclass(frozen=True)
 class Ports:
     router: int

@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from concurrent import futures
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -21,8 +22,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
 from engram.channels import open_channel
+from engram.cluster.launcher import wait_ready
 from engram.cluster.processes import pid_alive, serving
 from engram.cluster.router import ROUTED_SERVICES, RunningRouter, start_router
+from engram.errors import Unavailable
 from engram.journal.v1 import journal_pb2 as jpb
 from engram.journal.v1 import journal_pb2_grpc as jpb_grpc
 from engram.server import Suite
@@ -122,7 +125,7 @@ def _fake_journal(name: str) -> tuple[grpc.Server, int]:
 
     class Handler(grpc.GenericRpcHandler):  # type: ignore[type-arg]
         def service(self, details: grpc.HandlerCallDetails) -> object:
-            if details.method != method:  # type: ignore[attr-defined]
+            if details.method != method:
                 return None
             return grpc.unary_unary_rpc_method_handler(lambda _request, _context: answer)
 
@@ -156,7 +159,7 @@ def test_address_lists_balance_and_fail_over(
         b.stop(0)
 
 
-def _start_cluster(tmp: Path, config: str) -> tuple[subprocess.Popen[bytes], dict[str, object]]:
+def _start_cluster(tmp: Path, config: str) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
     path = tmp / "cluster.yaml"
     path.write_text(config, "utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
@@ -168,17 +171,12 @@ def _start_cluster(tmp: Path, config: str) -> tuple[subprocess.Popen[bytes], dic
             stdout=log,
             stderr=log,
         )
-    state_file = tmp / "data" / "cluster.json"
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline and process.poll() is None:
-        if state_file.exists():
-            state = json.loads(state_file.read_text("utf-8"))
-            if state["state"] == "ready":
-                return process, state
-        time.sleep(0.2)
-    process.kill()
-    process.wait()
-    raise AssertionError(f"cluster did not start: {(tmp / 'up.log').read_text()[-4000:]}")
+    try:
+        return process, wait_ready(tmp / "data" / "cluster.json", process, 240)
+    except Unavailable:
+        process.kill()
+        process.wait()
+        raise AssertionError((tmp / "up.log").read_text()[-4000:]) from None
 
 
 def test_cluster_up_serves_reports_and_stops_everything(tmp_path: Path) -> None:
@@ -188,9 +186,9 @@ def test_cluster_up_serves_reports_and_stops_everything(tmp_path: Path) -> None:
         "replicas: {retrieval: 1, gateway: 1}\n"
     )
     process, state = _start_cluster(tmp_path, config)
-    pids = [p["pid"] for p in state["processes"]]  # type: ignore[attr-defined]
+    pids = [p["pid"] for p in state["processes"]]
     try:
-        assert {p["service"] for p in state["processes"]} == {  # type: ignore[attr-defined]
+        assert {p["service"] for p in state["processes"]} == {
             "journal", "learning", "retrieval", "gateway", "router",
         }  # fmt: skip
         router = str(state["router"])
@@ -221,7 +219,7 @@ def test_cluster_up_serves_reports_and_stops_everything(tmp_path: Path) -> None:
         channel.close()
 
         # A service killed outright is reported and started again.
-        gateway_pid = next(p["pid"] for p in state["processes"] if p["name"] == "gateway-1")  # type: ignore[attr-defined]
+        gateway_pid = next(p["pid"] for p in state["processes"] if p["name"] == "gateway-1")
         os.kill(gateway_pid, signal.SIGKILL)
         deadline = time.monotonic() + 120
         while True:
