@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engram.cluster.launcher import wait_ready  # noqa: E402
+from engram.cluster.launcher import spawn_up, wait_ready  # noqa: E402
 from engram.errors import Unavailable  # noqa: E402
 
 TESTS = ["tests/e2e/test_live_target.py"]
@@ -44,14 +44,7 @@ def main(pytest_args: list[str]) -> int:
     log = work / "cluster.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
     started = time.monotonic()
-    with log.open("wb") as sink:
-        launcher = subprocess.Popen(
-            [sys.executable, "-m", "engram.cli.main", "cluster", "up", "--config", str(config)],
-            cwd=ROOT,
-            env=env,
-            stdout=sink,
-            stderr=sink,
-        )
+    launcher = spawn_up(config, log)
     code = 1
     try:
         state = wait_ready(work / "data" / "cluster.json", launcher, START_TIMEOUT_SECONDS)

@@ -84,6 +84,20 @@ def read_state(config: ClusterConfig) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def spawn_up(config_path: Path, log_path: Path) -> subprocess.Popen[bytes]:
+    """For scripts and tests: ``engram cluster up --config config_path`` in
+    the background (output to ``log_path``, no ENGRAM_* variables passed on)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+    with log_path.open("wb") as sink:
+        return subprocess.Popen(
+            _engram("cluster", "up", "--config", str(config_path)),
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=sink,
+            stderr=sink,
+        )
+
+
 def wait_ready(
     state_file: Path, process: subprocess.Popen[bytes], timeout_s: float
 ) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
 from engram.channels import open_channel
-from engram.cluster.launcher import wait_ready
+from engram.cluster.launcher import spawn_up, wait_ready
 from engram.cluster.processes import pid_alive, serving
 from engram.cluster.router import ROUTED_SERVICES, RunningRouter, start_router
 from engram.errors import Unavailable
@@ -124,7 +124,7 @@ def _fake_journal(name: str) -> tuple[grpc.Server, int]:
     answer = jpb.GetStatusResponse(version=name).SerializeToString()
 
     class Handler(grpc.GenericRpcHandler):  # type: ignore[type-arg]
-        def service(self, details: grpc.HandlerCallDetails) -> object:
+        def service(self, details: grpc.HandlerCallDetails) -> Any:
             if details.method != method:
                 return None
             return grpc.unary_unary_rpc_method_handler(lambda _request, _context: answer)
@@ -159,18 +159,11 @@ def test_address_lists_balance_and_fail_over(
         b.stop(0)
 
 
-def _start_cluster(tmp: Path, config: str) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
+def start_cluster(tmp: Path, config: str) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
+    """`engram cluster up` with ``config`` in ``tmp``; its cluster.json once ready."""
     path = tmp / "cluster.yaml"
     path.write_text(config, "utf-8")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
-    with (tmp / "up.log").open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "engram.cli.main", "cluster", "up", "--config", str(path)],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=log,
-        )
+    process = spawn_up(path, tmp / "up.log")
     try:
         return process, wait_ready(tmp / "data" / "cluster.json", process, 240)
     except Unavailable:
@@ -185,7 +178,7 @@ def test_cluster_up_serves_reports_and_stops_everything(tmp_path: Path) -> None:
         "embedder: hashing\ngrace_seconds: 1\nstandby: true\n"
         "replicas: {retrieval: 1, gateway: 1}\n"
     )
-    process, state = _start_cluster(tmp_path, config)
+    process, state = start_cluster(tmp_path, config)
     pids = [p["pid"] for p in state["processes"]]
     try:
         assert {p["service"] for p in state["processes"]} == {
