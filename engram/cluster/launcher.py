@@ -400,13 +400,10 @@ class Cluster:
         stopped itself."""
         next_pg_check = time.monotonic() + POSTGRES_CHECK_SECONDS
         while not self.stopping.wait(SUPERVISE_POLL_SECONDS):
-            for child in self.children:
-                if self.stopping.is_set():
-                    break
-                if child.alive() or child.process is None:
-                    continue
-                code = child.process.returncode
-                child.exit_codes.append(code)
+            exited = [c for c in self.children if c.process is not None and not c.alive()]
+            for child in exited:
+                code = child.process.returncode if child.process is not None else None
+                child.exit_codes.append(code if code is not None else 0)
                 log.error(
                     "%s (pid %s) exited with code %s",
                     child.name,
@@ -422,7 +419,8 @@ class Cluster:
                         recent - 1,
                     )
                     return 1
-                self._restart(child)
+            if exited and not self.stopping.is_set():
+                self._restart(exited)
             if time.monotonic() >= next_pg_check:
                 next_pg_check = time.monotonic() + POSTGRES_CHECK_SECONDS
                 for instance in (self.primary, self.standby):
@@ -437,16 +435,19 @@ class Cluster:
                         return 1
         return 0
 
-    def _restart(self, child: Child) -> None:
-        log.warning("restarting %s", child.name)
-        child.spawn()
+    def _restart(self, children: Sequence[Child]) -> None:
+        """Start ``children`` again together, then wait for each to serve."""
+        for child in children:
+            log.warning("restarting %s", child.name)
+            child.spawn()
         self.write_state()
-        try:
-            child.wait_serving(self.config.start_timeout_seconds, self.stopping.is_set)
-        except Unavailable as exc:
-            log.error("%s", exc.message)  # the next round sees it exited (or stopping)
-            return
-        log.info("%s serving again on %s (pid %s)", child.name, child.address, child.pid)
+        for child in children:
+            try:
+                child.wait_serving(self.config.start_timeout_seconds, self.stopping.is_set)
+            except Unavailable as exc:
+                log.error("%s", exc.message)  # the next round sees it exited (or stopping)
+                continue
+            log.info("%s serving again on %s (pid %s)", child.name, child.address, child.pid)
 
     def stop(self) -> None:
         """Ask supervise() (or a start in progress) to end; down() follows."""

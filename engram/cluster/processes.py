@@ -4,9 +4,8 @@ the grace period), restarted when it dies unless it restarts too often."""
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -22,15 +21,19 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from engram.errors import Unavailable
 
-_PR_SET_PDEATHSIG = 1
 HEALTH_POLL_SECONDS = 0.2
 
 
-def _die_with_parent() -> None:
-    """Runs in the child before exec: SIGTERM it when the launcher dies, even
-    by SIGKILL, so a lost launcher leaves no serving orphans (Linux)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+def _bound_to_parent(command: Sequence[str]) -> list[str]:
+    """``command`` run so that the kernel sends it SIGTERM when the launcher
+    dies, even by SIGKILL, and a lost launcher leaves nothing serving: through
+    util-linux's ``setpriv --pdeathsig`` where there is one (Linux). Not a
+    ``preexec_fn``: Python code between fork and exec can deadlock on a lock
+    another thread (gRPC's) held at the fork."""
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return list(command)
+    return [setpriv, "--pdeathsig", "TERM", "--", *command]
 
 
 def free_port(host: str) -> int:
@@ -77,12 +80,11 @@ class Child:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("ab") as sink:
             self.process = subprocess.Popen(
-                list(self.command),
+                _bound_to_parent(self.command),
                 env=self.env,
                 stdin=subprocess.DEVNULL,
                 stdout=sink,
                 stderr=sink,
-                preexec_fn=_die_with_parent,  # noqa: PLW1509 (spawned from the main thread only)
             )
 
     def alive(self) -> bool:
