@@ -154,6 +154,22 @@ def _commit(channel: grpc.Channel, subject: str) -> jpb.TurnReceipt:
     ).receipt
 
 
+def _recalled_on_each(
+    replicas: list[str], subject: str, episode_id: str
+) -> list[rpb.RecallResponse]:
+    """Recall on each retrieval replica directly, once each has the episode."""
+    answers = []
+    for address in replicas:
+        channel = open_channel(address, os.environ.get("ENGRAM_E2E_TOKEN", ""))
+        try:
+            answers.append(
+                wait_recalled(rpb_grpc.RetrievalServiceStub(channel), subject, episode_id)
+            )
+        finally:
+            channel.close()
+    return answers
+
+
 @pytest.mark.cluster
 def test_recall_on_every_retrieval_replica(
     live_target: grpc.Channel, cluster: dict[str, list[str]]
@@ -162,16 +178,9 @@ def test_recall_on_every_retrieval_replica(
     assert len(replicas) >= 2, "the cluster runs one retrieval replica"
     subject = f"e2e-{uuid.uuid4().hex[:12]}"
     receipt = _commit(live_target, subject)
-    token = os.environ.get("ENGRAM_E2E_TOKEN", "")
-    for address in replicas:
-        channel = open_channel(address, token)
-        try:
-            answer = wait_recalled(
-                rpb_grpc.RetrievalServiceStub(channel), subject, receipt.episode_id
-            )
-        finally:
-            channel.close()
-        # Each replica says which snapshot answered: its applied change-feed cursor.
+    answers = _recalled_on_each(replicas, subject, receipt.episode_id)
+    for address, answer in zip(replicas, answers, strict=True):
+        # Each replica says which snapshot answered (its applied change-feed cursor).
         assert answer.coverage.snapshot_version, address
     # Through the router, round-robin: enough calls to reach every replica,
     # each of which has the episode by now.
@@ -194,12 +203,7 @@ def test_assemble_context_on_every_gateway(
     assert len(gateways) >= 2, "the cluster runs one gateway replica"
     subject = f"e2e-{uuid.uuid4().hex[:12]}"
     receipt = _commit(live_target, subject)
-    for address in cluster["retrieval"]:  # indexed everywhere first
-        channel = open_channel(address, os.environ.get("ENGRAM_E2E_TOKEN", ""))
-        try:
-            wait_recalled(rpb_grpc.RetrievalServiceStub(channel), subject, receipt.episode_id)
-        finally:
-            channel.close()
+    _recalled_on_each(cluster["retrieval"], subject, receipt.episode_id)  # indexed everywhere
     channels = [open_channel(a, os.environ.get("ENGRAM_E2E_TOKEN", "")) for a in gateways]
     try:
         for channel in [*channels, live_target, live_target]:
