@@ -454,7 +454,10 @@ class Cluster:
         self.stopping.set()
 
     def down(self) -> None:
-        """Stop every process in reverse start order, gracefully, PostgreSQL last."""
+        """Stop every process in reverse start order, gracefully, PostgreSQL
+        last (once; later calls do nothing)."""
+        if self.state == "stopped":
+            return
         self.state = "stopping"
         if self.config.state_file.exists():
             self.write_state()
