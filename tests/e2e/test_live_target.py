@@ -45,6 +45,7 @@ SERVICES = (
     "engram.gateway.v1.GatewayService",
 )
 RECALL_TIMEOUT_SECONDS = 30.0
+READ_TIMEOUT_SECONDS = 10.0
 
 
 def wait_recalled(
@@ -62,6 +63,21 @@ def wait_recalled(
             return response
         assert time.monotonic() < deadline, f"episode not recalled in {RECALL_TIMEOUT_SECONDS}s"
         time.sleep(0.2)
+
+
+def read_session(
+    journal: jpb_grpc.JournalServiceStub, subject: str, session_id: str
+) -> jpb.ReadSessionJournalResponse:
+    """ReadSessionJournal once it has an event: a deployment may serve reads
+    from a streaming standby, a moment behind the commit."""
+    deadline = time.monotonic() + READ_TIMEOUT_SECONDS
+    while True:
+        page: jpb.ReadSessionJournalResponse = journal.ReadSessionJournal(
+            jpb.ReadSessionJournalRequest(subject=subject, session_id=session_id), timeout=10
+        )
+        if page.events or time.monotonic() > deadline:
+            return page
+        time.sleep(0.1)
 
 
 def test_commit_read_recall_assemble_status(live_target: grpc.Channel) -> None:
@@ -85,9 +101,7 @@ def test_commit_read_recall_assemble_status(live_target: grpc.Channel) -> None:
     replay = journal.CommitTurn(request, timeout=10).receipt
     assert replay.replayed and replay.event_id == receipt.event_id
 
-    page = journal.ReadSessionJournal(
-        jpb.ReadSessionJournalRequest(subject=subject, session_id="s-1"), timeout=10
-    )
+    page = read_session(journal, subject, "s-1")
     assert [e.event_id for e in page.events] == [receipt.event_id]
     assert page.events[0].payload["user_text"] == request.user_text
     validate(page.coverage)
