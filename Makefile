@@ -1,6 +1,6 @@
 # engram developer commands. `make run` serves the suite on the embedded
-# PostgreSQL; `make test` runs the checks CI runs first (CI adds `make wheel-check` and
-# `make test-slow`). Everything installs from the hashed locks (`make lock`, `make upgrade`).
+# PostgreSQL; `make test` runs the checks CI runs first (CI adds `make wheel-check`,
+# `make test-slow` and `make test-cluster`). Everything installs from the hashed locks (`make lock`, `make upgrade`).
 
 PYTHON ?= python3
 VENV := .venv
@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NODE_STAMP := node_modules/.installed-stamp
 
-.PHONY: run install test test-slow lint typecheck unit node-test node-package protos protos-check schema bench clean \
+.PHONY: run install test test-slow test-cluster lint typecheck unit node-test node-package protos protos-check schema bench clean \
 	stubs stubs-check stub-tools breaking
 
 run: $(STAMP)  ## serve all four services on 127.0.0.1:50051 (embedded PostgreSQL in ./.engram)
@@ -79,12 +79,19 @@ $(NODE_STAMP): package.json package-lock.json
 # time, so order dependence and races show up; a failing run ends by naming its
 # seed: replay that order with `-p randomly --randomly-seed=N`.
 test: install protos-check lint breaking typecheck node-test  ## everything CI checks but the slow tests (test-slow)
-	OPENBLAS_NUM_THREADS=1 $(BIN)/pytest -m "not slow" -q
+	OPENBLAS_NUM_THREADS=1 $(BIN)/pytest -m "not slow and not cluster" -q
 
 # Fault tests (tests/faults: SIGKILL of the server, a PostgreSQL restart, both
 # under load) and long outages; CI runs them after `make test`.
 test-slow: $(STAMP) stubs-check node-package  ## the slow tests
 	OPENBLAS_NUM_THREADS=1 $(BIN)/pytest -m slow -q
+
+# `engram cluster up` on a temporary directory with free ports (PostgreSQL primary and
+# standby, journal, learning, two retrieval and two gateway replicas, the router), the
+# end-to-end tests that take a live target run through its router (ENGRAM_E2E_TARGET), and
+# a graceful stop (docs/deploy.md, "One-host cluster").
+test-cluster: $(STAMP)  ## the end-to-end suite against a multi-process cluster on this host
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python tools/cluster_e2e.py
 
 CLIENT_NODE_STAMP := clients/node/node_modules/.installed-stamp
 

@@ -7,10 +7,16 @@ RETRY_ATTEMPTS times with exponential back-off inside the call's deadline.
 That is safe for every engram RPC: reads are side-effect free, and every write
 but the policy setters (which set a value, idempotent by nature) carries an
 AIP-155 request id that makes a replay return the first answer.
+
+An address is one ``host:port`` or a comma-separated list of IP literals
+(``127.0.0.1:50054,127.0.0.1:50055``, or ``[::1]:50054,...``): a list becomes
+one channel balancing round-robin over every address that answers, so calls
+go to the replicas that are up and a retried call moves to another one.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import uuid
 from collections.abc import Callable
@@ -18,6 +24,7 @@ from typing import Any
 
 import grpc
 
+from engram.errors import InvalidArgument
 from engram.logs import request_id_var
 
 REQUEST_ID_HEADER = "x-request-id"
@@ -42,14 +49,71 @@ SERVICE_CONFIG: dict[str, Any] = {
     # Stop retrying when most calls fail (an outage), so retries do not pile on.
     "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1},
 }
+# A channel to an address list spreads calls over every replica that is up.
+BALANCED_SERVICE_CONFIG: dict[str, Any] = {
+    **SERVICE_CONFIG,
+    "loadBalancingConfig": [{"round_robin": {}}],
+}
 
-DEFAULT_CHANNEL_OPTIONS: tuple[tuple[str, Any], ...] = (
+BASE_CHANNEL_OPTIONS: tuple[tuple[str, Any], ...] = (
     ("grpc.max_receive_message_length", 64 * 1024 * 1024),
     ("grpc.max_send_message_length", 64 * 1024 * 1024),
     ("grpc.keepalive_time_ms", 30_000),
     ("grpc.enable_retries", 1),
+)
+DEFAULT_CHANNEL_OPTIONS = (
+    *BASE_CHANNEL_OPTIONS,
     ("grpc.service_config", json.dumps(SERVICE_CONFIG)),
 )
+BALANCED_CHANNEL_OPTIONS = (
+    *BASE_CHANNEL_OPTIONS,
+    ("grpc.service_config", json.dumps(BALANCED_SERVICE_CONFIG)),
+    # A replica that went away is retried soon, not after gRPC's default
+    # back-off (up to two minutes), so it takes its share again once back.
+    ("grpc.initial_reconnect_backoff_ms", 200),
+    ("grpc.max_reconnect_backoff_ms", 2_000),
+)
+
+
+def split_address_list(address: str, setting: str = "address") -> list[str]:
+    """The addresses of a comma-separated list (one element: the address as
+    given). A list of more than one must be IP literals with a port, all of
+    one family; InvalidArgument naming ``setting`` otherwise."""
+    parts = [part.strip() for part in address.split(",")]
+    if len(parts) == 1:
+        return parts
+    families = set()
+    for part in parts:
+        host, sep, port = part.rpartition(":")
+        if not part or not sep or not port.isdigit() or not 0 < int(port) <= 65535:
+            raise InvalidArgument(setting, f"{part!r} in {address!r} is not host:port")
+        bracketed = host.startswith("[") and host.endswith("]")
+        try:
+            ip = ipaddress.ip_address(host[1:-1] if bracketed else host)
+        except ValueError:
+            raise InvalidArgument(
+                setting,
+                f"{part!r} in {address!r}: a list of addresses takes IP literals "
+                "(a name that resolves to several addresses balances on its own)",
+            ) from None
+        if ip.version == 6 and not bracketed:
+            raise InvalidArgument(setting, f"{part!r} in {address!r}: write IPv6 as [addr]:port")
+        families.add(ip.version)
+    if len(families) > 1:
+        raise InvalidArgument(setting, f"{address!r} mixes IPv4 and IPv6 addresses")
+    return parts
+
+
+def channel_target(
+    address: str, setting: str = "address"
+) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """The gRPC target and channel options for ``address`` (one, or a list
+    balanced round-robin: ``ipv4:a:p,b:q``)."""
+    parts = split_address_list(address, setting)
+    if len(parts) == 1:
+        return parts[0], DEFAULT_CHANNEL_OPTIONS
+    scheme = "ipv6" if parts[0].startswith("[") else "ipv4"
+    return f"{scheme}:{','.join(parts)}", BALANCED_CHANNEL_OPTIONS
 
 
 def new_request_id() -> str:
@@ -115,8 +179,16 @@ class _MetadataInterceptor(
         return continuation(self._with_metadata(client_call_details), request)
 
 
-def open_channel(address: str, token: str = "") -> grpc.Channel:
+def open_plain_channel(address: str, setting: str = "address") -> grpc.Channel:
+    """An insecure channel with the retry policy (and round-robin over an
+    address list), nothing attached to its calls."""
+    target, options = channel_target(address, setting)
+    return grpc.insecure_channel(target, options=options)
+
+
+def open_channel(address: str, token: str = "", setting: str = "address") -> grpc.Channel:
     """An insecure channel (TLS terminates at the mesh/proxy) with the retry
-    policy, the token and the call id attached."""
-    channel = grpc.insecure_channel(address, options=DEFAULT_CHANNEL_OPTIONS)
+    policy, the token and the call id attached; ``address`` may be a list
+    (see the module doc), refused naming ``setting`` when malformed."""
+    channel = open_plain_channel(address, setting)
     return grpc.intercept_channel(channel, _MetadataInterceptor(token))

@@ -208,7 +208,8 @@ class ServiceClient:
         stub_class: Callable[[grpc.Channel], Any],
         timeout_s: float,
     ) -> ServiceClient:
-        return cls(service, open_channel(address, token), stub_class, timeout_s, owns_channel=True)
+        channel = open_channel(address, token, setting=f"{service}_addr")
+        return cls(service, channel, stub_class, timeout_s, owns_channel=True)
 
     def close(self) -> None:
         if self._owns_channel:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from engram.cli.cluster import cluster_group
 from engram.cli.context import context_group
 from engram.cli.importer import import_group
 from engram.cli.index import index_group
@@ -26,6 +27,7 @@ OPERATOR_COMMANDS: tuple[click.Command, ...] = (
     quarantine_group,
     index_group,
     import_group,
+    cluster_group,
 )
 
 

@@ -7,16 +7,26 @@ started in-process. It writes only under a fresh subject, and asserts nothing
 about data it did not write.
 
     ENGRAM_E2E_TARGET=127.0.0.1:50051 .venv/bin/pytest tests/e2e/test_live_target.py -q
+
+Against `engram cluster up` (`make test-cluster`), ENGRAM_E2E_CLUSTER names its
+cluster.json, and the tests marked ``cluster`` also call every retrieval and
+gateway replica directly, and the router often enough to reach each of them.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import time
 import uuid
+from collections.abc import Iterator
+from pathlib import Path
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from engram.channels import open_channel
 from engram.common.v1 import common_pb2 as cpb
 from engram.coverage import validate
 from engram.gateway.v1 import gateway_pb2 as gpb
@@ -35,6 +45,7 @@ SERVICES = (
     "engram.gateway.v1.GatewayService",
 )
 RECALL_TIMEOUT_SECONDS = 30.0
+READ_TIMEOUT_SECONDS = 10.0
 
 
 def wait_recalled(
@@ -52,6 +63,21 @@ def wait_recalled(
             return response
         assert time.monotonic() < deadline, f"episode not recalled in {RECALL_TIMEOUT_SECONDS}s"
         time.sleep(0.2)
+
+
+def read_session(
+    journal: jpb_grpc.JournalServiceStub, subject: str, session_id: str
+) -> jpb.ReadSessionJournalResponse:
+    """ReadSessionJournal once it has an event: a deployment may serve reads
+    from a streaming standby, a moment behind the commit."""
+    deadline = time.monotonic() + READ_TIMEOUT_SECONDS
+    while True:
+        page: jpb.ReadSessionJournalResponse = journal.ReadSessionJournal(
+            jpb.ReadSessionJournalRequest(subject=subject, session_id=session_id), timeout=10
+        )
+        if page.events or time.monotonic() > deadline:
+            return page
+        time.sleep(0.1)
 
 
 def test_commit_read_recall_assemble_status(live_target: grpc.Channel) -> None:
@@ -75,9 +101,7 @@ def test_commit_read_recall_assemble_status(live_target: grpc.Channel) -> None:
     replay = journal.CommitTurn(request, timeout=10).receipt
     assert replay.replayed and replay.event_id == receipt.event_id
 
-    page = journal.ReadSessionJournal(
-        jpb.ReadSessionJournalRequest(subject=subject, session_id="s-1"), timeout=10
-    )
+    page = read_session(journal, subject, "s-1")
     assert [e.event_id for e in page.events] == [receipt.event_id]
     assert page.events[0].payload["user_text"] == request.user_text
     validate(page.coverage)
@@ -115,3 +139,115 @@ def test_commit_read_recall_assemble_status(live_target: grpc.Channel) -> None:
     index = retrieval.GetIndexStatus(rpb.GetIndexStatusRequest(), timeout=10)
     assert index.ready
     assert index.applied_cursor >= 1
+
+
+# -- against `engram cluster up`: every replica, directly and through the router --
+
+
+@pytest.fixture
+def cluster() -> Iterator[dict[str, list[str]]]:
+    """The services' addresses from ENGRAM_E2E_CLUSTER (a cluster.json)."""
+    path = os.environ.get("ENGRAM_E2E_CLUSTER", "")
+    if not path:
+        pytest.skip("ENGRAM_E2E_CLUSTER (cluster.json of engram cluster up) is not set")
+    yield json.loads(Path(path).read_text("utf-8"))["services"]
+
+
+def _commit(channel: grpc.Channel, subject: str) -> jpb.TurnReceipt:
+    journal = jpb_grpc.JournalServiceStub(channel)
+    return journal.CommitTurn(
+        jpb.CommitTurnRequest(
+            subject=subject,
+            session_id="s-1",
+            user_text="My cat is called Miso; le chat dort dans le panier à linge.",
+            assistant_text="Noted: Miso sleeps in the laundry basket.",
+            request_id=str(uuid.uuid4()),
+            learning_eligible=True,
+        ),
+        timeout=10,
+    ).receipt
+
+
+def _recalled_on_each(
+    replicas: list[str], subject: str, episode_id: str
+) -> list[rpb.RecallResponse]:
+    """Recall on each retrieval replica directly, once each has the episode."""
+    answers = []
+    for address in replicas:
+        channel = open_channel(address, os.environ.get("ENGRAM_E2E_TOKEN", ""))
+        try:
+            answers.append(
+                wait_recalled(rpb_grpc.RetrievalServiceStub(channel), subject, episode_id)
+            )
+        finally:
+            channel.close()
+    return answers
+
+
+@pytest.mark.cluster
+def test_recall_on_every_retrieval_replica(
+    live_target: grpc.Channel, cluster: dict[str, list[str]]
+) -> None:
+    replicas = cluster["retrieval"]
+    assert len(replicas) >= 2, "the cluster runs one retrieval replica"
+    subject = f"e2e-{uuid.uuid4().hex[:12]}"
+    receipt = _commit(live_target, subject)
+    answers = _recalled_on_each(replicas, subject, receipt.episode_id)
+    for address, answer in zip(replicas, answers, strict=True):
+        # Each replica says which snapshot answered (its applied change-feed cursor).
+        assert answer.coverage.snapshot_version, address
+    # Through the router, round-robin: enough calls to reach every replica,
+    # each of which has the episode by now.
+    retrieval = rpb_grpc.RetrievalServiceStub(live_target)
+    for _ in range(2 * len(replicas)):
+        answer = retrieval.Recall(
+            rpb.RecallRequest(subject=subject, query_text="what is my cat called", limit=5),
+            timeout=10,
+        )
+        validate(answer.coverage)
+        assert answer.coverage.snapshot_version
+        assert receipt.episode_id in [hit.episode_id for hit in answer.hits]
+
+
+@pytest.mark.cluster
+def test_assemble_context_on_every_gateway(
+    live_target: grpc.Channel, cluster: dict[str, list[str]]
+) -> None:
+    gateways = cluster["gateway"]
+    assert len(gateways) >= 2, "the cluster runs one gateway replica"
+    subject = f"e2e-{uuid.uuid4().hex[:12]}"
+    receipt = _commit(live_target, subject)
+    _recalled_on_each(cluster["retrieval"], subject, receipt.episode_id)  # indexed everywhere
+    channels = [open_channel(a, os.environ.get("ENGRAM_E2E_TOKEN", "")) for a in gateways]
+    try:
+        for channel in [*channels, live_target, live_target]:
+            context = gpb_grpc.GatewayServiceStub(channel).AssembleContext(
+                gpb.AssembleContextRequest(
+                    subject=subject,
+                    session_id="s-2",
+                    input_text="Remind me: what is my cat called?",
+                    request_id=str(uuid.uuid4()),
+                ),
+                timeout=30,
+            )
+            traces = {t.name: t for t in context.trace.sections}
+            for trace in traces.values():
+                validate(trace.coverage)
+            assert receipt.episode_id in traces["episodic_recall"].record_ids
+    finally:
+        for channel in channels:
+            channel.close()
+
+
+@pytest.mark.cluster
+def test_change_feed_streams_through_the_router(
+    live_target: grpc.Channel, cluster: dict[str, list[str]]
+) -> None:
+    journal = jpb_grpc.JournalServiceStub(live_target)
+    before = journal.GetStatus(jpb.GetStatusRequest(), timeout=10).feed_watermark
+    _commit(live_target, f"e2e-{uuid.uuid4().hex[:12]}")
+    batches = journal.StreamChanges(
+        jpb.StreamChangesRequest(after_cursor=before, follow=False), timeout=30
+    )
+    cursors = [change.cursor for batch in batches for change in batch.changes]
+    assert cursors and cursors == sorted(cursors) and cursors[0] > before
