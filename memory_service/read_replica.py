@@ -15,7 +15,12 @@ One request (ReadRouter.read):
 2. The standby's replay position R (standby_replay), read before the read's
    snapshot is taken, so the snapshot holds at least what R says. While R is
    below P, look again every CATCH_UP_POLL_SECONDS for up to
-   CATCH_UP_SECONDS (a streaming standby is usually milliseconds behind).
+   CATCH_UP_SECONDS, unless replay is paused or more than
+   CATCH_UP_MAX_BYTES behind. P over-approximates: the flushed position
+   also counts WAL that no commit needs (hint-bit page images written by
+   reads, the first part of a record the WAL writer flushes at a page end
+   and completes within wal_writer_delay, 200 ms by default), which a
+   standby replays a moment later; hence the wait.
 3. The read, on the standby. It is **caught up** when R >= P and the
    watermark its snapshot observed (coverage.snapshot_version) is at least
    P's: it then saw everything the primary had committed when the request
@@ -66,8 +71,10 @@ RQ = Queries(Path(__file__).with_name("read_replica.sql"))
 STANDBY_SOURCE = "postgresql-standby"
 # How long a request waits for the standby to replay what the primary had
 # flushed when it started, and how often it looks.
-CATCH_UP_SECONDS = 0.05
+CATCH_UP_SECONDS = 0.25
 CATCH_UP_POLL_SECONDS = 0.005
+# Further behind than this, waiting a quarter of a second will not help.
+CATCH_UP_MAX_BYTES = 16 * 1024 * 1024
 FALLBACK_LOG_SECONDS = 10.0
 # The lag gauges measure at most this often (scrapes in between reuse it).
 LAG_CACHE_SECONDS = 1.0
@@ -92,6 +99,7 @@ class Replay:
     lsn: int
     replayed_at: datetime | None
     now: datetime
+    paused: bool = False
 
 
 @dataclass(frozen=True)
@@ -252,6 +260,8 @@ class ReadRouter:
                     replay is None
                     or position is None
                     or replay.lsn >= position.lsn
+                    or replay.paused
+                    or position.lsn - replay.lsn > CATCH_UP_MAX_BYTES
                     or time.monotonic() >= deadline
                 ):
                     return replay
@@ -263,7 +273,7 @@ class ReadRouter:
         assert row is not None
         if not row["in_recovery"]:
             return None
-        return Replay(int(row["lsn"] or 0), row["replayed_at"], row["now"])
+        return Replay(int(row["lsn"] or 0), row["replayed_at"], row["now"], bool(row["paused"]))
 
     # -- lag gauges -----------------------------------------------------------
 

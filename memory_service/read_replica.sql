@@ -16,4 +16,5 @@ SELECT (pg_current_wal_flush_lsn() - '0/0'::pg_lsn)::bigint AS lsn,
 SELECT pg_is_in_recovery() AS in_recovery,
        (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint AS lsn,
        pg_last_xact_replay_timestamp() AS replayed_at,
+       pg_is_in_recovery() AND pg_is_wal_replay_paused() AS paused,
        clock_timestamp() AS now;
