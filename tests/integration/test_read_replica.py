@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+import grpc
 import psycopg
 import pytest
 
@@ -516,3 +517,32 @@ def test_a_server_that_is_not_a_standby_is_not_read(
             channel.close()
     finally:
         other.stop(grace=0.2)
+
+
+def test_with_the_primary_down_the_standby_serves_behind(
+    stub: pb_grpc.JournalServiceStub, replica_running: Cluster
+) -> None:
+    """The standby cannot know what the primary has committed meanwhile: its
+    reads are PARTIAL (reason primary_unreachable); ListReceipts, which has
+    no coverage, is UNAVAILABLE with the primary, never INTERNAL."""
+    subject = f"primarydown-{uuid.uuid4().hex[:8]}"
+    commit_turn(stub, "The kestrel hovers over the verge", subject=subject)
+    replica_running.wait_caught_up()
+    replica_running.primary.stop(mode="immediate")
+    try:
+        found = find(stub, subject, "kestrel")
+        assert [m.user_text for m in found.matches] == ["The kestrel hovers over the verge"]
+        source = standby_source(found.coverage)
+        assert source.startswith(STANDBY + "behind reason=primary_unreachable ")
+        absent = find(stub, subject, "kingfisher")
+        assert derive_absence(absent.coverage, 0) == IN_SCOPE
+        session = read_session(stub, subject, "s1")
+        assert len(session.events) == 1
+        assert session.coverage.dimensions.temporal == cpb.DIMENSION_STATE_PARTIAL
+        with pytest.raises(grpc.RpcError) as err:
+            receipts(stub, f"ctx-{subject}")
+        assert err.value.code() == grpc.StatusCode.UNAVAILABLE
+    finally:
+        replica_running.primary.start()
+    replica_running.wait_caught_up()
+    caught_up(lambda: find(stub, subject, "kestrel"))
