@@ -32,8 +32,13 @@ One request (ReadRouter.read):
    So a lagging standby never reports a span it has not replayed as complete
    and FindExact on it is never ABSENT_AUTHORITATIVE.
 
-ListReceipts carries no coverage to say it was stale, so it reads the standby
-only when caught up, and the primary otherwise.
+ReadSessionJournal and ListReceipts read the standby only when it has
+replayed everything (caught_up_only), and the primary otherwise: ListReceipts
+carries no coverage to say it was stale, and ReadSessionJournal's callers
+read what they were just told of (learning capture reads the run.completed
+event the feed announced, the gateway recovers the context it journaled) and
+take a missing event for an unreadable one. Their coverage still names the
+standby when it served, and is PARTIAL if its watermark was behind.
 
 A standby that is down (its pool's health monitor), not in recovery (promoted,
 or not a standby at all) or that fails during the read (connection lost, a

@@ -135,10 +135,15 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
             "event_types": types,
         }
         after = decode(request.page_token, query, {"after": int}).get("after", 0)
+        # Callers read what they were just told of (learning capture after the
+        # feed announced a run.completed event, the gateway recovering a
+        # context) and a page cannot say which events it lacks: a standby
+        # serves only when caught up (memory_service/read_replica.py).
         (rows, matched, watermark), served = self.reads.read(
             lambda db: self.journal.read_session(
                 subject, workspace, session_id, after, limit, types, db
-            )
+            ),
+            caught_up_only=True,
         )
         coverage = build_coverage(
             read_path=SESSION_JOURNAL_PATH,

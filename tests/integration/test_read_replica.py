@@ -3,8 +3,9 @@ a primary on TCP and a standby cloned from it with pg_basebackup
 (engram.db.instance), a journal server on port 0 reading both. Coverage
 follows the standby's replay: complete only when it had replayed everything
 the primary had committed when the request started, PARTIAL otherwise
-(replay paused), and a standby stopped while requests are in flight is
-replaced by the primary without one failed call."""
+(replay paused; ReadSessionJournal and ListReceipts then read the primary),
+and a standby stopped while requests are in flight is replaced by the
+primary without one failed call."""
 
 from __future__ import annotations
 
@@ -296,16 +297,20 @@ def test_paused_replay_keeps_coverage_partial_until_replay_resumes(
     assert derive_absence(missed.coverage, 0) == IN_SCOPE
     assert derive_absence(find(stub, subject, "kingfisher").coverage, 0) == IN_SCOPE
 
-    session = read_session(stub, subject, "s1")
-    assert [e.payload["user_text"] for e in session.events] == ["The otter sleeps under the bridge"]
-    assert session.coverage.dimensions.temporal == cpb.DIMENSION_STATE_PARTIAL
-    assert "behind" in standby_source(session.coverage)
     hits = search(stub, subject, "badger otter")
     assert hits.coverage.dimensions.temporal == cpb.DIMENSION_STATE_PARTIAL
-    assert plane_events("read_replica_behind") >= behind_before + 4
+    assert "behind" in standby_source(hits.coverage)
 
-    # No coverage to carry staleness: ListReceipts reads the primary.
+    # Read-your-writes: a session page and the receipts come from the primary.
+    session = read_session(stub, subject, "s1")
+    assert [e.payload["user_text"] for e in session.events] == [
+        "The otter sleeps under the bridge",
+        "A badger crossed the lane at dusk",
+    ]
+    assert standby_source(session.coverage) == ""
+    assert session.coverage.dimensions.temporal == cpb.DIMENSION_STATE_COMPLETE
     assert receipts(stub, f"ctx-{subject}") == ["r-paused"]
+    assert plane_events("read_replica_behind") >= behind_before + 5
 
     time.sleep(read_replica.LAG_CACHE_SECONDS + 0.1)
     assert (REGISTRY.get_sample_value("engram_read_replica_lag_bytes") or 0) > 0
@@ -522,9 +527,11 @@ def test_a_server_that_is_not_a_standby_is_not_read(
 def test_with_the_primary_down_the_standby_serves_behind(
     stub: pb_grpc.JournalServiceStub, replica_running: Cluster
 ) -> None:
-    """The standby cannot know what the primary has committed meanwhile: its
-    reads are PARTIAL (reason primary_unreachable); ListReceipts, which has
-    no coverage, is UNAVAILABLE with the primary, never INTERNAL."""
+    """The standby cannot know what the primary has committed meanwhile:
+    SearchEpisodes and FindExact on it are PARTIAL (reason
+    primary_unreachable); ReadSessionJournal and ListReceipts, which read the
+    standby only when caught up, are UNAVAILABLE with the primary, never
+    INTERNAL."""
     subject = f"primarydown-{uuid.uuid4().hex[:8]}"
     commit_turn(stub, "The kestrel hovers over the verge", subject=subject)
     replica_running.wait_caught_up()
@@ -536,12 +543,16 @@ def test_with_the_primary_down_the_standby_serves_behind(
         assert source.startswith(STANDBY + "behind reason=primary_unreachable ")
         absent = find(stub, subject, "kingfisher")
         assert derive_absence(absent.coverage, 0) == IN_SCOPE
-        session = read_session(stub, subject, "s1")
-        assert len(session.events) == 1
-        assert session.coverage.dimensions.temporal == cpb.DIMENSION_STATE_PARTIAL
-        with pytest.raises(grpc.RpcError) as err:
-            receipts(stub, f"ctx-{subject}")
-        assert err.value.code() == grpc.StatusCode.UNAVAILABLE
+        hits = search(stub, subject, "kestrel")
+        assert [h.episode.user_text for h in hits.hits] == ["The kestrel hovers over the verge"]
+        assert hits.coverage.dimensions.temporal == cpb.DIMENSION_STATE_PARTIAL
+        for call in (
+            lambda: read_session(stub, subject, "s1"),
+            lambda: receipts(stub, f"ctx-{subject}"),
+        ):
+            with pytest.raises(grpc.RpcError) as err:
+                call()
+            assert err.value.code() == grpc.StatusCode.UNAVAILABLE
     finally:
         replica_running.primary.start()
     replica_running.wait_caught_up()
