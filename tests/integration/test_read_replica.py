@@ -163,18 +163,19 @@ Response = TypeVar(
 def caught_up(call: Callable[[], Response]) -> Response:
     """Repeat a read until the standby serves it caught up: WAL that no
     commit needs (hint-bit page images, a record the WAL writer completes a
-    moment later) can hold that back briefly. Every answer on the way must
-    say it is behind, with temporal coverage PARTIAL."""
+    moment later) can hold that back briefly, on a loaded machine longer than
+    the router waits. Every answer on the way must say it is behind, with
+    temporal coverage PARTIAL, or come from the primary."""
     deadline = time.monotonic() + 20
     while True:
         response = call()
         source = standby_source(response.coverage)
-        assert source, "the standby did not serve"
         if source.startswith(STANDBY + "caught_up "):
             return response
-        assert source.startswith(STANDBY + "behind reason=")
-        assert response.coverage.dimensions.temporal == cpb.DIMENSION_STATE_PARTIAL
-        assert time.monotonic() < deadline, source
+        if source:
+            assert source.startswith(STANDBY + "behind reason=")
+            assert response.coverage.dimensions.temporal == cpb.DIMENSION_STATE_PARTIAL
+        assert time.monotonic() < deadline, source or "the standby did not serve"
         time.sleep(0.05)
 
 
@@ -264,13 +265,16 @@ def test_a_caught_up_standby_serves_the_read_paths_with_complete_coverage(
     hits = caught_up(lambda: search(stub, subject, "heron pond"))
     assert [h.episode.user_text for h in hits.hits] == ["The heron nests by the mill pond"]
 
-    # ListReceipts has no coverage: the standby's own statistics show it read there.
+    # ListReceipts has no coverage: the standby's own statistics show it read
+    # there (they reach the view within a second or so).
     before = standby_receipt_scans(replica_running)
-    assert receipts(stub, f"ctx-{subject}") == ["r1"]
-    deadline = time.monotonic() + 10
-    while standby_receipt_scans(replica_running) == before:
+    deadline = time.monotonic() + 20
+    while True:
+        assert receipts(stub, f"ctx-{subject}") == ["r1"]
+        if standby_receipt_scans(replica_running) > before:
+            break
         assert time.monotonic() < deadline, "ListReceipts did not read the standby"
-        time.sleep(0.1)
+        time.sleep(0.2)
 
 
 def test_paused_replay_keeps_coverage_partial_until_replay_resumes(
@@ -322,8 +326,13 @@ def test_paused_replay_keeps_coverage_partial_until_replay_resumes(
     assert [m.user_text for m in found.matches] == ["A badger crossed the lane at dusk"]
     absent = caught_up(lambda: find(stub, subject, "kingfisher"))
     assert derive_absence(absent.coverage, 0) == AUTHORITATIVE
-    time.sleep(read_replica.LAG_CACHE_SECONDS + 0.1)
-    assert REGISTRY.get_sample_value("engram_read_replica_lag_bytes") == 0
+    deadline = time.monotonic() + 20
+    while (
+        REGISTRY.get_sample_value("engram_read_replica_lag_bytes"),
+        REGISTRY.get_sample_value("engram_read_replica_lag_seconds"),
+    ) != (0, 0):
+        assert time.monotonic() < deadline, "the lag gauges did not return to 0"
+        time.sleep(0.2)
 
 
 @dataclass
