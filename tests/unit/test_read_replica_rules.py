@@ -6,6 +6,7 @@ primary's; otherwise temporal PARTIAL, so never ABSENT_AUTHORITATIVE."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -21,6 +22,7 @@ from memory_service.read_replica import (
     _server_failed,
     format_lsn,
 )
+from tests.unit.test_serve_preflight import assert_refused, serve
 
 COMPLETE = cpb.DIMENSION_STATE_COMPLETE
 PARTIAL = cpb.DIMENSION_STATE_PARTIAL
@@ -113,3 +115,20 @@ def test_only_server_failures_send_a_read_to_the_primary() -> None:
 def test_lsn_text_form() -> None:
     assert format_lsn(0x3001F28) == "0/3001F28"
     assert format_lsn((0x1A << 32) + 0xFF) == "1A/FF"
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (
+            ["--database-url", "postgresql://h/x", "--read-database-url", "x=1"],
+            "read_database_url: is not a PostgreSQL URL",
+        ),
+        (["--read-database-url", "postgresql://h/x"], "read_database_url: needs database_url"),
+    ],
+)
+def test_serve_refuses_a_bad_read_database_url(
+    tmp_path: Path, args: list[str], needle: str
+) -> None:
+    assert_refused(serve(tmp_path, *args), 2, needle)
+    assert not (tmp_path / "data").exists(), "nothing may be started or created"
