@@ -2,8 +2,10 @@
 
 -- name: primary_position
 -- On the primary, when a request starts: every commit acknowledged before it
--- is at or below the flushed WAL position (commits wait for their flush), and
--- the feed watermark (journal.feed_clock, migration 0008) of this moment.
+-- is at or below the flushed WAL position (commits wait for their flush:
+-- synchronous_commit = on, PostgreSQL's default, which no journal write turns
+-- off), and the feed watermark (journal.feed_clock, migration 0008) of this
+-- moment.
 SELECT (pg_current_wal_flush_lsn() - '0/0'::pg_lsn)::bigint AS lsn,
        (SELECT last_cursor FROM journal.feed_clock) AS watermark,
        clock_timestamp() AS at;
