@@ -14,6 +14,7 @@ from typing import Any
 from psycopg import sql
 
 from engram.common.v1 import common_pb2 as cpb
+from engram.db import Database
 from engram.db.queries import Queries
 from engram.errors import InvalidArgument
 from memory_service.exact_terms import fold, fold_probe, strip_marks, term_pattern
@@ -33,9 +34,10 @@ LQ = Queries(Path(__file__).with_name("find_exact_linear.sql"))
 class LinearFindExact(FindExact):
     """FindExact's old read path: the same steps and coverage, linear queries."""
 
-    def find(self, query: ExactQuery) -> ExactResult:
+    def find(self, query: ExactQuery, db: Database | None = None) -> ExactResult:
+        db = db or self.db
         windowed = query.start is not None or query.end is not None
-        with self.db.connection() as conn, conn.transaction():
+        with db.connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             snapshot = conn.execute("SELECT pg_export_snapshot() AS id").fetchone()
             assert snapshot is not None
@@ -64,7 +66,7 @@ class LinearFindExact(FindExact):
             verifier = (
                 cpb.Verifier(ran=False)
                 if windowed
-                else self._verify(str(snapshot["id"]), params, counts.matched)
+                else self._verify(db, str(snapshot["id"]), params, counts.matched)
             )
         if verifier.ran and not verifier.agrees:
             self._report_disagreement(query, counts.matched, verifier.count)
@@ -95,8 +97,10 @@ class LinearFindExact(FindExact):
         assert row is not None
         return bool(row["agrees"])
 
-    def _verify(self, snapshot: str, params: dict[str, Any], primary: int) -> cpb.Verifier:
-        with self.db.connection() as conn, conn.transaction():
+    def _verify(
+        self, db: Database, snapshot: str, params: dict[str, Any], primary: int
+    ) -> cpb.Verifier:
+        with db.connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             conn.execute(sql.SQL("SET TRANSACTION SNAPSHOT {}").format(sql.Literal(snapshot)))
             row = conn.execute(LQ["exact_verifier_count"], params).fetchone()

@@ -26,6 +26,13 @@ class Settings:
     database_url: str = field(
         default="", metadata={"help": "PostgreSQL URL; empty starts the embedded server"}
     )
+    read_database_url: str = field(
+        default="",
+        metadata={
+            "help": "a streaming standby of database_url serving the journal's read-only "
+            "RPCs (docs/deploy.md#read-replica); empty reads the primary"
+        },
+    )
     data_dir: str = field(
         default="./.engram", metadata={"help": "embedded PostgreSQL and index snapshots"}
     )
@@ -150,16 +157,12 @@ class Settings:
             and not Path(self.recall_ranker.strip()).is_file()
         ):
             raise InvalidArgument("recall_ranker", "is not none, default or a weights file")
-        if self.database_url:
-            from psycopg import ProgrammingError, conninfo
-
-            try:
-                conninfo.conninfo_to_dict(self.database_url)
-            except ProgrammingError:
-                # The message may quote the URL, password included: name no part of it.
-                raise InvalidArgument(
-                    "database_url", "is not a PostgreSQL URL or key=value connection string"
-                ) from None
+        for name in ("database_url", "read_database_url"):
+            _check_database_url(name, getattr(self, name))
+        if self.read_database_url and not self.database_url:
+            raise InvalidArgument(
+                "read_database_url", "needs database_url: the embedded server has no standby"
+            )
         return self
 
     def served_workspaces(self) -> frozenset[str]:
@@ -195,6 +198,20 @@ class Settings:
             return ipaddress.ip_address(host).is_loopback
         except ValueError:
             return False
+
+
+def _check_database_url(name: str, url: str) -> None:
+    if not url:
+        return
+    from psycopg import ProgrammingError, conninfo
+
+    try:
+        conninfo.conninfo_to_dict(url)
+    except ProgrammingError:
+        # The message may quote the URL, password included: name no part of it.
+        raise InvalidArgument(
+            name, "is not a PostgreSQL URL or key=value connection string"
+        ) from None
 
 
 def split_address(name: str, address: str) -> tuple[str, int]:

@@ -60,6 +60,7 @@ __all__ = [
     "licenses_corpus_wide_negative",
     "licenses_query_scoped_negative",
     "query_digest",
+    "replica_coverage",
     "seal",
     "unavailable_coverage",
     "validate",
@@ -374,6 +375,30 @@ def ranked_recall_coverage(
         normalization=partial,
         snapshot_version=snapshot_version,
     )
+
+
+def replica_coverage(
+    coverage: common_pb2.Coverage, *, standby_source: str, caught_up: bool
+) -> common_pb2.Coverage:
+    """A read path's sealed coverage for a read served by a streaming standby.
+
+    ``standby_source`` is appended to the source systems (it names the standby
+    and what it had replayed). Unless the standby had replayed everything the
+    primary had committed when the request started (``caught_up``), temporal
+    coverage becomes PARTIAL: the read is complete only through the standby's
+    replay time, never for the span after it, so by row 9 of the derivation an
+    empty result can no longer be ABSENT_AUTHORITATIVE. Resealed with a new
+    ``computed_at``; only weakens (PARTIAL and UNKNOWN stay as they are).
+    """
+    validate(coverage)
+    narrowed = common_pb2.Coverage()
+    narrowed.CopyFrom(coverage)
+    narrowed.ClearField("digest")
+    narrowed.ClearField("computed_at")
+    narrowed.source_systems.append(standby_source)
+    if not caught_up and narrowed.dimensions.temporal == _COMPLETE:
+        narrowed.dimensions.temporal = _PARTIAL
+    return seal(narrowed)
 
 
 def unavailable_coverage(

@@ -140,6 +140,17 @@ FEED_LAG = SampledGauge(
     ["consumer"],
 )
 
+READ_REPLICA_LAG_SECONDS = SampledGauge(
+    "engram_read_replica_lag_seconds",
+    "How far the journal's read replica (a streaming standby) is behind: 0 when it has "
+    "replayed all the primary has flushed, else the seconds since the commit of the last "
+    "transaction it replayed. Absent while either server is unreachable.",
+)
+READ_REPLICA_LAG_BYTES = SampledGauge(
+    "engram_read_replica_lag_bytes",
+    "WAL bytes the primary has flushed and the journal's read replica has not replayed.",
+)
+
 
 BUILD_INFO = Gauge(
     "engram_build_info",
@@ -163,6 +174,10 @@ KNOWN_PLANE_EVENTS: tuple[tuple[str, str], ...] = (
     ("journal", "episodes_embedded"),
     ("journal", "embedding_batch_failed"),
     ("journal", "find_exact_disagreement"),
+    # read-only RPCs on the read replica: served by the primary instead, or
+    # served by a standby that had not replayed everything (coverage PARTIAL)
+    ("journal", "read_replica_fallback"),
+    ("journal", "read_replica_behind"),
     # resident index fallbacks
     ("retrieval", "fallback"),
     ("retrieval", "fallback_coverage_invalid"),

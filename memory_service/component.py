@@ -12,6 +12,7 @@ from memory_service import feed, receipt_rpcs, run_memory_rpcs, search_rpcs, tra
 from memory_service.feed import FeedNotifier
 from memory_service.journal import Journal
 from memory_service.planes import Lifecycle, PlaneContext
+from memory_service.read_replica import ReadRouter
 from memory_service.receipt_rpcs import ReceiptRpcs
 from memory_service.run_memory_rpcs import RunMemoryRpcs
 from memory_service.search_rpcs import SearchRpcs
@@ -27,7 +28,7 @@ class JournalServicer(TranscriptRpcs, RunMemoryRpcs, SearchRpcs, ReceiptRpcs, Fo
     self.plane (PlaneContext) and chain extend_status() through super()."""
 
     def __init__(self, plane: PlaneContext) -> None:
-        FoundationRpcs.__init__(self, plane.db, plane.journal, plane.notifier)
+        FoundationRpcs.__init__(self, plane.db, plane.journal, plane.notifier, plane.reads)
         self.plane = plane
 
 
@@ -38,16 +39,31 @@ def embedding_backlog(db: Database) -> int:
     return int(row["n"]) if row is not None else 0
 
 
+def _standby(ctx: BuildContext) -> Database | None:
+    """The read replica's pool, when one is configured. Opened without
+    waiting: a standby that is down at start is read from once it is up, and
+    the primary serves meanwhile (memory_service/read_replica.py)."""
+    url = ctx.settings.read_database_url
+    if not url:
+        return None
+    return Database(url, max_size=ctx.settings.pool_max_size, name="journal_standby").open(
+        wait=False
+    )
+
+
 def build(ctx: BuildContext) -> ServiceBinding:
     db = Database(ctx.database_url, max_size=ctx.settings.pool_max_size, name="journal").open()
     notifier = FeedNotifier(ctx.database_url)
     # Before anything appends: new cursors stay above every stored one.
     feed.align_cursor_base(db)
     journal = Journal(db, announce=notifier.announce)
-    plane = PlaneContext(ctx=ctx, db=db, journal=journal, notifier=notifier)
+    reads = ReadRouter(db, _standby(ctx))
+    plane = PlaneContext(ctx=ctx, db=db, journal=journal, notifier=notifier, reads=reads)
     # The notifier is stopped at drain: that ends every following
     # StreamChanges, so shutdown does not wait out the grace period.
     lifecycle = Lifecycle(start=[notifier.start], stop=[])
+    if reads.standby is not None:
+        lifecycle.stop += [reads.track_lag(), reads.standby.close]
     for module in (run_memory_rpcs, search_rpcs, receipt_rpcs, transcript_rpcs):
         module.attach(plane, lifecycle)
     lifecycle.stop.insert(0, EMBEDDING_BACKLOG.track(lambda: embedding_backlog(db)))

@@ -152,12 +152,17 @@ class FindExact:
         self.db = db
         self._fold_checks = _FoldChecks()
 
-    def find(self, query: ExactQuery) -> ExactResult:
+    def find(self, query: ExactQuery, db: Database | None = None) -> ExactResult:
+        """``db``: where the primary read and the verifier read (a read
+        replica's pool; the snapshot is exported and imported there); the
+        primary by default. The disagreement counter is always written to the
+        primary."""
+        db = db or self.db
         windowed = query.start is not None or query.end is not None
         # The variant guard's terms: the searched terms with accents stripped. They
         # are only used when the database folded the terms to query.terms (exact).
         stripped = [strip_marks(t) for t in query.terms]
-        with self.db.connection() as conn, conn.transaction():
+        with db.connection() as conn, conn.transaction():
             # One round trip, two statements (no parameters: the simple protocol).
             started = conn.execute(
                 "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY; "
@@ -197,7 +202,7 @@ class FindExact:
             verifier = (
                 cpb.Verifier(ran=False)
                 if windowed
-                else self._verify(str(snapshot["id"]), params, counts.matched)
+                else self._verify(db, str(snapshot["id"]), params, counts.matched)
             )
         if verifier.ran and not verifier.agrees:
             self._report_disagreement(query, counts.matched, verifier.count)
@@ -275,9 +280,11 @@ class FindExact:
         ).fetchone()
         return bool(row and row["found"])
 
-    def _verify(self, snapshot: str, params: dict[str, Any], primary: int) -> cpb.Verifier:
+    def _verify(
+        self, db: Database, snapshot: str, params: dict[str, Any], primary: int
+    ) -> cpb.Verifier:
         try:
-            with self.db.connection() as conn, conn.transaction():
+            with db.connection() as conn, conn.transaction():
                 conn.execute(
                     sql.SQL(
                         "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY; "

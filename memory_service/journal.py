@@ -356,8 +356,10 @@ class Journal:
         after_event_id: int,
         limit: int,
         event_types: list[str],
+        db: Database | None = None,
     ) -> tuple[list[dict[str, Any]], int, int]:
-        """(rows, matched_before_limit, watermark) from one consistent snapshot."""
+        """(rows, matched_before_limit, watermark) from one consistent snapshot
+        of ``db`` (a read replica's pool; the primary by default)."""
         params = {
             "subject": subject,
             "workspace": workspace,
@@ -366,7 +368,7 @@ class Journal:
             "limit": limit,
             "types": event_types,
         }
-        with self.db.connection() as conn, conn.transaction():
+        with (db or self.db).connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             rows = conn.execute(Q["session_events_page"], params).fetchall()
             count = conn.execute(Q["session_events_count"], params).fetchone()

@@ -12,6 +12,7 @@ from engram.db import Database
 from engram.server import BuildContext
 from memory_service.feed import FeedNotifier
 from memory_service.journal import Journal
+from memory_service.read_replica import ReadRouter
 
 
 @dataclass
@@ -20,6 +21,8 @@ class PlaneContext:
     db: Database
     journal: Journal
     notifier: FeedNotifier
+    # Where the read-only RPCs read: the primary, or a streaming standby.
+    reads: ReadRouter
 
 
 @dataclass

@@ -161,9 +161,11 @@ class EpisodeSearch:
         names = {str(n) for r in rows for n in (r["user_name"], r["assistant_name"]) if n}
         return sorted(names)
 
-    def search(self, query: SearchQuery) -> SearchResult:
+    def search(self, query: SearchQuery, db: Database | None = None) -> SearchResult:
+        """``db``: where to read (a read replica's pool); the primary by default."""
+        db = db or self.db
         embedder = shared_embedder(self.embedder_name)
-        with self.db.connection() as conn:
+        with db.connection() as conn:
             names = self.speaker_names(conn, query.subject, query.workspace)
         prepared = ranking.prepare_query(query.query_text, names)
         vector = query.query_embedding
@@ -184,7 +186,7 @@ class EpisodeSearch:
             "model": embedder.name,
         }
         words = lexical_query(prepared.text)
-        with self.db.connection() as conn, conn.transaction():
+        with db.connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             dense: list[dict[str, Any]] = []
             if vector is not None:
@@ -236,11 +238,13 @@ class EpisodeSearch:
         by_id = {str(r["episode_id"]): r for r in rows}
         return [by_id[i] for i in episode_ids if i in by_id]
 
-    def neighbours(self, episode_ids: list[str], turns: int) -> dict[str, list[dict[str, Any]]]:
+    def neighbours(
+        self, episode_ids: list[str], turns: int, db: Database | None = None
+    ) -> dict[str, list[dict[str, Any]]]:
         """Episode id -> the visible turns around its latest occurrence, oldest first."""
         if not episode_ids or turns <= 0:
             return {}
-        with self.db.connection() as conn:
+        with (db or self.db).connection() as conn:
             rows = conn.execute(
                 Q["turn_neighbours"], {"ids": episode_ids, "turns": turns}
             ).fetchall()

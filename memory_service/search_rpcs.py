@@ -13,6 +13,7 @@ import grpc
 import numpy as np
 
 from engram.common.v1 import common_pb2 as cpb
+from engram.db import Database
 from engram.embedder_cache import shared_embedder
 from engram.errors import InvalidArgument
 from engram.journal.v1 import journal_pb2 as pb
@@ -38,8 +39,10 @@ MAX_QUERY_TEXT = 4096
 MAX_BATCH_IDS = 1000
 
 
-def add_context_turns(search: EpisodeSearch, episodes: list[pb.Episode], turns: int) -> None:
-    around = search.neighbours([e.episode_id for e in episodes], turns)
+def add_context_turns(
+    search: EpisodeSearch, episodes: list[pb.Episode], turns: int, db: Database | None = None
+) -> None:
+    around = search.neighbours([e.episode_id for e in episodes], turns, db)
     for episode in episodes:
         episode.context_turns.extend(
             convert.context_turn(row) for row in around.get(episode.episode_id, [])
@@ -85,31 +88,37 @@ class SearchRpcs(pb_grpc.JournalServiceServicer):
             raise InvalidArgument("query_text", "set query_text or query_embedding")
         start, end = _window(request)
         turns = context_turns("context_turns", request.context_turns)
-        result = self.episode_search.search(
-            SearchQuery(
-                subject=subject,
-                workspace=workspace,
-                query_text=request.query_text,
-                query_embedding=vector,
-                exclude_session_id=optional_id("exclude_session_id", request.exclude_session_id),
-                start=start,
-                end=end,
-                limit=page_size("limit", request.limit, default=10, maximum=100),
+        query = SearchQuery(
+            subject=subject,
+            workspace=workspace,
+            query_text=request.query_text,
+            query_embedding=vector,
+            exclude_session_id=optional_id("exclude_session_id", request.exclude_session_id),
+            start=start,
+            end=end,
+            limit=page_size("limit", request.limit, default=10, maximum=100),
+        )
+
+        def search(db: Database) -> pb.SearchEpisodesResponse:
+            result = self.episode_search.search(query, db)
+            response = pb.SearchEpisodesResponse(
+                hits=[
+                    pb.EpisodeHit(
+                        episode=convert.episode(h.episode),
+                        score=h.score,
+                        dense_rank=h.dense_rank,
+                        lexical_rank=h.lexical_rank,
+                    )
+                    for h in result.hits
+                ],
+                coverage=result.coverage,
             )
-        )
-        response = pb.SearchEpisodesResponse(
-            hits=[
-                pb.EpisodeHit(
-                    episode=convert.episode(h.episode),
-                    score=h.score,
-                    dense_rank=h.dense_rank,
-                    lexical_rank=h.lexical_rank,
-                )
-                for h in result.hits
-            ],
-            coverage=result.coverage,
-        )
-        add_context_turns(self.episode_search, [h.episode for h in response.hits], turns)
+            # From the same server as the hits.
+            add_context_turns(self.episode_search, [h.episode for h in response.hits], turns, db)
+            return response
+
+        response, served = self.plane.reads.read(search)
+        response.coverage.CopyFrom(served.coverage(response.coverage))
         return response
 
     def BatchGetEpisodes(
@@ -139,18 +148,21 @@ class SearchRpcs(pb_grpc.JournalServiceServicer):
         session_id = optional_id("session_id", request.session_id)
         start, end = _window(request)
         limit = page_size("limit", request.limit, default=20, maximum=100)
-        result = self.exact_search.find(
-            ExactQuery(
-                subject=subject,
-                workspace=workspace,
-                terms=terms,
-                normalization_exact=terms_are_exact(request.terms),
-                session_id=session_id,
-                start=start,
-                end=end,
-                limit=limit,
-            )
+        query = ExactQuery(
+            subject=subject,
+            workspace=workspace,
+            terms=terms,
+            normalization_exact=terms_are_exact(request.terms),
+            session_id=session_id,
+            start=start,
+            end=end,
+            limit=limit,
         )
+        # On a standby that had not replayed everything, or whose watermark is
+        # below the primary's, temporal coverage is PARTIAL: never
+        # ABSENT_AUTHORITATIVE (memory_service/read_replica.py).
+        result, served = self.plane.reads.read(lambda db: self.exact_search.find(query, db))
+        coverage = served.coverage(result.coverage)
         return pb.FindExactResponse(
             matches=[
                 pb.ExactMatch(
@@ -164,7 +176,7 @@ class SearchRpcs(pb_grpc.JournalServiceServicer):
                 for m in result.matches
             ],
             normalized_terms=result.terms,
-            coverage=result.coverage,
+            coverage=coverage,
         )
 
     def extend_status(self, response: pb.GetStatusResponse) -> None:

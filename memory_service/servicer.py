@@ -40,6 +40,7 @@ from memory_service.journal import (
     Journal,
     TurnCommand,
 )
+from memory_service.read_replica import ReadRouter
 from memory_service.store import Q
 from memory_service.transcript import refuse_rendered_context
 
@@ -54,10 +55,17 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
     """CommitTurn, AppendEvent, ReadSessionJournal, StreamChanges, quarantine,
     purge and status."""
 
-    def __init__(self, db: Database, journal: Journal, notifier: feed.FeedNotifier) -> None:
+    def __init__(
+        self,
+        db: Database,
+        journal: Journal,
+        notifier: feed.FeedNotifier,
+        reads: ReadRouter | None = None,
+    ) -> None:
         self.db = db
         self.journal = journal
         self.notifier = notifier
+        self.reads = reads or ReadRouter(db)
 
     def CommitTurn(
         self, request: pb.CommitTurnRequest, context: grpc.ServicerContext
@@ -127,8 +135,15 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
             "event_types": types,
         }
         after = decode(request.page_token, query, {"after": int}).get("after", 0)
-        rows, matched, watermark = self.journal.read_session(
-            subject, workspace, session_id, after, limit, types
+        # Callers read what they were just told of (learning capture after the
+        # feed announced a run.completed event, the gateway recovering a
+        # context) and a page cannot say which events it lacks: a standby
+        # serves only when caught up (memory_service/read_replica.py).
+        (rows, matched, watermark), served = self.reads.read(
+            lambda db: self.journal.read_session(
+                subject, workspace, session_id, after, limit, types, db
+            ),
+            caught_up_only=True,
         )
         coverage = build_coverage(
             read_path=SESSION_JOURNAL_PATH,
@@ -146,6 +161,7 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
             normalization=cpb.DIMENSION_STATE_COMPLETE,
             snapshot_version=str(watermark),
         )
+        coverage = served.coverage(coverage)
         next_token = ""
         if matched > len(rows) and rows:
             next_token = encode(query, {"after": int(rows[-1]["event_id"])})

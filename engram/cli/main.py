@@ -32,6 +32,7 @@ from engram.errors import EngramError, FailedPrecondition, Unavailable
 _SERVE_FLAGS = (
     ("--listen", "listen"),
     ("--database-url", "database_url"),
+    ("--read-database-url", "read_database_url"),
     ("--data-dir", "data_dir"),
     ("--journal-addr", "journal_addr"),
     ("--learning-addr", "learning_addr"),
