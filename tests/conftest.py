@@ -22,6 +22,7 @@ from engram.db import Database, migrations
 from engram.db.embedded import start_embedded
 from engram.db.urls import with_database
 from engram.server import Suite, start_suite
+from tests.helpers import server_scratch_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 # Components that own a schema, in dependency order.
@@ -30,6 +31,13 @@ MIGRATION_DIRS = [
     for name, package in (("journal", "memory_service"), ("learning", "learning_service"))
     if (ROOT / package / "migrations").is_dir()
 ]
+
+
+@pytest.fixture
+def server_tmp_path() -> Iterator[Path]:
+    """Like tmp_path, for tests whose directory holds a PostgreSQL server."""
+    with server_scratch_dir("engram-test-server-") as path:
+        yield path
 
 
 @pytest.fixture(scope="session")

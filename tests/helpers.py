@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import shutil
+import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from datetime import datetime
+from pathlib import Path
 
 import grpc
 from google.rpc import error_details_pb2
@@ -127,3 +132,17 @@ def enable_preference_publication(learning: lpb_grpc.LearningServiceStub) -> Non
             request_id=str(uuid.uuid4()),
         )
     )
+
+
+@contextlib.contextmanager
+def server_scratch_dir(prefix: str) -> Iterator[Path]:
+    """A scratch directory for PostgreSQL data (and processes that start a
+    server), removed afterwards. Not under pytest's basetemp: a pytest session
+    starting meanwhile makes /tmp/pytest-of-<user> private again, and as root
+    the server runs as another user (engram.db.instance), which then loses
+    access to its own data directory."""
+    path = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)

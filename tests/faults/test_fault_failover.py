@@ -149,11 +149,11 @@ class Readers:
 
 
 @pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[tuple[Any, dict[str, Any], Path]]:
-    config = CONFIG.format(data_dir=tmp_path / "data", token=RUNTIME_TOKEN)
-    process, state = start_cluster(tmp_path, config)
+def cluster(server_tmp_path: Path) -> Iterator[tuple[Any, dict[str, Any], Path]]:
+    config = CONFIG.format(data_dir=server_tmp_path / "data", token=RUNTIME_TOKEN)
+    process, state = start_cluster(server_tmp_path, config)
     try:
-        yield process, state, tmp_path
+        yield process, state, server_tmp_path
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=120)

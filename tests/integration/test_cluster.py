@@ -172,13 +172,13 @@ def start_cluster(tmp: Path, config: str) -> tuple[subprocess.Popen[bytes], dict
         raise AssertionError((tmp / "up.log").read_text()[-4000:]) from None
 
 
-def test_cluster_up_serves_reports_and_stops_everything(tmp_path: Path) -> None:
+def test_cluster_up_serves_reports_and_stops_everything(server_tmp_path: Path) -> None:
     config = (
-        f"data_dir: {tmp_path / 'data'}\n"
+        f"data_dir: {server_tmp_path / 'data'}\n"
         "embedder: hashing\ngrace_seconds: 1\nstandby: true\n"
         "replicas: {retrieval: 1, gateway: 1}\n"
     )
-    process, state = start_cluster(tmp_path, config)
+    process, state = start_cluster(server_tmp_path, config)
     pids = [p["pid"] for p in state["processes"]]
     try:
         assert {p["service"] for p in state["processes"]} == {
@@ -189,13 +189,13 @@ def test_cluster_up_serves_reports_and_stops_everything(tmp_path: Path) -> None:
             assert serving(router, service), service
         status = subprocess.run(
             [sys.executable, "-m", "engram.cli.main", "cluster", "status", "--config",
-             str(tmp_path / "cluster.yaml")],
+             str(server_tmp_path / "cluster.yaml")],
             cwd=ROOT, capture_output=True, text=True, check=False,
         )  # fmt: skip
         assert status.returncode == 0, status.stdout + status.stderr
         assert status.stdout.count("SERVING") == 5 and "postgres-standby" in status.stdout
 
-        token = (tmp_path / "data" / "operator-token").read_text().strip()
+        token = (server_tmp_path / "data" / "operator-token").read_text().strip()
         channel = open_channel(router, token)
         journal = jpb_grpc.JournalServiceStub(channel)
         receipt = journal.CommitTurn(
@@ -216,21 +216,21 @@ def test_cluster_up_serves_reports_and_stops_everything(tmp_path: Path) -> None:
         os.kill(gateway_pid, signal.SIGKILL)
         deadline = time.monotonic() + 120
         while True:
-            now = json.loads((tmp_path / "data" / "cluster.json").read_text())
+            now = json.loads((server_tmp_path / "data" / "cluster.json").read_text())
             gateway = next(p for p in now["processes"] if p["name"] == "gateway-1")
             if gateway["pid"] != gateway_pid and serving(
                 gateway["address"], ROUTED_SERVICES["gateway"]
             ):
                 break
-            assert time.monotonic() < deadline, (tmp_path / "up.log").read_text()[-3000:]
+            assert time.monotonic() < deadline, (server_tmp_path / "up.log").read_text()[-3000:]
             time.sleep(0.2)
         pids.append(gateway["pid"])
     finally:
         process.send_signal(signal.SIGTERM)
         code = process.wait(timeout=120)
-    assert code == 0, (tmp_path / "up.log").read_text()[-3000:]
+    assert code == 0, (server_tmp_path / "up.log").read_text()[-3000:]
     assert not [pid for pid in pids if pid_alive(pid)]
-    final = json.loads((tmp_path / "data" / "cluster.json").read_text())
+    final = json.loads((server_tmp_path / "data" / "cluster.json").read_text())
     assert final["state"] == "stopped"
     for pg in final["postgres"].values():
         assert not (Path(pg["pgdata"]) / "postmaster.pid").exists()

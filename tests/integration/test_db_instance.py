@@ -22,8 +22,8 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def primary(tmp_path: Path) -> Iterator[Instance]:
-    instance = init_primary(tmp_path / "primary", free_port()).start()
+def primary(server_tmp_path: Path) -> Iterator[Instance]:
+    instance = init_primary(server_tmp_path / "primary", free_port()).start()
     try:
         yield instance
     finally:
@@ -41,13 +41,13 @@ def wait_rows(url: str, expected: int, timeout_s: float = 30.0) -> None:
         time.sleep(0.1)
 
 
-def test_standby_streams_and_refuses_writes(primary: Instance, tmp_path: Path) -> None:
+def test_standby_streams_and_refuses_writes(primary: Instance, server_tmp_path: Path) -> None:
     url = primary.create_database("engram")
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
         conn.execute("CREATE TABLE t (x int, v vector(2))")
         conn.execute("INSERT INTO t VALUES (1, '[1,2]')")
-    standby = clone_standby(primary, tmp_path / "standby", free_port()).start()
+    standby = clone_standby(primary, server_tmp_path / "standby", free_port()).start()
     try:
         wait_rows(standby.url("engram"), 1)
         with psycopg.connect(url, autocommit=True) as conn:
@@ -63,19 +63,21 @@ def test_standby_streams_and_refuses_writes(primary: Instance, tmp_path: Path) -
 
 
 def test_tcp_needs_the_password_and_a_reused_directory_keeps_it(
-    primary: Instance, tmp_path: Path
+    primary: Instance, server_tmp_path: Path
 ) -> None:
     wrong = Instance(primary.pgdata, primary.port, "not-the-password")
     with pytest.raises(psycopg.OperationalError):
         psycopg.connect(wrong.url(), connect_timeout=5).close()
     primary.stop()
-    again = init_primary(tmp_path / "primary", primary.port)
+    again = init_primary(server_tmp_path / "primary", primary.port)
     assert again.password == primary.password
     again.start()
     assert again.running()
 
 
-def test_a_port_in_use_is_unavailable_naming_the_tool(primary: Instance, tmp_path: Path) -> None:
-    clash = init_primary(tmp_path / "other", primary.port)
+def test_a_port_in_use_is_unavailable_naming_the_tool(
+    primary: Instance, server_tmp_path: Path
+) -> None:
+    clash = init_primary(server_tmp_path / "other", primary.port)
     with pytest.raises(Unavailable, match="pg_ctl"):
         clash.start(timeout_s=10)
