@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from engram.cluster.launcher import spawn_up, wait_ready  # noqa: E402
 from engram.errors import Unavailable  # noqa: E402
 
-TESTS = ["tests/e2e/test_live_target.py"]
+TESTS = ["tests/e2e/test_live_target.py", "tests/e2e/test_smoke.py"]
 START_TIMEOUT_SECONDS = 300.0
 CONFIG = """\
 data_dir: {data_dir}
