@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, replace
 
 from gateway.claim_model import ClaimClassifier, classifier
+from gateway.presupposition import presupposed_fact
 from gateway.recollection import find_recollection_spans, negated
 from gateway.topics import Topic, topic_of
 from gateway.truthfulness import (
@@ -104,26 +105,32 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
         )
         settled.add(claim.canonical_start)
     pending: list[tuple[int, int, int]] = []
+    recalled: set[int] = set()
     for sentence, info in analysis.asserted():
         if info.start in settled:
             continue
         body = analysis.masked[info.start : info.end]
         before = analysis.masked[analysis.sentences[sentence].start : info.start]
-        if find_recollection_spans(body, before):
+        source = recollection_rule(body, before)
+        if source:
             found.append(
                 FoundClaim(
                     ClaimKind.RECOLLECTION,
                     analysis.clause(info.start, info.end),
                     _topic(analysis, sentence),
-                    "recollection",
+                    source,
                     None,
                     1.0,
                     info.start,
                 )
             )
+            recalled.add(info.start)
             # "You told me a lot about the garden, but never about the soil": the
-            # telling is a recollection and the sentence may still claim an absence.
-            if not negated(analysis.masked[info.end : analysis.sentences[sentence].end]):
+            # telling is a recollection and the sentence may still claim an absence. A
+            # presupposed fact is read by the classifier too ("Dein Kaninchen ist mir
+            # komplett neu" presents a pet and claims an absence).
+            rest = analysis.masked[info.end : analysis.sentences[sentence].end]
+            if source != _PRESUPPOSED and not negated(rest):
                 continue
         pending.append((sentence, info.start, info.end))
     # Tag questions ("Your son starts school in May, right?") present a fact as known:
@@ -132,13 +139,14 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
     for sentence, info in analysis.tagged():
         body = analysis.masked[info.start : info.end]
         before = analysis.masked[analysis.sentences[sentence].start : info.start]
-        if find_recollection_spans(body, before):
+        source = recollection_rule(body, before)
+        if source:
             found.append(
                 FoundClaim(
                     ClaimKind.RECOLLECTION,
                     analysis.clause(info.start, info.end),
                     _topic(analysis, sentence),
-                    "recollection",
+                    source,
                     None,
                     1.0,
                     info.start,
@@ -153,10 +161,24 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
         found.extend(
             c
             for c in scored
-            if c.canonical_start not in tagged_starts or c.kind is ClaimKind.RECOLLECTION
+            if (c.canonical_start not in tagged_starts or c.kind is ClaimKind.RECOLLECTION)
+            and not (c.kind is ClaimKind.RECOLLECTION and c.canonical_start in recalled)
         )
     found = [replace(c, sentence=_sentence_of(analysis, c.canonical_start)) for c in found]
     return sorted(_unqualified(analysis, found), key=lambda c: c.canonical_start)
+
+
+_PRESUPPOSED = "recollection:presupposed"
+
+
+def recollection_rule(body: str, before: str) -> str | None:
+    """Which recollection rule, if any, settles a clause: a telling frame, or a personal
+    fact presented as known (:mod:`gateway.presupposition`)."""
+    if find_recollection_spans(body, before):
+        return "recollection"
+    if presupposed_fact(body, before):
+        return _PRESUPPOSED
+    return None
 
 
 # Clauses the splitter cut at a bare "and"/"or" are read by the classifier as one unit

@@ -1,0 +1,395 @@
+"""Remembered personal facts presented as known, without a telling verb.
+
+"With your knee injury, skip the lunges", "Ahead of your half marathon in October, taper
+for two weeks", "Since you're vegetarian, I swapped the chicken", "Your son Leo starts
+school in September, right?": each presupposes a fact about the user that the answer can
+only know from memory, so it is a recollection and needs a record like "as you told me".
+
+A clause counts when three things hold together (each alone is common in general advice):
+
+1. **the user is the owner or the subject**: a second-person possessive or pronoun of one
+   of the eight gate languages ("your", "ton", "tu", "dein", "tuo", "teu", "je",
+   "あなたの"), or, in the languages that drop pronouns, a second-person verb after a
+   presupposition trigger ("como trabajas", "visto che fai");
+2. **a presupposition frame**: a trigger before it ("given", "with", "ahead of", "since",
+   "now that", "vu", "compte tenu de", "dado que", "ya que", "angesichts", "wegen", "da",
+   "visto che", "in vista di", "já que", "gezien", "met het oog op"...), or the possessive
+   as the subject of a statement ("Your marathon's in October"), or "you have / you are"
+   stated of the user;
+3. **a specific personal detail**: a word from the personal-fact vocabulary below
+   (family, pets, health, life events, plans, home, work arrangements, diets), and, for
+   the bare statement frames, also a date, a number or a name.
+
+General advice ("your muscles need rest", "with your doctor's approval", "since you
+asked") has no personal-fact word, or a generic one; the current message and the user's
+pasted artefacts ("your message says", "the contract you just pasted") are excluded as
+they are for telling frames.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gateway.recollection import negated, searched
+
+__all__ = ["presupposed_fact"]
+
+# Personal-fact vocabulary (word starts; each language's own words). A word here names
+# something only the user's own history holds: a relative, a pet, a condition, a planned
+# event, a chosen arrangement.
+_FACTS_EN = (
+    r"son|daughter|kids?|children|child|baby|babies|twins|toddler|wife|husband|partner"
+    r"|fianc[ée]+|girlfriend|boyfriend|mum|mom|mother|dad|father|parents?|sister|brother"
+    r"|siblings?|grand(?:mother|father|ma|pa|parents?|son|daughter|kids?|children)|aunt|uncle"
+    r"|cousin|nephew|niece|in-laws?|dog|puppy|cat|kitten|pets?|horse|rabbit|parrot|hamster"
+    r"|allerg\w*|intoleran\w*|injur\w*|surgery|operation|diagnos\w*|diabet\w*|asthma"
+    r"|migraines?|arthritis|pregnan\w*|condition|knee|ankle|back\s+pain|hip|shoulder"
+    r"|tinnitus|insomnia|anxiety|depression|phobia|fear\s+of|vertigo|eczema|coeliac|celiac"
+    r"|blood\s+pressure|cholesterol|medication|therapy|physio\w*|wedding|honeymoon"
+    r"|anniversary|birthday|marathon|half\s+marathon|race|triathlon|exam|thesis|defen[cs]e"
+    r"|interview|move|relocation|trip|holiday|vacation|flight|conference|retirement"
+    r"|mortgage|loan|lease|landlord|tenancy|deposit|commute|shifts?|night\s+shifts?"
+    r"|new\s+job|job|promotion|business|shop|startup|degree|course|dissertation|budget"
+    r"|cap|diet|garden|allotment|flat|apartment|house|renovation|car|bike|boat"
+    r"|goal|plan|training|band|orchestra|choir|team|club|visa|pension|divorce|separation"
+)
+_FACTS_FR = (
+    r"fils|fille|enfants?|b[ée]b[ée]|jumeaux|femme|mari|conjoint|compagn\w+|fianc[ée]+|m[èe]re"
+    r"|p[èe]re|parents|s[œo]e?ur|fr[èe]re|grand-\w+|tante|oncle|cousin\w*|neveu|ni[èe]ce"
+    r"|chien\w*|chat(?:te|on)?s?|lapin|cheval|allergi\w*|intol[ée]ran\w*|blessure|entorse"
+    r"|op[ée]ration|chirurgie|diagnostic|diab[èe]te|asthme|migraines?|arthrose|grossesse"
+    r"|genou|cheville|dos|hanche|[ée]paule|acouph[èe]nes|insomnie|anxi[ée]t[ée]|phobie"
+    r"|peur\s+(?:de|du|des)|vertige|traitement|kin[ée]\w*|mariage|anniversaire|marathon"
+    r"|semi-marathon|course|examen|th[èe]se|soutenance|entretien|d[ée]m[ée]nagement|voyage"
+    r"|vacances|vol|conf[ée]rence|retraite|pr[êe]t|emprunt|bail|propri[ée]taire|caution"
+    r"|trajet|horaires?|nuits?|poste|travail|boulot|entreprise|boutique|dipl[ôo]me|budget"
+    r"|plafond|r[ée]gime|jardin|potager|appartement|maison|travaux|voiture|v[ée]lo|objectif"
+    r"|projet|entra[îi]nement|groupe|orchestre|ch[œo]eur|[ée]quipe|club|visa|divorce"
+)
+_FACTS_ES = (
+    r"hij[oa]s?|beb[ée]|gemel\w+|mujer|esposa|esposo|marido|pareja|novi[oa]|prometid[oa]"
+    r"|madre|padre|mam[áa]|pap[áa]|padres|herman[oa]s?|abuel[oa]s?|t[íi][oa]s?|prim[oa]s?"
+    r"|sobrin[oa]s?|suegr[oa]s?|perr[oa]s?|gat[oa]s?|mascotas?|caballo|conejo|alergi\w*"
+    r"|al[ée]rgic\w*|intoleran\w*|lesi[óo]n|esguince|operaci[óo]n|cirug[íi]a|diagn[óo]stico"
+    r"|diabetes|asma|migra[ñn]as?|artrosis|embarazo|rodilla|tobillo|espalda|cadera|hombro"
+    r"|ac[úu]fenos|insomnio|ansiedad|fobia|miedo\s+a|v[ée]rtigo|tratamiento|fisio\w*"
+    r"|boda|luna\s+de\s+miel|aniversario|cumplea[ñn]os|marat[óo]n|media\s+marat[óo]n|carrera"
+    r"|examen|tesis|oposiciones|entrevista|mudanza|traslado|viaje|vacaciones|vuelo|congreso"
+    r"|jubilaci[óo]n|hipoteca|pr[ée]stamo|alquiler|casero|fianza|trayecto|turnos?|guardias?"
+    r"|trabajo|empleo|empresa|negocio|tienda|t[íi]tulo|carrera|presupuesto|tope|dieta|huerto"
+    r"|jard[íi]n|piso|apartamento|casa|reforma|coche|moto|bici\w*|meta|objetivo|proyecto"
+    r"|entrenamiento|grupo|orquesta|coro|equipo|club|visado|divorcio"
+)
+_FACTS_DE = (
+    r"sohn|s[öo]hne|tochter|t[öo]chter|kinder?|kind|baby|zwillinge|frau|mann|ehemann|ehefrau"
+    r"|partner\w*|freundin|freund|verlobte\w*|mutter|vater|mama|papa|eltern|schwester|bruder"
+    r"|geschwister|gro(?:ß|ss)\w+|oma|opa|tante|onkel|cousin\w*|neffe|nichte|schwieger\w+"
+    r"|hund\w*|katze\w*|kater|haustier\w*|pferd|kaninchen|\w*allergie|unvertr[äa]glichkeit"
+    r"|verletzung|\w*riss|zerrung|\w*-?op\b|operation|diagnose|diabetes|asthma|migr[äa]ne"
+    r"|arthrose|schwangerschaft|knie\w*|kn[öo]chel|r[üu]cken\w*|h[üu]fte|schulter|tinnitus"
+    r"|schlafst[öo]rung\w*|angst\w*|\w*angst|phobie|schwindel|therapie|physio\w*|hochzeit"
+    r"|flitterwochen|jahrestag|geburtstag|marathon|\w*marathon|halbmarathon|lauf|pr[üu]fung"
+    r"|examen|staatsexamen|abschlussarbeit|doktorarbeit|bewerbungsgespr[äa]ch|umzug|reise"
+    r"|urlaub|flug|konferenz|messe|ruhestand|rente|hypothek|kredit|zinsbindung|mietvertrag"
+    r"|vermieter\w*|kaution|pendel\w*|arbeitsweg|schicht\w*|nachtschicht\w*|job|stelle"
+    r"|firma|gesch[äa]ft|laden|onlineshop|studium|budget|obergrenze|di[äa]t|garten"
+    r"|schrebergarten|wohnung|haus|renovierung|auto|fahrrad|ziel|plan|training|band"
+    r"|orchester|chor|verein|mannschaft|visum|scheidung"
+)
+_FACTS_IT = (
+    r"figli[oa]?|figlie|bambin[oi]|neonat[oa]|gemelli|moglie|marito|compagn[oa]|fidanzat[oa]"
+    r"|madre|padre|mamma|pap[àa]|genitori|sorell[ae]|fratell[oi]|nonn[oaie]|zi[oaie]|cugin[oaie]"
+    r"|nipot[ei]|suocer[oa]|cane|cagnolin[oa]|gatt[oa]|gattin[oa]|animali|cavallo|coniglio"
+    r"|allergi\w*|intolleran\w*|infortunio|distorsione|operazione|intervento|diagnosi|diabete"
+    r"|asma|emicrani\w*|artrosi|gravidanza|ginocchio|caviglia|schiena|anca|spalla|acufeni"
+    r"|insonnia|ansia|fobia|paura\s+(?:di|del|della|dei)|vertigini|terapia|fisio\w*"
+    r"|matrimonio|luna\s+di\s+miele|anniversario|compleanno|maratona|mezza\s+maratona|gara"
+    r"|esame|tesi|colloquio|trasloco|trasferimento|viaggio|vacanz\w+|volo|convegno|pensione"
+    r"|mutuo|prestito|affitto|padrone\s+di\s+casa|cauzione|tragitto|pendolare|turn[oi]"
+    r"|lavoro|impiego|azienda|negozio|laurea|budget|tetto|dieta|orto|giardino|appartamento"
+    r"|casa|ristrutturazione|macchina|auto|bici\w*|obiettivo|progetto|allenamento|gruppo"
+    r"|orchestra|coro|squadra|visto|divorzio"
+)
+_FACTS_PT = (
+    r"filh[oa]s?|beb[êe]|g[êe]meos|mulher|esposa|esposo|marido|companheir[oa]|namorad[oa]"
+    r"|noiv[oa]|m[ãa]e|pai|pais|irm[ãa]o?s?|av[óô]s?|ti[oa]s?|prim[oa]s?|sobrinh[oa]s?"
+    r"|sogr[oa]s?|c[ãa]o|c[ãa]es|cachorr[oa]s?|gat[oa]s?|bichos?\s+de\s+estima[çc][ãa]o"
+    r"|cavalo|coelho|alergi\w*|al[ée]rgic\w*|intoler[âa]ncia|les[ãa]o|entorse|cirurgia"
+    r"|opera[çc][ãa]o|diagn[óo]stico|diabetes|asma|enxaquecas?|artrose|gravidez|joelho"
+    r"|tornozelo|costas|quadril|anca|ombro|zumbido|ins[ôo]nia|ansiedade|fobia|medo\s+de"
+    r"|vertigem|tratamento|fisio\w*|casamento|lua\s+de\s+mel|anivers[áa]rio|maratona"
+    r"|meia\s+maratona|corrida|exame|tese|prova|entrevista|mudan[çc]a|viagem|f[ée]rias|voo"
+    r"|congresso|aposentadoria|reforma|hipoteca|financiamento|empr[ée]stimo|cr[ée]dito"
+    r"|aluguel|arrendamento|senhorio|cau[çc][ãa]o|trajeto|plant[ãa]o|plant[õo]es|turnos?"
+    r"|trabalho|emprego|empresa|neg[óo]cio|loja|curso|or[çc]amento|teto|dieta|horta|jardim"
+    r"|apartamento|casa|obra|carro|moto|bicicleta|meta|objetivo|projeto|treino|banda"
+    r"|orquestra|coro|equipe|equipa|visto|div[óo]rcio"
+)
+_FACTS_NL = (
+    r"zoon|dochter|kind(?:eren)?|baby|tweeling|vrouw|man|partner|vriend(?:in)?|verloofde"
+    r"|moeder|vader|ouders|zus|broer|oma|opa|grootouders|tante|oom|neef|nicht|schoon\w+"
+    r"|hond\w*|kat|katten|poes|huisdier\w*|paard|konijn|allergie\w*|\w*allergie"
+    r"|intolerantie|blessure|\w*operatie|operatie|diagnose|diabetes|astma|migraine|artrose"
+    r"|zwangerschap|knie\w*|enkel|rug\w*|heup|schouder|tinnitus|slapeloosheid|angst\w*"
+    r"|\w*angst|fobie|therapie|fysio\w*|bruiloft|huwelijk|verjaardag|jubileum|marathon"
+    r"|\w*marathon|examen|scriptie|sollicitatiegesprek|verhuizing|reis|vakantie|vlucht"
+    r"|congres|pensioen|hypotheek|lening|huur\w*|verhuurder|borg|woon-werkverkeer|reistijd"
+    r"|diensten|nachtdienst\w*|baan|werk|bedrijf|winkel|studie|budget|dieet|tuin"
+    r"|volkstuin|appartement|huis|verbouwing|auto|fiets|doel|plan|training|band|orkest"
+    r"|koor|team|club|visum|scheiding"
+)
+_FACTS_JA = (
+    r"息子|娘|お子さん|子ども|子供|赤ちゃん|奥さん|奥様|旦那さん|ご主人|パートナー|婚約者|お母さん|お母様"
+    r"|お父さん|お父様|ご両親|お姉さん|お兄さん|妹さん|弟さん|おばあ|おじい|犬|猫|ペット|アレルギー"
+    r"|不耐|怪我|ケガ|手術|診断|糖尿病|喘息|片頭痛|妊娠|膝|足首|腰|肩|耳鳴り|不眠|恐怖症|治療"
+    r"|結婚式|記念日|誕生日|マラソン|試験|論文|面接|引っ越し|引越し|旅行|休暇|フライト|便|学会"
+    r"|定年|住宅ローン|ローン|家賃|大家|敷金|通勤|夜勤|シフト|仕事|職場|会社|お店|予算|食事制限"
+    r"|ベジタリアン|ヴィーガン|菜食|庭|家庭菜園|マンション|車|自転車|目標|計画|練習|小学校|学校"
+)
+_FACTS = {
+    "en": _FACTS_EN,
+    "fr": _FACTS_FR,
+    "es": _FACTS_ES,
+    "de": _FACTS_DE,
+    "it": _FACTS_IT,
+    "pt": _FACTS_PT,
+    "nl": _FACTS_NL,
+}
+_FACT_RX = re.compile(
+    r"\b(?:" + "|".join(_FACTS.values()) + r")\b|(?:" + _FACTS_JA + ")", re.IGNORECASE
+)
+# Personal states a "since you are / because you ..." frame presents as known.
+_STATE_RX = re.compile(
+    r"\b(?:vegetarian\w*|vegan\w*|v[ée]g[ée]tari\w+|v[ée]g[ée]talien\w*|vegetarier\w*"
+    r"|veganer\w*|vegetariano?a?s?|veganos?a?s?|vegetari[ëe]r|veganist|allergic|allerg\w*"
+    r"|intolerant\w*|intol[ée]rant\w*|pregnant|enceinte|embarazada|schwanger|incinta"
+    r"|gr[áa]vida|zwanger|diabetic|diab[ée]tique|diab[ée]tico|diabetiker\w*|coeliac|celiac"
+    r"|c[œo]liaque|cel[íi]ac[oa]|z[öo]liakie|retired|retrait[ée]e?|jubilad[oa]|pensionier\w*"
+    r"|in\s+pensione|aposentad[oa]|gepensioneerd|beginner|d[ée]butant\w*|principiante"
+    r"|anf[äa]nger\w*|iniciante|work(?:s|ing)?\s+(?:nights?|night\s+shifts?|shifts?|from\s+home"
+    r"|as)|nights?\s+shifts?|freelanc\w*|self-employed|ind[ée]pendant\w*|aut[óo]nom[oa]"
+    r"|freiberuflich|selbstst[äa]ndig|hate|hates|love|loves|can't\s+stand|d[ée]testes?"
+    r"|d[ée]testez|odias?|odi|detestas?|hasst|hassen|haat|moved|decided|chose|opted"
+    r"|d[ée]cid[ée]|opt[ée]|choisi|decidiste|optaste|elegiste|entschieden|scelto|optaram"
+    r"|escolheram|optaste|gekozen|besloten)\b",
+    re.IGNORECASE,
+)
+# A date, a number or a name: the specific detail of a bare statement about the user.
+_MONTHS = (
+    r"january|february|march|april|may|june|july|august|september|october|november"
+    r"|december|janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[ûu]t|septembre|octobre"
+    r"|novembre|d[ée]cembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|se?tiembre"
+    r"|octubre|noviembre|diciembre|januar|februar|m[äa]rz|juni|juli|oktober|dezember"
+    r"|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|janeiro"
+    r"|fevereiro|mar[çc]o|maio|junho|julho|setembro|outubro|novembro|dezembro|januari"
+    r"|februari|maart|mei|augustus|oktober"
+)
+_DAYS = (
+    r"mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|lundi|mardi"
+    r"|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|mi[ée]rcoles|jueves|viernes"
+    r"|s[áa]bados?|domingos?|montags?|dienstags?|mittwochs?|donnerstags?|freitags?"
+    r"|samstags?|sonntags?|luned[ìi]|marted[ìi]|mercoled[ìi]|gioved[ìi]|venerd[ìi]|sabato"
+    r"|domenica|segunda|ter[çc]a|quarta|quinta|sexta|maandag|dinsdag|woensdag|donderdag"
+    r"|vrijdag|zaterdag|zondag|spring|summer|autumn|winter|printemps|[ée]t[ée]|automne|hiver"
+    r"|primavera|verano|oto[ñn]o|invierno|fr[üu]hling|fr[üu]hjahr|sommer|herbst|estate"
+    r"|autunno|inverno|ver[ãa]o|outono|voorjaar|zomer|najaar"
+)
+_DATE_RX = re.compile(rf"\d|\b(?:{_MONTHS}|{_DAYS})\b|[月日年週]", re.IGNORECASE)
+# A capitalised word not at the start of the clause, nor a pronoun or title: a name.
+_NAME_RX = re.compile(
+    r"(?<=[\w,;:]\s)(?!(?:I|Sie|Ihr\w*|Du|Dein\w*|Euer|Eure\w*|U|Uw|Mr|Mrs|Ms|Dr)\b)"
+    r"[A-ZÀ-ÖØ-Þ][\w-]+"
+)
+
+# Second-person owners ("your", "ton", "dein", "Ihr" capitalised only) and subjects.
+_POSS = (
+    r"(?:your|ton|ta|tes|votre|vos|tus?|tuy[oa]s?|vuestr[oa]s?|dein\w*|euer|eur\w+"
+    r"|(?-i:Ihr\w*)|tuo|tua|tuoi|tue|vostr[oaie]|teu|teus|tuas|vosso|vossa|vossos|vossas"
+    r"|je|jouw|uw|jullie)"
+)
+# "su/sua/seu/sus" are also "his/her/their": counted only where no third person was
+# named before them in the sentence (checked in code).
+_POSS_AMBIGUOUS = r"(?:su|sus|sua|suas|seu|seus|suo|sua|sue|suoi)"
+_SUBJ = (
+    r"(?:you(?:'re|'ve|'d)?|tu|t'|vous|t[úu]|usted(?:es)?|vosotr[oa]s|du|(?-i:Sie)|ihr"
+    r"|voi|lei|voc[êe]s?|jij|je|u|jullie)"
+)
+
+# Presupposition triggers before the owner or subject, by language. Causal and
+# concessive ones count anywhere in the clause's lead-in; the prepositions that also
+# begin ordinary advice ("talk to your sister with ...") only at the start of a sentence.
+_TRIGGERS = (
+    # English
+    r"given(?:\s+that)?|what\s+with|ahead\s+of|in\s+the\s+run-up\s+to|considering"
+    r"|because\s+of|due\s+to|going\s+by|in\s+light\s+of|in\s+view\s+of|now\s+that|since"
+    r"|because|seeing\s+(?:as|that)|remembering\s+that|knowing\s+that"
+    # French
+    r"|vu(?:\s+que)?|étant\s+donné(?:\s+que)?|en\s+vue\s+d[eu]|compte\s+tenu\s+d[eu]"
+    r"|puisque|sachant\s+que|maintenant\s+que|à\s+cause\s+d[eu]|en\s+raison\s+d[eu]"
+    r"|suite\s+à|parce\s+que|vu\s+l[ae']"
+    # Spanish
+    r"|dad[oa]s?(?:\s+que)?|en\s+vista\s+de|ya\s+que|puesto\s+que|sabiendo\s+que"
+    r"|ahora\s+que|debido\s+a|teniendo\s+en\s+cuenta|porque|acord[áa]ndome\s+de\s+que"
+    # German
+    r"|da|weil|wegen|angesichts|nachdem|jetzt,?\s+wo|eingedenk|in\s+anbetracht"
+    r"|aufgrund|im\s+hinblick\s+auf"
+    # Italian
+    r"|visto(?:\s+che)?|dat[oaie](?:\s+che)?|in\s+vista\s+d\w*|siccome|poich[ée]|dal\s+momento"
+    r"\s+che|ora\s+che|considerando|per\s+via\s+d\w*|a\s+causa\s+d\w*|sapendo\s+che"
+    r"|ricordando\s+che|perch[ée]"
+    # Portuguese
+    r"|j[áa]\s+que|visto\s+que|em\s+vista\s+d\w*|tendo\s+em\s+conta|agora\s+que|devido\s+[àa]o?"
+    r"|por\s+causa\s+d\w*|sabendo\s+que|lembrando\s+que|porque"
+    # Dutch
+    r"|gezien|omdat|aangezien|vanwege|met\s+het\s+oog\s+op|wetend\s+dat"
+)
+_INITIAL_TRIGGERS = (
+    r"with|as|before|around|avec|comme|avant|con|ante|como|antes\s+de|mit|bei|vor|con"
+    r"|prima\s+d\w*|com|antes\s+d\w*|met|voor|nu"
+)
+_ARTICLE = (
+    r"(?:(?:the|that|this|le|la|les|l'|el|los|las|lo|der|die|das|den|dem|des|il|lo|gli|o|a"
+    r"|os|as|de|het)\s+)?"
+)
+_OWNER = rf"(?:[\w'-]+\s+){{0,3}}?(?:{_POSS}|{_SUBJ})(?=[\s'])"
+# Trigger, then (within a few words) the owner or subject.
+_TRIGGERED_RX = re.compile(rf"(?:^|[\s,(])(?:{_TRIGGERS})\s+{_OWNER}", re.IGNORECASE)
+_INITIAL_RX = re.compile(rf"^\s*(?:{_INITIAL_TRIGGERS})\s+{_OWNER}", re.IGNORECASE)
+_TRIGGERED_AMBIGUOUS_RX = re.compile(
+    rf"(?:^|[\s,(])(?:{_TRIGGERS})\s+(?:[\w'-]+\s+){{0,3}}?{_POSS_AMBIGUOUS}\s",
+    re.IGNORECASE,
+)
+_INITIAL_AMBIGUOUS_RX = re.compile(
+    rf"^\s*(?:{_INITIAL_TRIGGERS})\s+(?:[\w'-]+\s+){{0,3}}?{_POSS_AMBIGUOUS}\s",
+    re.IGNORECASE,
+)
+# "the 18,000 cap you set", "le prêt que vous avez choisi", "la hipoteca que cogisteis":
+# a noun the user chose, after a trigger.
+_CHOSEN_RX = re.compile(
+    r"(?:^|\s)(?:with|given|con|avec|mit|bei|com)\s+(?:the|that|le|la|l'|el|la|ese|esa|der"
+    r"|die|den|dem|il|lo|la|o|a|esse|essa)\s+[^,;]{2,60}?\s+(?:you|que\s+(?:vous|tu|usted)?"
+    r"|die\s+(?:ihr|du|Sie)|den\s+(?:ihr|du|Sie)|für\s+die\s+(?:ihr|du|Sie)|che\s+(?:avete|hai)"
+    r"|que\s+(?:voc[êe]s?)?)\s*\w+",
+    re.IGNORECASE,
+)
+# Pronoun-dropping languages: a second-person verb right after a causal trigger
+# ("como trabajas de noche", "visto che fai i turni", "já que optaram").
+_PRO_DROP_RX = re.compile(
+    # Spanish tú forms (present, preterite), Italian tu forms, Portuguese tu and vocês forms
+    r"(?:^|\s)(?:(?:como|ya\s+que|puesto\s+que|dado\s+que)\s+(?:ya\s+)?[a-záéíóú]{2,}"
+    r"(?:as|es|aste|iste|asteis|isteis)"
+    r"|(?:visto\s+che|dato\s+che|siccome|poich[ée])\s+(?:gi[àa]\s+)?[a-zàèìòù]{2,}i"
+    r"|(?:j[áa]\s+que|visto\s+que|como)\s+(?:j[áa]\s+)?[a-zãõâêôáéíóúç]{2,}"
+    r"(?:as|es|aste|este|iste|aram|eram|iram))\b",
+    re.IGNORECASE,
+)
+# The possessive as the subject of a statement: "Your marathon's in October", "Ton
+# marathon est en octobre", "Dein Sohn heißt Jonas", "Je marathon is in oktober".
+_OWNER_SUBJECT_RX = re.compile(rf"^(?:{_ARTICLE}){_POSS}\s", re.IGNORECASE)
+# "You have a dog named Heidi", "Tu es végétarienne depuis dix ans", "Du bist Vegetarier".
+_YOU_ARE_RX = re.compile(
+    r"^(?:and\s+)?(?:of\s+course\s+)?(?:you(?:'re|'ve\s+got|\s+have|\s+are|\s+work|\s+live"
+    r"|\s+own|\s+run|\s+play|\s+train|\s+drive)|tu\s+(?:es|as|travailles|habites|vis|joues)"
+    r"|vous\s+(?:êtes|avez|travaillez|habitez|vivez|jouez)|(?:t[úu]\s+)?(?:eres|tienes|trabajas"
+    r"|vives|juegas)|usted\s+(?:es|tiene|trabaja|vive)|du\s+(?:bist|hast|arbeitest|wohnst"
+    r"|lebst|spielst|l[äa]ufst|pendelst)|(?-i:Sie)\s+(?:sind|haben|arbeiten|wohnen|leben)"
+    r"|ihr\s+(?:seid|habt|wohnt|lebt)|(?:tu\s+)?(?:sei|hai|lavori|abiti|vivi|giochi)"
+    r"|voi\s+(?:siete|avete)|(?:avete)|voc[êe]s?\s+(?:é|tem|têm|trabalha|mora|vive|joga)"
+    r"|tu\s+(?:és|tens|trabalhas|moras|vives)|(?:jij|je)\s+(?:bent|hebt|werkt|woont)"
+    r"|u\s+(?:bent|hebt|heeft|werkt|woont))\s",
+    re.IGNORECASE,
+)
+# The current message and the user's artefacts: what the user gave in this turn.
+_CURRENT_RX = re.compile(
+    r"\b(?:just|now|here|above|below|message|mail|e-?mail|letter|screenshot|photo|picture"
+    r"|file|document|attachment|attached|pasted|forwarded|uploaded|sent|shared|says|said"
+    r"|according|question|request|asked|asking|permission|consent|approval|message|mensaje"
+    r"|correo|courriel|lettre|capture|fichier|pi[èe]ce\s+jointe|coll[ée]|transf[ée]r[ée]"
+    r"|envoy[ée]|joint|Nachricht|Mail|Brief|Screenshot|Foto|Datei|Anhang|angeh[äa]ngt"
+    r"|eingef[üu]gt|weitergeleitet|geschickt|hochgeladen|messaggio|lettera|allegat\w*"
+    r"|incollat\w*|inoltrat\w*|inviat\w*|mensagem|carta|anexo|anexad\w*|colad\w*"
+    r"|encaminhad\w*|enviad\w*|bericht|brief|bijlage|geplakt|doorgestuurd|gestuurd|selon"
+    r"|seg[úu]n|laut|secondo|segundo|volgens|venir\s+de|vient|viens|acabas?|gerade|eben"
+    r"|appena|agora|zojuist|hypothetically|imagine|suppose|say"
+    # what the user writes or asks in this turn, what a third party says
+    r"|writing|write|indiques|indiquez|[ée]cris|[ée]crivez|escribes|escreves|chiedi|pides"
+    r"|perguntas|fragst|schreibst|sagst|zegt|says|meinte|sagt|behauptet|dice|dit|diz"
+    r"|scritto|escribi[óo]|[ée]crit|wrote|thinks|pense|piensa|pensa|denkt|vindt"
+    r"|sagte|meint|frage\w*|domand\w*"
+    r"|pergunt\w*|demand\w*|dices|suggerit\w*|sugg[ée]r[ée]|sugerido|acab\w*|angenommen"
+    r"|supposons|supongamos|supponiamo|suponhamos|stel\s+dat"
+    # searching memory: the absence check's ground, not a recollection
+    r"|search\w*|looked|procur\w*|pesquis\w*|busc\w*|cherch\w*|such\w*|gesucht|cerc\w*"
+    r"|zoek\w*|gezocht)\b",
+    re.IGNORECASE,
+)
+# Advice, offers and the future before the fact: nothing is presented as known ("you
+# should talk to your sister", "when you've spoken to your brother").
+_MODAL_RX = re.compile(
+    r"\b(?:should|could|would|might|can|will|solltest|sollten|k[öo]nntest|kannst|kann"
+    r"|dovresti|potresti|posso|puoi|deber[íi]as|podr[íi]as|puedo|puedes|devrais|pourrais"
+    r"|peux|peut|deveria|poderia|pode|podes|zou|zouden|kunt|kan|when|whenever|cuando"
+    r"|quando|quand|wanneer|sobald|hayas|avrai|tiver|tiveres)\b",
+    re.IGNORECASE,
+)
+# Generic second-person advice nouns: "your body", "your muscles", "your doctor".
+_GENERIC_RX = re.compile(
+    r"^(?:{_ARTICLE}){_POSS}\s+(?:body|muscles?|skin|heart|brain|doctor|GP|bank|provider"
+    r"|insurer|insurance|browser|computer|phone|account|password|settings|options|choice"
+    r"|choices|question|request|needs|taste|preference|case|situation|k[öo]rper|arzt"
+    r"|[äa]rztin|corps|m[ée]decin|cuerpo|m[ée]dico|corpo|lichaam|arts|huisarts)\b".format(
+        _ARTICLE=_ARTICLE, _POSS=_POSS
+    ),
+    re.IGNORECASE,
+)
+_THIRD_PERSON_BEFORE_RX = re.compile(
+    r"\b(?:el|la|il|o|a|os|as|los|las|le|lo)\s+[a-záéíóúàèìòùâêôãõç]+\s*$|\b[A-Z][a-z]+\s*$"
+)
+_JAPANESE_RX = re.compile(r"とのことなので|とのことでした(?:ので|ね|よね)|お話を踏まえると|と伺って")
+
+
+def _has_fact(text: str) -> bool:
+    return bool(_FACT_RX.search(text) or _STATE_RX.search(text))
+
+
+def _has_detail(text: str) -> bool:
+    return bool(_DATE_RX.search(text) or _NAME_RX.search(text))
+
+
+def presupposed_fact(clause: str, before: str = "") -> bool:
+    """Whether ``clause`` (canonical, asserted) presents a personal fact about the user
+    as known (module docstring); ``before`` is its sentence up to the clause."""
+    if _JAPANESE_RX.search(clause):
+        return True
+    if _CURRENT_RX.search(clause) or _CURRENT_RX.search(before[-40:]):
+        return False
+    # A negation makes it an absence claim ("your flight isn't in my notes") or leaves
+    # the fact unknown; either way the absence check and the classifier read it.
+    if negated(before + " " + clause) or searched(before + " " + clause):
+        return False
+    lead = before[-30:] + " " + clause
+    window = clause[:80]
+    opening = before.strip(" ,-\u2013\u2014") == ""
+    triggered = _TRIGGERED_RX.search(lead) or (opening and _INITIAL_RX.search(clause))
+    if not triggered and opening:
+        triggered = _CHOSEN_RX.search(clause) or _INITIAL_AMBIGUOUS_RX.search(clause)
+    if not triggered and (m := _TRIGGERED_AMBIGUOUS_RX.search(lead)):
+        if not _THIRD_PERSON_BEFORE_RX.search(lead[: m.start()]):
+            triggered = m
+    if not triggered:
+        triggered = _PRO_DROP_RX.search(lead)
+    if triggered:
+        if _MODAL_RX.search(lead[: triggered.end()]):
+            return False
+        tail = lead[triggered.start() :]
+        if _GENERIC_RX.search(clause):
+            return False
+        return _has_fact(tail)
+    if _GENERIC_RX.search(clause) or _MODAL_RX.search(lead):
+        return False
+    # A capitalised "Ihr" opening a sentence is also "her"/"their", like "su/sua/suo".
+    if _OWNER_SUBJECT_RX.search(clause) and not (opening and clause.startswith("Ihr")):
+        return bool(_FACT_RX.search(window)) and _has_detail(window)
+    if _YOU_ARE_RX.search(clause):
+        return _has_fact(window) and (_has_detail(window) or bool(_STATE_RX.search(window)))
+    return False
