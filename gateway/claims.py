@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from gateway.claim_model import ClaimClassifier, classifier
 from gateway.presupposition import presupposed_fact
-from gateway.recollection import find_recollection_spans, negated
+from gateway.recollection import find_recollection_spans, negated, recall_marked
 from gateway.topics import Topic, topic_of
 from gateway.truthfulness import (
     AbsenceClaim,
@@ -106,13 +106,18 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
         settled.add(claim.canonical_start)
     pending: list[tuple[int, int, int]] = []
     recalled: set[int] = set()
+    marked: set[int] = set()  # sentences with a recollection already
     for sentence, info in analysis.asserted():
         if info.start in settled:
             continue
         body = analysis.masked[info.start : info.end]
         before = analysis.masked[analysis.sentences[sentence].start : info.start]
-        source = recollection_rule(body, before)
+        after = analysis.masked[info.end : analysis.sentences[sentence].end]
+        source = recollection_rule(body, before, after)
+        if not source and sentence not in marked and _marked_as_recalled(analysis, sentence):
+            source = _MARKED
         if source:
+            marked.add(sentence)
             found.append(
                 FoundClaim(
                     ClaimKind.RECOLLECTION,
@@ -139,7 +144,8 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
     for sentence, info in analysis.tagged():
         body = analysis.masked[info.start : info.end]
         before = analysis.masked[analysis.sentences[sentence].start : info.start]
-        source = recollection_rule(body, before)
+        after = analysis.masked[info.end : analysis.sentences[sentence].end]
+        source = recollection_rule(body, before, after, tagged=True)
         if source:
             found.append(
                 FoundClaim(
@@ -169,16 +175,25 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
 
 
 _PRESUPPOSED = "recollection:presupposed"
+_MARKED = "recollection:marked"
 
 
-def recollection_rule(body: str, before: str) -> str | None:
+def recollection_rule(body: str, before: str, after: str = "", tagged: bool = False) -> str | None:
     """Which recollection rule, if any, settles a clause: a telling frame, or a personal
-    fact presented as known (:mod:`gateway.presupposition`)."""
-    if find_recollection_spans(body, before):
+    fact presented as known (:mod:`gateway.presupposition`); ``tagged`` for a clause
+    asked back with a confirmation tag ("..., right?")."""
+    if find_recollection_spans(body, before, after):
         return "recollection"
-    if presupposed_fact(body, before):
+    if presupposed_fact(body, before, tagged=tagged):
         return _PRESUPPOSED
     return None
+
+
+def _marked_as_recalled(analysis: Analysis, sentence: int) -> bool:
+    """A sentence that says it is remembering ("..., if I remember correctly", "si je me
+    souviens bien, ..."): the marker often sits in a clause the analysis drops as
+    conditional, so the first asserted clause carries the recollection."""
+    return recall_marked(analysis.sentence_text(sentence))
 
 
 # Clauses the splitter cut at a bare "and"/"or" are read by the classifier as one unit

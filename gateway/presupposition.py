@@ -52,6 +52,7 @@ _FACTS_EN = (
     r"|new\s+job|job|promotion|business|shop|startup|degree|course|dissertation|budget"
     r"|cap|diet|garden|allotment|flat|apartment|house|renovation|car|bike|boat"
     r"|goal|plan|training|band|orchestra|choir|team|club|visa|pension|divorce|separation"
+    r"|school|nursery|kindergarten|university|college"
 )
 _FACTS_FR = (
     r"fils|fille|enfants?|b[ée]b[ée]|jumeaux|femme|mari|conjoint|compagn\w+|fianc[ée]+|m[èe]re"
@@ -65,6 +66,7 @@ _FACTS_FR = (
     r"|trajet|horaires?|nuits?|poste|travail|boulot|entreprise|boutique|dipl[ôo]me|budget"
     r"|plafond|r[ée]gime|jardin|potager|appartement|maison|travaux|voiture|v[ée]lo|objectif"
     r"|projet|entra[îi]nement|groupe|orchestre|ch[œo]eur|[ée]quipe|club|visa|divorce"
+    r"|[ée]cole|cr[èe]che|coll[èe]ge|lyc[ée]e|fac|universit[ée]|[ée]tudes"
 )
 _FACTS_ES = (
     r"hij[oa]s?|beb[ée]|gemel\w+|mujer|esposa|esposo|marido|pareja|novi[oa]|prometid[oa]"
@@ -78,7 +80,8 @@ _FACTS_ES = (
     r"|jubilaci[óo]n|hipoteca|pr[ée]stamo|alquiler|casero|fianza|trayecto|turnos?|guardias?"
     r"|trabajo|empleo|empresa|negocio|tienda|t[íi]tulo|carrera|presupuesto|tope|dieta|huerto"
     r"|jard[íi]n|piso|apartamento|casa|reforma|coche|moto|bici\w*|meta|objetivo|proyecto"
-    r"|entrenamiento|grupo|orquesta|coro|equipo|club|visado|divorcio"
+    r"|entrenamiento|grupo|orquesta|coro|equipo|club|visado|divorcio|colegio|escuela"
+    r"|guarder[íi]a|instituto|universidad"
 )
 _FACTS_DE = (
     r"sohn|s[öo]hne|tochter|t[öo]chter|kinder?|kind|baby|zwillinge|frau|mann|ehemann|ehefrau"
@@ -94,7 +97,8 @@ _FACTS_DE = (
     r"|vermieter\w*|kaution|pendel\w*|arbeitsweg|schicht\w*|nachtschicht\w*|job|stelle"
     r"|firma|gesch[äa]ft|laden|onlineshop|studium|budget|obergrenze|di[äa]t|garten"
     r"|schrebergarten|wohnung|haus|renovierung|auto|fahrrad|ziel|plan|training|band"
-    r"|orchester|chor|verein|mannschaft|visum|scheidung"
+    r"|orchester|chor|verein|mannschaft|visum|scheidung|schule|kita|kindergarten|gymnasium"
+    r"|uni|universit[äa]t"
 )
 _FACTS_IT = (
     r"figli[oa]?|figlie|bambin[oi]|neonat[oa]|gemelli|moglie|marito|compagn[oa]|fidanzat[oa]"
@@ -108,7 +112,7 @@ _FACTS_IT = (
     r"|mutuo|prestito|affitto|padrone\s+di\s+casa|cauzione|tragitto|pendolare|turn[oi]"
     r"|lavoro|impiego|azienda|negozio|laurea|budget|tetto|dieta|orto|giardino|appartamento"
     r"|casa|ristrutturazione|macchina|auto|bici\w*|obiettivo|progetto|allenamento|gruppo"
-    r"|orchestra|coro|squadra|visto|divorzio"
+    r"|orchestra|coro|squadra|visto|divorzio|scuola|asilo|nido|liceo|universit[àa]"
 )
 _FACTS_PT = (
     r"filh[oa]s?|beb[êe]|g[êe]meos|mulher|esposa|esposo|marido|companheir[oa]|namorad[oa]"
@@ -123,7 +127,7 @@ _FACTS_PT = (
     r"|aluguel|arrendamento|senhorio|cau[çc][ãa]o|trajeto|plant[ãa]o|plant[õo]es|turnos?"
     r"|trabalho|emprego|empresa|neg[óo]cio|loja|curso|or[çc]amento|teto|dieta|horta|jardim"
     r"|apartamento|casa|obra|carro|moto|bicicleta|meta|objetivo|projeto|treino|banda"
-    r"|orquestra|coro|equipe|equipa|visto|div[óo]rcio"
+    r"|orquestra|coro|equipe|equipa|visto|div[óo]rcio|escola|creche|faculdade|universidade"
 )
 _FACTS_NL = (
     r"zoon|dochter|kind(?:eren)?|baby|tweeling|vrouw|man|partner|vriend(?:in)?|verloofde"
@@ -136,7 +140,7 @@ _FACTS_NL = (
     r"|congres|pensioen|hypotheek|lening|huur\w*|verhuurder|borg|woon-werkverkeer|reistijd"
     r"|diensten|nachtdienst\w*|baan|werk|bedrijf|winkel|studie|budget|dieet|tuin"
     r"|volkstuin|appartement|huis|verbouwing|auto|fiets|doel|plan|training|band|orkest"
-    r"|koor|team|club|visum|scheiding"
+    r"|koor|team|club|visum|scheiding|school|opvang|kinderopvang|universiteit"
 )
 _FACTS_JA = (
     r"息子|娘|お子さん|子ども|子供|赤ちゃん|奥さん|奥様|旦那さん|ご主人|パートナー|婚約者|お母さん|お母様"
@@ -171,7 +175,29 @@ _STATE_RX = re.compile(
     r"|freiberuflich|selbstst[äa]ndig|hate|hates|love|loves|can't\s+stand|d[ée]testes?"
     r"|d[ée]testez|odias?|odi|detestas?|hasst|hassen|haat|moved|decided|chose|opted"
     r"|d[ée]cid[ée]|opt[ée]|choisi|decidiste|optaste|elegiste|entschieden|scelto|optaram"
-    r"|escolheram|optaste|gekozen|besloten)\b",
+    r"|escolheram|optaste|gekozen|besloten"
+    # aims ("you're working toward B1", "tu vises le B1", "du peilst ... an")
+    r"|working\s+towards?|aiming\s+(?:for|at)|training\s+for|vises|visez|apuntas|peilst"
+    r"|punti\s+a\w*|miras\s+a)\b",
+    re.IGNORECASE,
+)
+# What the user cannot eat or tolerate: a negated fact that is still a fact ("since
+# lactose doesn't agree with you", "weil du Laktose nicht verträgst").
+_INTOLERANCE_RX = re.compile(
+    r"\b(?:(?:can't|cannot|don't|doesn't|do\s+not|does\s+not)\s+(?:eat|drink|have|tolerate"
+    r"|stand|agree\s+with)|ne\s+(?:te|vous)\s+r[ée]ussit\s+pas|ne\s+(?:manges|mangez"
+    r"|supportes|supportez|bois|buvez)\s+pas|te\s+sienta\s+mal|le\s+sienta\s+mal|no\s+(?:comes"
+    r"|puedes\s+comer|toleras|soportas|bebes)|nicht\s+(?:isst|essen|vertr[äa]gst|vertragen"
+    r"|trinkst|magst)|non\s+(?:mangi|puoi\s+mangiare|sopporti|tolleri|digerisci|bevi"
+    r"|ti\s+fa\s+bene)|n[ãa]o\s+(?:come|comes|pode\s+comer|podes\s+comer|tolera|toleras"
+    r"|suporta|suportas|bebe|bebes|lhe\s+cai\s+bem|te\s+cai\s+bem)|niet\s+(?:eet|eten"
+    r"|verdraagt|goed\s+bekomt|drinkt))\b",
+    re.IGNORECASE,
+)
+# "a dog named Heidi", "une jument qui s'appelle Praline": a named pet or person.
+_NAMED_RX = re.compile(
+    r"\b(?:named|called|s'appelle|se\s+llama|hei(?:ß|ss)t|namens|si\s+chiama|se\s+chama"
+    r"|chamad[oa]|heet|genaamd)\s+[A-ZÀ-ÖØ-Þ]",
     re.IGNORECASE,
 )
 # A date, a number or a name: the specific detail of a bare statement about the user.
@@ -194,7 +220,7 @@ _DAYS = (
     r"|primavera|verano|oto[ñn]o|invierno|fr[üu]hling|fr[üu]hjahr|sommer|herbst|estate"
     r"|autunno|inverno|ver[ãa]o|outono|voorjaar|zomer|najaar"
 )
-_DATE_RX = re.compile(rf"\d|\b(?:{_MONTHS}|{_DAYS})\b|[月日年週]", re.IGNORECASE)
+_DATE_RX = re.compile(rf"\d|\b(?:{_MONTHS}|{_DAYS})\b|[月日年週春夏秋冬]", re.IGNORECASE)
 # A capitalised word not at the start of the clause, nor a pronoun or title: a name.
 _NAME_RX = re.compile(
     r"(?<=[\w,;:]\s)(?!(?:I|Sie|Ihr\w*|Du|Dein\w*|Euer|Eure\w*|U|Uw|Mr|Mrs|Ms|Dr)\b)"
@@ -224,21 +250,21 @@ _TRIGGERS = (
     r"|because\s+of|due\s+to|going\s+by|in\s+light\s+of|in\s+view\s+of|now\s+that|since"
     r"|because|seeing\s+(?:as|that)|remembering\s+that|knowing\s+that"
     # French
-    r"|vu(?:\s+que)?|étant\s+donné(?:\s+que)?|en\s+vue\s+d[eu]|compte\s+tenu\s+d[eu]"
+    r"|vu(?=\s+(?:que|qu'|l[ae]\s|l'|les|votre|vos|ton|ta|tes))|étant\s+donné(?:\s+que)?|en\s+vue\s+d[eu]|compte\s+tenu\s+d[eu]"
     r"|puisque|sachant\s+que|maintenant\s+que|à\s+cause\s+d[eu]|en\s+raison\s+d[eu]"
-    r"|suite\s+à|parce\s+que|vu\s+l[ae']"
+    r"|suite\s+à|parce\s+que|vu\s+l[ae']|depuis\s+que"
     # Spanish
-    r"|dad[oa]s?(?:\s+que)?|en\s+vista\s+de|ya\s+que|puesto\s+que|sabiendo\s+que"
+    r"|dad[oa]s?(?=\s+(?:que|el|la|los|las|lo|tu|tus|su|sus)\b)|en\s+vista\s+de|ya\s+que|puesto\s+que|sabiendo\s+que"
     r"|ahora\s+que|debido\s+a|teniendo\s+en\s+cuenta|porque|acord[áa]ndome\s+de\s+que"
     # German
     r"|da|weil|wegen|angesichts|nachdem|jetzt,?\s+wo|eingedenk|in\s+anbetracht"
     r"|aufgrund|im\s+hinblick\s+auf"
     # Italian
-    r"|visto(?:\s+che)?|dat[oaie](?:\s+che)?|in\s+vista\s+d\w*|siccome|poich[ée]|dal\s+momento"
+    r"|(?:visto|dat[oaie])(?=\s+(?:che|il|la|lo|le|i|gli|l'|tuo|tua|tuoi|tue|suo|sua)\b|\s+l')|in\s+vista\s+d\w*|siccome|poich[ée]|dal\s+momento"
     r"\s+che|ora\s+che|considerando|per\s+via\s+d\w*|a\s+causa\s+d\w*|sapendo\s+che"
     r"|ricordando\s+che|perch[ée]"
     # Portuguese
-    r"|j[áa]\s+que|visto\s+que|em\s+vista\s+d\w*|tendo\s+em\s+conta|agora\s+que|devido\s+[àa]o?"
+    r"|j[áa]\s+que|visto\s+que|dad[oa]s?(?=\s+(?:que|o|a|os|as|teu|tua|seu|sua)\b)|em\s+vista\s+d\w*|tendo\s+em\s+conta|agora\s+que|devido\s+[àa]o?"
     r"|por\s+causa\s+d\w*|sabendo\s+que|lembrando\s+que|porque"
     # Dutch
     r"|gezien|omdat|aangezien|vanwege|met\s+het\s+oog\s+op|wetend\s+dat"
@@ -255,6 +281,13 @@ _OWNER = rf"(?:[\w'-]+\s+){{0,3}}?(?:{_POSS}|{_SUBJ})(?=[\s'])"
 # Trigger, then (within a few words) the owner or subject.
 _TRIGGERED_RX = re.compile(rf"(?:^|[\s,(])(?:{_TRIGGERS})\s+{_OWNER}", re.IGNORECASE)
 _INITIAL_RX = re.compile(rf"^\s*(?:{_INITIAL_TRIGGERS})\s+{_OWNER}", re.IGNORECASE)
+# "With that hour-long commute", "Con ese trayecto": a demonstrative presents the thing
+# as already known between the two.
+_DEMONSTRATIVE_RX = re.compile(
+    rf"^\s*(?:{_INITIAL_TRIGGERS})\s+(?:that|those|ce|cette|ces|ese|esa|esos|esas|diese[mnrs]?"
+    r"|quel|quella|quello|quei|quelle|esse|essa|esses|essas|dat|die|deze)\s",
+    re.IGNORECASE,
+)
 _TRIGGERED_AMBIGUOUS_RX = re.compile(
     rf"(?:^|[\s,(])(?:{_TRIGGERS})\s+(?:[\w'-]+\s+){{0,3}}?{_POSS_AMBIGUOUS}\s",
     re.IGNORECASE,
@@ -267,7 +300,7 @@ _INITIAL_AMBIGUOUS_RX = re.compile(
 # a noun the user chose, after a trigger.
 _CHOSEN_RX = re.compile(
     r"(?:^|\s)(?:with|given|con|avec|mit|bei|com)\s+(?:the|that|le|la|l'|el|la|ese|esa|der"
-    r"|die|den|dem|il|lo|la|o|a|esse|essa)\s+[^,;]{2,60}?\s+(?:you|que\s+(?:vous|tu|usted)?"
+    r"|die|den|dem|il|lo|la|o|a|esse|essa)\s+(?:[^,;]|(?<=\d),(?=\d)){2,60}?\s+(?:you|que\s+(?:vous|tu|usted)?"
     r"|die\s+(?:ihr|du|Sie)|den\s+(?:ihr|du|Sie)|für\s+die\s+(?:ihr|du|Sie)|che\s+(?:avete|hai)"
     r"|que\s+(?:voc[êe]s?)?)\s*\w+",
     re.IGNORECASE,
@@ -276,9 +309,10 @@ _CHOSEN_RX = re.compile(
 # ("como trabajas de noche", "visto che fai i turni", "já que optaram").
 _PRO_DROP_RX = re.compile(
     # Spanish tú forms (present, preterite), Italian tu forms, Portuguese tu and vocês forms
-    r"(?:^|\s)(?:(?:como|ya\s+que|puesto\s+que|dado\s+que)\s+(?:ya\s+)?[a-záéíóú]{2,}"
-    r"(?:as|es|aste|iste|asteis|isteis)"
-    r"|(?:visto\s+che|dato\s+che|siccome|poich[ée])\s+(?:gi[àa]\s+)?[a-zàèìòù]{2,}i"
+    r"(?:^|\s)(?:(?:como|ya\s+que|puesto\s+que|dado\s+que)\s+(?:ya\s+)?(?:os\s+|te\s+)?"
+    r"[a-záéíóú]{2,}(?:as|es|aste|iste|asteis|isteis|áis|éis|ís)"
+    r"|(?:visto\s+che|dato\s+che|siccome|poich[ée])\s+(?:gi[àa]\s+)?(?:vi\s+|ti\s+)?"
+    r"[a-zàèìòù]{2,}(?:i|ete|ate|ite)"
     r"|(?:j[áa]\s+que|visto\s+que|como)\s+(?:j[áa]\s+)?[a-zãõâêôáéíóúç]{2,}"
     r"(?:as|es|aste|este|iste|aram|eram|iram))\b",
     re.IGNORECASE,
@@ -315,7 +349,7 @@ _CURRENT_RX = re.compile(
     r"|writing|write|indiques|indiquez|[ée]cris|[ée]crivez|escribes|escreves|chiedi|pides"
     r"|perguntas|fragst|schreibst|sagst|zegt|says|meinte|sagt|behauptet|dice|dit|diz"
     r"|scritto|escribi[óo]|[ée]crit|wrote|thinks|pense|piensa|pensa|denkt|vindt"
-    r"|sagte|meint|frage\w*|domand\w*"
+    r"|sagte|meint|frage\w*|domand\w*|pregunt\w*"
     r"|pergunt\w*|demand\w*|dices|suggerit\w*|sugg[ée]r[ée]|sugerido|acab\w*|angenommen"
     r"|supposons|supongamos|supponiamo|suponhamos|stel\s+dat"
     # searching memory: the absence check's ground, not a recollection
@@ -346,6 +380,13 @@ _THIRD_PERSON_BEFORE_RX = re.compile(
     r"\b(?:el|la|il|o|a|os|as|los|las|le|lo)\s+[a-záéíóúàèìòùâêôãõç]+\s*$|\b[A-Z][a-z]+\s*$"
 )
 _JAPANESE_RX = re.compile(r"とのことなので|とのことでした(?:ので|ね|よね)|お話を踏まえると|と伺って")
+# Japanese drops the pronoun: an honorific state of the user given as a reason ("夜勤を
+# されているので"), a fact asked back ("...でしたよね"), or a fact ahead of which advice
+# is given ("引っ越しに向けて").
+_JAPANESE_FRAME_RX = re.compile(
+    r"(?:されている|されてる|なさっている|いらっしゃる|お持ちの?)(?:ので|から)"
+    r"|(?:でした|です|ました|ましたっけ)よね|に向けて|を控えて|に備えて"
+)
 
 
 def _has_fact(text: str) -> bool:
@@ -356,16 +397,22 @@ def _has_detail(text: str) -> bool:
     return bool(_DATE_RX.search(text) or _NAME_RX.search(text))
 
 
-def presupposed_fact(clause: str, before: str = "") -> bool:
+def presupposed_fact(clause: str, before: str = "", tagged: bool = False) -> bool:
     """Whether ``clause`` (canonical, asserted) presents a personal fact about the user
-    as known (module docstring); ``before`` is its sentence up to the clause."""
+    as known (module docstring); ``before`` is its sentence up to the clause; ``tagged``
+    when it is asked back with a confirmation tag ("Jonas starts school in May, right?"),
+    which presents the fact as known whoever owns it."""
     if _JAPANESE_RX.search(clause):
         return True
+    if _JAPANESE_FRAME_RX.search(clause):
+        return bool(_FACT_RX.search(clause)) and not negated(clause)
     if _CURRENT_RX.search(clause) or _CURRENT_RX.search(before[-40:]):
         return False
     # A negation makes it an absence claim ("your flight isn't in my notes") or leaves
     # the fact unknown; either way the absence check and the classifier read it.
-    if negated(before + " " + clause) or searched(before + " " + clause):
+    if searched(before + " " + clause):
+        return False
+    if negated(before + " " + clause) and not _INTOLERANCE_RX.search(clause):
         return False
     lead = before[-30:] + " " + clause
     window = clause[:80]
@@ -378,18 +425,29 @@ def presupposed_fact(clause: str, before: str = "") -> bool:
             triggered = m
     if not triggered:
         triggered = _PRO_DROP_RX.search(lead)
+    if not triggered and opening and _DEMONSTRATIVE_RX.search(clause):
+        triggered = _DEMONSTRATIVE_RX.search(clause)
+        if triggered and not _FACT_RX.search(clause):
+            triggered = None
     if triggered:
         if _MODAL_RX.search(lead[: triggered.end()]):
             return False
         tail = lead[triggered.start() :]
         if _GENERIC_RX.search(clause):
             return False
-        return _has_fact(tail)
+        return _has_fact(tail) or bool(_DATE_RX.search(tail))
+    if tagged and (_FACT_RX.search(window) or _NAMED_RX.search(window)):
+        return _has_detail(window) or bool(_NAMED_RX.search(window))
     if _GENERIC_RX.search(clause) or _MODAL_RX.search(lead):
         return False
     # A capitalised "Ihr" opening a sentence is also "her"/"their", like "su/sua/suo".
     if _OWNER_SUBJECT_RX.search(clause) and not (opening and clause.startswith("Ihr")):
         return bool(_FACT_RX.search(window)) and _has_detail(window)
     if _YOU_ARE_RX.search(clause):
-        return _has_fact(window) and (_has_detail(window) or bool(_STATE_RX.search(window)))
+        if _NAMED_RX.search(window):
+            return True
+        known = _has_detail(window) or bool(_STATE_RX.search(window))
+        return (_has_fact(window) or bool(_STATE_RX.search(window))) and (
+            known or bool(re.search(r"\b(?:that|this)\s", window))
+        )
     return False

@@ -26,7 +26,13 @@ from collections.abc import Iterable
 
 from gateway.topics import Topic, stems_of
 
-__all__ = ["find_recollection_spans", "negated", "searched", "supported_by_records"]
+__all__ = [
+    "find_recollection_spans",
+    "negated",
+    "recall_marked",
+    "searched",
+    "supported_by_records",
+]
 
 _TELL = (
     r"(?:told|mentioned|said|shared|wrote|explained|noted|described|brought\s+up|let\s+me\s+know"
@@ -295,6 +301,22 @@ _SEARCHED_RX = re.compile(
 )
 
 
+_RECALL_MARKER_RX = re.compile(
+    rf"{_RECALL_MARKERS_EN}|{_RECALL_MARKERS_OTHER}|\b(?:remember|do\s+you\s+remember)\s+(?:you|when"
+    r"\s+you)\s+(?:said|told|mentioned)\b",
+    re.IGNORECASE,
+)
+
+
+def recall_marked(sentence: str) -> bool:
+    """Whether a sentence presents its content as remembered from earlier conversations
+    ("if I remember correctly", "si je me souviens bien"), without denying or searching."""
+    if not _RECALL_MARKER_RX.search(sentence):
+        return False
+    rest = _RECALL_MARKER_RX.sub(" ", sentence)  # "si no recuerdo mal" denies nothing
+    return not (negated(rest, sentence) or searched(sentence))
+
+
 def searched(text: str) -> bool:
     """Whether ``text`` describes a search (of memory or anything else)."""
     return bool(_SEARCHED_RX.search(text))
@@ -316,26 +338,56 @@ def negated(text: str, context: str = "") -> bool:
     return bool(_NEGATED_BEFORE_RX.search(text) or _NEGATED_OTHER_RX.search(text))
 
 
-def find_recollection_spans(clause: str, before: str = "") -> list[tuple[int, int]]:
+# A clause boundary inside the text before a frame: a negation before it belongs to
+# another statement ("Your partner can't eat gluten; you pointed that out ...").
+_STATEMENT_BREAK_RX = re.compile(r"[;:\u2013\u2014]")
+_CJK_RX = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+
+
+def _statement_before(before: str, clause: str, start: int) -> str:
+    lead = before + " " + clause[:start]
+    cut = max((m.end() for m in _STATEMENT_BREAK_RX.finditer(lead)), default=0)
+    return lead[cut:]
+
+
+def find_recollection_spans(clause: str, before: str = "", after: str = "") -> list[tuple[int, int]]:
     """Spans of ``clause`` (canonical, asserted) where a rule sees a recollection;
-    ``before`` is the text of its sentence before the clause."""
+    ``before`` and ``after`` are the text of its sentence around the clause."""
     spans: list[tuple[int, int]] = []
     if searched(before + " " + clause):
         return spans
     for rule in _RULES + _OTHER_RULES:
         for m in rule.finditer(clause):
+            if _CJK_RX.match(m.group()) and not m.group().startswith("言って"):
+                # Japanese puts what was told before the verb: only a negation of the
+                # telling itself, a conditional ("としても") or hearsay after it counts.
+                if re.search(
+                    rf"{_JAPANESE_NEGATIONS}|としても|ても|たら|なら|とのこと",
+                    clause[m.end() : m.end() + 12],
+                ):
+                    continue
+                spans.append((m.start(), m.end()))
+                break
             window = clause[max(0, m.start() - 12) : m.end() + 24]
             if (_NOT_PAST_RX if rule in _RULES else _NOT_PAST_EN_RX).search(window):
                 continue
-            if negated(m.group()):
+            if negated(m.group(), clause):
                 continue
-            if _NEGATED_BEFORE_RX.search(before + " " + clause[: m.start()]):
+            lead = _statement_before(before, clause, m.start())
+            if negated(lead, before + clause) and (
+                rule in _OTHER_RULES or _NEGATED_BEFORE_RX.search(lead)
+            ):
                 continue
+            relative = _RELATIVE_BEFORE_RX.search(clause[max(0, m.start() - 16) : m.start()])
+            complement = bool(_COMPLEMENT_RX.match(clause, m.end()))
+            if complement:  # what follows "que/dass/che" is what was told
+                window = clause[max(0, m.start() - 12) : m.end()]
             if rule in _OTHER_RULES and (
                 _NOT_PAST_OTHER_RX.search(window)
-                or _NEGATED_OTHER_RX.search(before + " " + clause[: m.start()])
-                or _RELATIVE_BEFORE_RX.search(clause[max(0, m.start() - 16) : m.start()])
-                or (negated(clause[m.end() :], clause) and not _COMPLEMENT_RX.match(clause, m.end()))
+                # "in everything you told me, nothing ...": the telling as the body
+                # searched, when the rest of the sentence denies
+                or (relative and negated(after, before + clause))
+                or (negated(clause[m.end() :], clause) and not complement)
             ):
                 continue
             spans.append((m.start(), m.end()))

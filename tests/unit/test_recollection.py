@@ -125,7 +125,8 @@ def _recalled(text: str) -> bool:
     for sentence, info in a.asserted() + a.tagged():
         body = a.masked[info.start : info.end]
         before = a.masked[a.sentences[sentence].start : info.start]
-        if recollection_rule(body, before):
+        after = a.masked[info.end : a.sentences[sentence].end]
+        if recollection_rule(body, before, after):
             return True
     return False
 
