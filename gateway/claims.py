@@ -23,7 +23,12 @@ from dataclasses import dataclass, replace
 
 from gateway.claim_model import ClaimClassifier, classifier
 from gateway.presupposition import presupposed_fact
-from gateway.recollection import find_recollection_spans, negated, recall_marked
+from gateway.recollection import (
+    find_recollection_spans,
+    negated,
+    recall_marked,
+    recall_question,
+)
 from gateway.topics import Topic, topic_of
 from gateway.truthfulness import (
     AbsenceClaim,
@@ -160,6 +165,27 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
             )
         else:
             tagged.append((sentence, info.start, info.end))
+    # "Remember telling me you'd never been to Scotland?": a question that presupposes the
+    # telling is a recollection (questions are otherwise not read).
+    for index, sent in enumerate(analysis.sentences):
+        if index in marked or not sent.clauses:
+            continue
+        if recall_question(analysis.sentence_text(index)):
+            first = sent.clauses[0]
+            if first.start in recalled or first.start in settled:
+                continue
+            found.append(
+                FoundClaim(
+                    ClaimKind.RECOLLECTION,
+                    analysis.clause(first.start, first.end),
+                    _topic(analysis, index),
+                    _MARKED,
+                    None,
+                    1.0,
+                    first.start,
+                )
+            )
+            recalled.add(first.start)
     if pending or tagged:
         units = _conjoined(analysis, pending) if MERGE_CONJOINED else pending
         scored = _classified(analysis, units + tagged, model or classifier())
@@ -184,7 +210,7 @@ def recollection_rule(body: str, before: str, after: str = "", tagged: bool = Fa
     asked back with a confirmation tag ("..., right?")."""
     if find_recollection_spans(body, before, after):
         return "recollection"
-    if presupposed_fact(body, before, tagged=tagged):
+    if presupposed_fact(body, before, tagged=tagged, after=after):
         return _PRESUPPOSED
     return None
 

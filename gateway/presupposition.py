@@ -85,18 +85,18 @@ _FACTS_ES = (
 )
 _FACTS_DE = (
     r"sohn|s[öo]hne|tochter|t[öo]chter|kinder?|kind|baby|zwillinge|frau|mann|ehemann|ehefrau"
-    r"|partner\w*|freundin|freund|verlobte\w*|mutter|vater|mama|papa|eltern|schwester|bruder"
-    r"|geschwister|gro(?:ß|ss)\w+|oma|opa|tante|onkel|cousin\w*|neffe|nichte|schwieger\w+"
-    r"|hund\w*|katze\w*|kater|haustier\w*|pferd|kaninchen|\w*allergie|unvertr[äa]glichkeit"
-    r"|verletzung|\w*riss|zerrung|\w*-?op\b|operation|diagnose|diabetes|asthma|migr[äa]ne"
-    r"|arthrose|schwangerschaft|knie\w*|kn[öo]chel|r[üu]cken\w*|h[üu]fte|schulter|tinnitus"
-    r"|schlafst[öo]rung\w*|angst\w*|\w*angst|phobie|schwindel|therapie|physio\w*|hochzeit"
-    r"|flitterwochen|jahrestag|geburtstag|marathon|\w*marathon|halbmarathon|lauf|pr[üu]fung"
+    r"|partner|partnerin|freundin|freund|verlobte|verlobter|mutter|vater|mama|papa|eltern|schwester|bruder"
+    r"|geschwister|gro(?:ß|ss)(?:mutter|vater|eltern)|oma|opa|tante|onkel|cousin|cousine|neffe|nichte|schwieger(?:mutter|vater|eltern)"
+    r"|hund|hunde|katze|katzen|kater|haustier|haustiere|pferd|kaninchen|allergie|unvertr[äa]glichkeit"
+    r"|verletzung|zerrung|operation|diagnose|diabetes|asthma|migr[äa]ne"
+    r"|arthrose|schwangerschaft|knie|kn[öo]chel|r[üu]cken|h[üu]fte|schulter|tinnitus"
+    r"|schlafst[öo]rungen|angst|phobie|schwindel|therapie|physiotherapie|hochzeit"
+    r"|flitterwochen|jahrestag|geburtstag|marathon|halbmarathon|pr[üu]fung"
     r"|examen|staatsexamen|abschlussarbeit|doktorarbeit|bewerbungsgespr[äa]ch|umzug|reise"
     r"|urlaub|flug|konferenz|messe|ruhestand|rente|hypothek|kredit|zinsbindung|mietvertrag"
-    r"|vermieter\w*|kaution|pendel\w*|arbeitsweg|schicht\w*|nachtschicht\w*|job|stelle"
+    r"|vermieter|vermieterin|kaution|pendelstrecke|arbeitsweg|schicht|schichtdienst|nachtschicht|job|stelle"
     r"|firma|gesch[äa]ft|laden|onlineshop|studium|budget|obergrenze|di[äa]t|garten"
-    r"|schrebergarten|wohnung|haus|renovierung|auto|fahrrad|ziel|plan|training|band"
+    r"|schrebergarten|wohnung|haus|renovierung|auto|fahrrad|ziel|training"
     r"|orchester|chor|verein|mannschaft|visum|scheidung|schule|kita|kindergarten|gymnasium"
     r"|uni|universit[äa]t"
 )
@@ -131,16 +131,17 @@ _FACTS_PT = (
 )
 _FACTS_NL = (
     r"zoon|dochter|kind(?:eren)?|baby|tweeling|vrouw|man|partner|vriend(?:in)?|verloofde"
-    r"|moeder|vader|ouders|zus|broer|oma|opa|grootouders|tante|oom|neef|nicht|schoon\w+"
-    r"|hond\w*|kat|katten|poes|huisdier\w*|paard|konijn|allergie\w*|\w*allergie"
-    r"|intolerantie|blessure|\w*operatie|operatie|diagnose|diabetes|astma|migraine|artrose"
-    r"|zwangerschap|knie\w*|enkel|rug\w*|heup|schouder|tinnitus|slapeloosheid|angst\w*"
-    r"|\w*angst|fobie|therapie|fysio\w*|bruiloft|huwelijk|verjaardag|jubileum|marathon"
-    r"|\w*marathon|examen|scriptie|sollicitatiegesprek|verhuizing|reis|vakantie|vlucht"
-    r"|congres|pensioen|hypotheek|lening|huur\w*|verhuurder|borg|woon-werkverkeer|reistijd"
-    r"|diensten|nachtdienst\w*|baan|werk|bedrijf|winkel|studie|budget|dieet|tuin"
-    r"|volkstuin|appartement|huis|verbouwing|auto|fiets|doel|plan|training|band|orkest"
-    r"|koor|team|club|visum|scheiding|school|opvang|kinderopvang|universiteit"
+    r"|moeder|vader|ouders|zus|broer|oma|opa|grootouders|tante|oom|neef|nicht|schoon(?:moeder|vader|ouders)"
+    r"|hond|honden|kat|katten|poes|huisdier|huisdieren|paard|konijn|allergie|allergie[ëe]n"
+    r"|intolerantie|blessure|operatie|diagnose|diabetes|astma|migraine|artrose"
+    r"|zwangerschap|knie|enkel|rug|heup|schouder|tinnitus|slapeloosheid|angst"
+    r"|fobie|therapie|fysiotherapie|bruiloft|huwelijk|verjaardag|jubileum|marathon"
+    r"|examen|scriptie|sollicitatiegesprek|verhuizing|reis|vakantie|vlucht"
+    r"|congres|pensioen|hypotheek|lening|huur|huurcontract|verhuurder|borg|woon-werkverkeer|reistijd"
+    r"|diensten|nachtdienst|nachtdiensten|baan|bedrijf|winkel|studie|budget|dieet|tuin"
+    r"|volkstuin|appartement|huis|verbouwing|auto|fiets|doel|training|orkest"
+    r"|koor|team|club|visum|scheiding|school|opvang|kinderopvang|universiteit|woning"
+    r"|coeliakie|glutenintolerantie"
 )
 _FACTS_JA = (
     r"息子|娘|お子さん|子ども|子供|赤ちゃん|奥さん|奥様|旦那さん|ご主人|パートナー|婚約者|お母さん|お母様"
@@ -149,6 +150,7 @@ _FACTS_JA = (
     r"|結婚式|記念日|誕生日|マラソン|試験|論文|面接|引っ越し|引越し|旅行|休暇|フライト|便|学会"
     r"|定年|住宅ローン|ローン|家賃|大家|敷金|通勤|夜勤|シフト|仕事|職場|会社|お店|予算|食事制限"
     r"|ベジタリアン|ヴィーガン|菜食|庭|家庭菜園|マンション|車|自転車|目標|計画|練習|小学校|学校"
+    r"|苦手|お好き|おあり|お持ち|お住まい|入学|お仕事|歳"
 )
 _FACTS = {
     "en": _FACTS_EN,
@@ -159,8 +161,22 @@ _FACTS = {
     "pt": _FACTS_PT,
     "nl": _FACTS_NL,
 }
+# German and Dutch compound their nouns ("Glutenunverträglichkeit", "knieoperatie"): these
+# words count at the end of a compound too.
+_COMPOUND_HEADS = (
+    r"allergie|unvertr[äa]glichkeit|operation|-op|verletzung|bandriss|meniskusriss|marathon"
+    r"|pr[üu]fung|umzug|hochzeit|angst|schmerzen|therapie|operatie|blessure|verhuizing"
+    r"|bruiloft|pijn|intolerantie|coeliakie"
+)
 _FACT_RX = re.compile(
-    r"\b(?:" + "|".join(_FACTS.values()) + r")\b|(?:" + _FACTS_JA + ")", re.IGNORECASE
+    r"\b(?:"
+    + "|".join(_FACTS.values())
+    + r")\b|\b\w+(?:"
+    + _COMPOUND_HEADS
+    + r")\b|(?:"
+    + _FACTS_JA
+    + ")",
+    re.IGNORECASE,
 )
 # Personal states a "since you are / because you ..." frame presents as known.
 _STATE_RX = re.compile(
@@ -229,9 +245,10 @@ _NAME_RX = re.compile(
 
 # Second-person owners ("your", "ton", "dein", "Ihr" capitalised only) and subjects.
 _POSS = (
-    r"(?:your|ton|ta|tes|votre|vos|tus?|tuy[oa]s?|vuestr[oa]s?|dein\w*|euer|eur\w+"
+    r"(?:your|yours|ton|ta|tes|votre|vos|(?:la|le)\s+(?:tienne|tien|v[ôo]tre)|tus?|tuy[oa]s?"
+    r"|vuestr[oa]s?|dein\w*|euer|eur\w+"
     r"|(?-i:Ihr\w*)|tuo|tua|tuoi|tue|vostr[oaie]|teu|teus|tuas|vosso|vossa|vossos|vossas"
-    r"|je|jouw|uw|jullie)"
+    r"|je|jouw|uw|jullie|die\s+van\s+(?:u|jou|jullie))"
 )
 # "su/sua/seu/sus" are also "his/her/their": counted only where no third person was
 # named before them in the sentence (checked in code).
@@ -248,30 +265,32 @@ _TRIGGERS = (
     # English
     r"given(?:\s+that)?|what\s+with|ahead\s+of|in\s+the\s+run-up\s+to|considering"
     r"|because\s+of|due\s+to|going\s+by|in\s+light\s+of|in\s+view\s+of|now\s+that|since"
-    r"|because|seeing\s+(?:as|that)|remembering\s+that|knowing\s+that"
+    r"|because|seeing\s+(?:as|that)|remembering\s+that|knowing\s+(?:that|how\s+(?:much"
+    r"|little|badly))|now\s+that"
     # French
     r"|vu(?=\s+(?:que|qu'|l[ae]\s|l'|les|votre|vos|ton|ta|tes))|étant\s+donné(?:\s+que)?|en\s+vue\s+d[eu]|compte\s+tenu\s+d[eu]"
-    r"|puisque|sachant\s+que|maintenant\s+que|à\s+cause\s+d[eu]|en\s+raison\s+d[eu]"
+    r"|puisque|sachant\s+(?:que|combien|[àa]\s+quel\s+point)|maintenant\s+que|à\s+cause\s+d[eu]|en\s+raison\s+d[eu]"
     r"|suite\s+à|parce\s+que|vu\s+l[ae']|depuis\s+que"
     # Spanish
     r"|dad[oa]s?(?=\s+(?:que|el|la|los|las|lo|tu|tus|su|sus)\b)|en\s+vista\s+de|ya\s+que|puesto\s+que|sabiendo\s+que"
-    r"|ahora\s+que|debido\s+a|teniendo\s+en\s+cuenta|porque|acord[áa]ndome\s+de\s+que"
+    r"|ahora\s+que|sabiendo\s+lo\s+(?:poco|mucho)|debido\s+a|teniendo\s+en\s+cuenta|porque|acord[áa]ndome\s+de\s+que"
     # German
     r"|da|weil|wegen|angesichts|nachdem|jetzt,?\s+wo|eingedenk|in\s+anbetracht"
     r"|aufgrund|im\s+hinblick\s+auf"
     # Italian
     r"|(?:visto|dat[oaie])(?=\s+(?:che|il|la|lo|le|i|gli|l'|tuo|tua|tuoi|tue|suo|sua)\b|\s+l')|in\s+vista\s+d\w*|siccome|poich[ée]|dal\s+momento"
-    r"\s+che|ora\s+che|considerando|per\s+via\s+d\w*|a\s+causa\s+d\w*|sapendo\s+che"
+    r"\s+che|ora\s+che|considerando|per\s+via\s+d\w*|a\s+causa\s+d\w*|sapendo\s+(?:che"
+    r"|quanto)"
     r"|ricordando\s+che|perch[ée]"
     # Portuguese
     r"|j[áa]\s+que|visto\s+que|dad[oa]s?(?=\s+(?:que|o|a|os|as|teu|tua|seu|sua)\b)|em\s+vista\s+d\w*|tendo\s+em\s+conta|agora\s+que|devido\s+[àa]o?"
-    r"|por\s+causa\s+d\w*|sabendo\s+que|lembrando\s+que|porque"
+    r"|por\s+causa\s+d\w*|sabendo\s+(?:que|o\s+quanto)|lembrando\s+que|porque"
     # Dutch
     r"|gezien|omdat|aangezien|vanwege|met\s+het\s+oog\s+op|wetend\s+dat"
 )
 _INITIAL_TRIGGERS = (
-    r"with|as|before|around|avec|comme|avant|con|ante|como|antes\s+de|mit|bei|vor|con"
-    r"|prima\s+d\w*|com|antes\s+d\w*|met|voor|nu"
+    r"with|as|before|around|for|avec|comme|avant|pour|con|ante|como|antes\s+de|para|mit|bei"
+    r"|vor|f[üu]r|prima\s+d\w*|per|com|antes\s+d\w*|met|voor|nu"
 )
 _ARTICLE = (
     r"(?:(?:the|that|this|le|la|les|l'|el|los|las|lo|der|die|das|den|dem|des|il|lo|gli|o|a"
@@ -309,8 +328,9 @@ _CHOSEN_RX = re.compile(
 # ("como trabajas de noche", "visto che fai i turni", "já que optaram").
 _PRO_DROP_RX = re.compile(
     # Spanish tú forms (present, preterite), Italian tu forms, Portuguese tu and vocês forms
-    r"(?:^|\s)(?:(?:como|ya\s+que|puesto\s+que|dado\s+que)\s+(?:ya\s+)?(?:os\s+|te\s+)?"
-    r"[a-záéíóú]{2,}(?:as|es|aste|iste|asteis|isteis|áis|éis|ís)"
+    r"(?:^|\s)(?:(?:como|ya\s+que|puesto\s+que|dado\s+que|ahora\s+que)\s+(?:ya\s+)?"
+    r"(?:os\s+|te\s+)?(?:(?:has|habéis)\s+[a-z]+(?:ado|ido)|[a-záéíóú]{2,}(?:as|es|aste|iste"
+    r"|asteis|isteis|áis|éis|ís))"
     r"|(?:visto\s+che|dato\s+che|siccome|poich[ée])\s+(?:gi[àa]\s+)?(?:vi\s+|ti\s+)?"
     r"[a-zàèìòù]{2,}(?:i|ete|ate|ite)"
     r"|(?:j[áa]\s+que|visto\s+que|como)\s+(?:j[áa]\s+)?[a-zãõâêôáéíóúç]{2,}"
@@ -320,6 +340,7 @@ _PRO_DROP_RX = re.compile(
 # The possessive as the subject of a statement: "Your marathon's in October", "Ton
 # marathon est en octobre", "Dein Sohn heißt Jonas", "Je marathon is in oktober".
 _OWNER_SUBJECT_RX = re.compile(rf"^(?:{_ARTICLE}){_POSS}\s", re.IGNORECASE)
+_OWNER_SUBJECT_AMBIGUOUS_RX = re.compile(rf"^(?:{_ARTICLE}){_POSS_AMBIGUOUS}\s", re.IGNORECASE)
 # "You have a dog named Heidi", "Tu es végétarienne depuis dix ans", "Du bist Vegetarier".
 _YOU_ARE_RX = re.compile(
     r"^(?:and\s+)?(?:of\s+course\s+)?(?:you(?:'re|'ve\s+got|\s+have|\s+are|\s+work|\s+live"
@@ -335,7 +356,7 @@ _YOU_ARE_RX = re.compile(
 )
 # The current message and the user's artefacts: what the user gave in this turn.
 _CURRENT_RX = re.compile(
-    r"\b(?:just|now|here|above|below|message|mail|e-?mail|letter|screenshot|photo|picture"
+    r"\b(?:just|right\s+now|here|above|below|message|mail|e-?mail|letter|screenshot|photo|picture"
     r"|file|document|attachment|attached|pasted|forwarded|uploaded|sent|shared|says|said"
     r"|according|question|request|asked|asking|permission|consent|approval|message|mensaje"
     r"|correo|courriel|lettre|capture|fichier|pi[èe]ce\s+jointe|coll[ée]|transf[ée]r[ée]"
@@ -352,6 +373,7 @@ _CURRENT_RX = re.compile(
     r"|sagte|meint|frage\w*|domand\w*|pregunt\w*"
     r"|pergunt\w*|demand\w*|dices|suggerit\w*|sugg[ée]r[ée]|sugerido|acab\w*|angenommen"
     r"|supposons|supongamos|supponiamo|suponhamos|stel\s+dat"
+    r"|now\s+that\s+you(?:'ve|\s+have)\s+(?:told|said|mentioned|shared)"
     # searching memory: the absence check's ground, not a recollection
     r"|search\w*|looked|procur\w*|pesquis\w*|busc\w*|cherch\w*|such\w*|gesucht|cerc\w*"
     r"|zoek\w*|gezocht)\b",
@@ -363,29 +385,51 @@ _MODAL_RX = re.compile(
     r"\b(?:should|could|would|might|can|will|solltest|sollten|k[öo]nntest|kannst|kann"
     r"|dovresti|potresti|posso|puoi|deber[íi]as|podr[íi]as|puedo|puedes|devrais|pourrais"
     r"|peux|peut|deveria|poderia|pode|podes|zou|zouden|kunt|kan|when|whenever|cuando"
-    r"|quando|quand|wanneer|sobald|hayas|avrai|tiver|tiveres)\b",
+    r"|quando|quand|wanneer|sobald|hayas|avrai|tiver|tiveres|zou|zouden|zoudt)\b",
     re.IGNORECASE,
 )
 # Generic second-person advice nouns: "your body", "your muscles", "your doctor".
 _GENERIC_RX = re.compile(
-    r"^(?:{_ARTICLE}){_POSS}\s+(?:body|muscles?|skin|heart|brain|doctor|GP|bank|provider"
+    rf"^(?:{_ARTICLE}){_POSS}\s+(?:body|muscles?|skin|heart|brain|doctor|GP|bank|provider"
     r"|insurer|insurance|browser|computer|phone|account|password|settings|options|choice"
     r"|choices|question|request|needs|taste|preference|case|situation|k[öo]rper|arzt"
-    r"|[äa]rztin|corps|m[ée]decin|cuerpo|m[ée]dico|corpo|lichaam|arts|huisarts)\b".format(
-        _ARTICLE=_ARTICLE, _POSS=_POSS
-    ),
+    r"|[äa]rztin|corps|m[ée]decin|cuerpo|m[ée]dico|corpo|lichaam|arts|huisarts)\b",
     re.IGNORECASE,
 )
 _THIRD_PERSON_BEFORE_RX = re.compile(
     r"\b(?:el|la|il|o|a|os|as|los|las|le|lo)\s+[a-záéíóúàèìòùâêôãõç]+\s*$|\b[A-Z][a-z]+\s*$"
 )
-_JAPANESE_RX = re.compile(r"とのことなので|とのことでした(?:ので|ね|よね)|お話を踏まえると|と伺って")
+_JAPANESE_RX = re.compile(
+    r"とのことなので|とのことでした(?:ので|ね|よね)|お話を踏まえると|と伺って"
+)
 # Japanese drops the pronoun: an honorific state of the user given as a reason ("夜勤を
 # されているので"), a fact asked back ("...でしたよね"), or a fact ahead of which advice
 # is given ("引っ越しに向けて").
 _JAPANESE_FRAME_RX = re.compile(
     r"(?:されている|されてる|なさっている|いらっしゃる|お持ちの?)(?:ので|から)"
     r"|(?:でした|です|ました|ましたっけ)よね|に向けて|を控えて|に備えて"
+    rf"|(?:{_FACTS_JA})(?:な|だ|です|中な)?(?:ので|から)"
+)
+
+
+# "a small bakery like yours", "comme la tienne", "come la tua", "als die van u"
+_LIKE_YOURS_RX = re.compile(
+    r"\b(?:like\s+yours|comme\s+(?:la|le)\s+(?:tienne|tien|v[ôo]tre)|como\s+(?:la|el)"
+    r"\s+(?:tuy[oa]|suy[oa])|come\s+(?:la|il)\s+(?:tu[oa]|su[oa])|wie\s+(?:deine[rs]?|Ihre[rs]?)"
+    r"|como\s+(?:a|o)\s+(?:tua|teu|sua|seu)|als\s+die\s+van\s+(?:u|jou))\b",
+    re.IGNORECASE,
+)
+# "Being lactose intolerant, you ...", "En tant que végétarienne, tu ...", "Als
+# Linkshänder kommst du ...": a state of the user in apposition to the second person.
+_APPOSITION_RX = re.compile(
+    r"^(?:being|as\s+an?|en\s+tant\s+qu[e']|[ée]tant|al\s+ser|siendo|como|als|essendo|da"
+    r"|sendo|como)\s",
+    re.IGNORECASE,
+)
+_HANDED_RX = re.compile(
+    r"\b(?:left-handed|gaucher\w*|zurd[oa]s?|linksh[äa]nder\w*|mancin[oa]|canhot[oa]"
+    r"|linkshandig)\b",
+    re.IGNORECASE,
 )
 
 
@@ -397,11 +441,21 @@ def _has_detail(text: str) -> bool:
     return bool(_DATE_RX.search(text) or _NAME_RX.search(text))
 
 
-def presupposed_fact(clause: str, before: str = "", tagged: bool = False) -> bool:
+# The second person in the main clause after an apposition ("..., you'll want", "..., tu
+# peux", "kommst du", "te van a", "ti troverai", "você vai").
+_SECOND_PERSON_AFTER_RX = re.compile(
+    rf"\b(?:{_SUBJ}|te|ti|tu|ton|ta|your|dich|dir|deine?\w*|kannst|kommst|hast|bist"
+    r"|puedes|vas|podr[áa]s|puoi|potrai|troverai|podes|vais|kun|heb)\b",
+    re.IGNORECASE,
+)
+
+
+def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after: str = "") -> bool:
     """Whether ``clause`` (canonical, asserted) presents a personal fact about the user
     as known (module docstring); ``before`` is its sentence up to the clause; ``tagged``
     when it is asked back with a confirmation tag ("Jonas starts school in May, right?"),
-    which presents the fact as known whoever owns it."""
+    which presents the fact as known whoever owns it; ``after`` is the rest of the
+    sentence."""
     if _JAPANESE_RX.search(clause):
         return True
     if _JAPANESE_FRAME_RX.search(clause):
@@ -420,9 +474,9 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False) -> boo
     triggered = _TRIGGERED_RX.search(lead) or (opening and _INITIAL_RX.search(clause))
     if not triggered and opening:
         triggered = _CHOSEN_RX.search(clause) or _INITIAL_AMBIGUOUS_RX.search(clause)
-    if not triggered and (m := _TRIGGERED_AMBIGUOUS_RX.search(lead)):
-        if not _THIRD_PERSON_BEFORE_RX.search(lead[: m.start()]):
-            triggered = m
+    m = None if triggered else _TRIGGERED_AMBIGUOUS_RX.search(lead)
+    if m and not _THIRD_PERSON_BEFORE_RX.search(lead[: m.start()]):
+        triggered = m
     if not triggered:
         triggered = _PRO_DROP_RX.search(lead)
     if not triggered and opening and _DEMONSTRATIVE_RX.search(clause):
@@ -436,6 +490,15 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False) -> boo
         if _GENERIC_RX.search(clause):
             return False
         return _has_fact(tail) or bool(_DATE_RX.search(tail))
+    if (
+        opening
+        and _APPOSITION_RX.search(clause)
+        and _SECOND_PERSON_AFTER_RX.search(after)
+        and not _MODAL_RX.search(clause)
+    ):
+        return bool(_STATE_RX.search(clause) or _HANDED_RX.search(clause))
+    if _LIKE_YOURS_RX.search(clause):
+        return True
     if tagged and (_FACT_RX.search(window) or _NAMED_RX.search(window)):
         return _has_detail(window) or bool(_NAMED_RX.search(window))
     if _GENERIC_RX.search(clause) or _MODAL_RX.search(lead):
@@ -443,6 +506,10 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False) -> boo
     # A capitalised "Ihr" opening a sentence is also "her"/"their", like "su/sua/suo".
     if _OWNER_SUBJECT_RX.search(clause) and not (opening and clause.startswith("Ihr")):
         return bool(_FACT_RX.search(window)) and _has_detail(window)
+    if opening and (_OWNER_SUBJECT_AMBIGUOUS_RX.search(clause) or clause.startswith("Ihr ")):
+        # "Su vuelo a Buenos Aires del día 20", "Ihr Passat": also "his/her/their", so
+        # only with a personal-fact word and a date or number
+        return bool(_FACT_RX.search(window)) and bool(_DATE_RX.search(window))
     if _YOU_ARE_RX.search(clause):
         if _NAMED_RX.search(window):
             return True

@@ -30,6 +30,7 @@ __all__ = [
     "find_recollection_spans",
     "negated",
     "recall_marked",
+    "recall_question",
     "searched",
     "supported_by_records",
 ]
@@ -127,7 +128,7 @@ _TELL_DE = (
 )
 _DE_PARTICIPLE = (
     r"(?:gesagt|erz[äa]hlt|erw[äa]hnt|berichtet|anvertraut|verraten|mitgeteilt|geschrieben"
-    r"|beschrieben|genannt|gemeint)"
+    r"|beschrieben|geschildert|genannt|gemeint)"
 )
 # "Sie" (polite you) only capitalised: "wie sie sagten" is "as they said".
 _SIE_DU = r"(?:(?-i:Sie)|du)"
@@ -301,11 +302,25 @@ _SEARCHED_RX = re.compile(
 )
 
 
-_RECALL_MARKER_RX = re.compile(
-    rf"{_RECALL_MARKERS_EN}|{_RECALL_MARKERS_OTHER}|\b(?:remember|do\s+you\s+remember)\s+(?:you|when"
-    r"\s+you)\s+(?:said|told|mentioned)\b",
+_RECALL_MARKER_RX = re.compile(rf"{_RECALL_MARKERS_EN}|{_RECALL_MARKERS_OTHER}", re.IGNORECASE)
+# "Remember telling me ...?", "¿Te acuerdas de que me comentaste ...?": a question that
+# presupposes the telling.
+_RECALL_QUESTION_RX = re.compile(
+    r"\b(?:do\s+you\s+)?remember\s+(?:telling\s+me|(?:that\s+|when\s+)?you\s+(?:said|told"
+    r"|mentioned))\b|\bte\s+acuerdas\s+de\s+(?:que\s+)?(?:me|lo\s+que\s+me)\b"
+    r"|\bti\s+ricordi\s+(?:che|quando)\s+mi\b|\blembr(?:a|as)\s+(?:que|quando)\s+(?:voc[êe]\s+|tu\s+)?me"
+    r"\b|\b(?:tu\s+te|vous\s+vous)\s+souvenez?\s+(?:que|quand)\s+(?:tu|vous)\s+m'"
+    r"|\berinnerst\s+du\s+dich,?\s+(?:dass|wie)\s+du\s+mir\b|\bweet\s+je\s+nog\s+dat\s+je"
+    r"\s+(?:me|mij)\b",
     re.IGNORECASE,
 )
+
+
+def recall_question(sentence: str) -> bool:
+    """Whether a question presupposes that the user told ("Remember telling me ...?")."""
+    return bool(_RECALL_QUESTION_RX.search(sentence)) and not negated(
+        _RECALL_QUESTION_RX.sub(" ", sentence), sentence
+    )
 
 
 def recall_marked(sentence: str) -> bool:
@@ -350,7 +365,9 @@ def _statement_before(before: str, clause: str, start: int) -> str:
     return lead[cut:]
 
 
-def find_recollection_spans(clause: str, before: str = "", after: str = "") -> list[tuple[int, int]]:
+def find_recollection_spans(
+    clause: str, before: str = "", after: str = ""
+) -> list[tuple[int, int]]:
     """Spans of ``clause`` (canonical, asserted) where a rule sees a recollection;
     ``before`` and ``after`` are the text of its sentence around the clause."""
     spans: list[tuple[int, int]] = []
@@ -382,12 +399,15 @@ def find_recollection_spans(clause: str, before: str = "", after: str = "") -> l
             complement = bool(_COMPLEMENT_RX.match(clause, m.end()))
             if complement:  # what follows "que/dass/che" is what was told
                 window = clause[max(0, m.start() - 12) : m.end()]
-            if rule in _OTHER_RULES and (
-                _NOT_PAST_OTHER_RX.search(window)
-                # "in everything you told me, nothing ...": the telling as the body
-                # searched, when the rest of the sentence denies
-                or (relative and negated(after, before + clause))
-                or (negated(clause[m.end() :], clause) and not complement)
+            if (
+                rule in _OTHER_RULES
+                and (
+                    _NOT_PAST_OTHER_RX.search(window)
+                    # "in everything you told me, nothing ...": the telling as the body
+                    # searched, when the rest of the sentence denies
+                    or (relative and negated(after, before + clause))
+                    or (negated(clause[m.end() :], clause) and not complement)
+                )
             ):
                 continue
             spans.append((m.start(), m.end()))

@@ -199,7 +199,7 @@ def test_general_advice_and_current_message_are_not_recollections(text: str) -> 
         "Miso is fourteen now, you said, so a senior formula is worth asking about.",
         "I remember you're allergic to penicillin, so mention it to the dentist.",
         "Your son's name is Leo, if I remember correctly from our last conversation.",
-        "La carte est en portugais parce que, comme vous l'expliquiez, votre grand-mère ne lit que cette langue.",
+        "La carte est en portugais parce que, comme vous l'expliquiez, elle lit le portugais.",
         "Votre mariage est le 21 juin, m'avez-vous dit ; les faire-part doivent partir en avril.",
         "Por lo que me contó de su operación de rodilla, dejaría las zancadas.",
         "Me habías comentado que tu casero aún no te había devuelto la fianza.",
