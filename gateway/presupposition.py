@@ -373,10 +373,7 @@ _CURRENT_RX = re.compile(
     r"|sagte|meint|frage\w*|domand\w*|pregunt\w*"
     r"|pergunt\w*|demand\w*|dices|suggerit\w*|sugg[ée]r[ée]|sugerido|acab\w*|angenommen"
     r"|supposons|supongamos|supponiamo|suponhamos|stel\s+dat"
-    r"|now\s+that\s+you(?:'ve|\s+have)\s+(?:told|said|mentioned|shared)"
-    # searching memory: the absence check's ground, not a recollection
-    r"|search\w*|looked|procur\w*|pesquis\w*|busc\w*|cherch\w*|such\w*|gesucht|cerc\w*"
-    r"|zoek\w*|gezocht)\b",
+    r"|now\s+that\s+you(?:'ve|\s+have)\s+(?:told|said|mentioned|shared))\b",
     re.IGNORECASE,
 )
 # Advice, offers and the future before the fact: nothing is presented as known ("you

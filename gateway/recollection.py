@@ -7,11 +7,15 @@ a record the context actually holds, or by an exact lookup the gate runs itself.
 
 The rules here are high-precision (first pass): the telling frames of English, French,
 Spanish, German, Italian, Portuguese, Dutch and Japanese ("as you said", "wie Sie
-sagten", "me dijiste que", "come mi hai detto", "zoals je vertelde", "おっしゃっていました");
-the classifier in :mod:`gateway.claim_model` finds the rest in any language, notably
-remembered facts presented as known without a telling verb. Not recollections: the
-current message ("you just said", "you're asking", "in your message"), questions,
-conditionals (the splitter drops both), and negated telling ("you never told me", or a
+sagten", "me dijiste que", "come mi hai detto", "zoals je vertelde", "おっしゃっていました"),
+and the phrases that present a sentence as remembered ("if I remember correctly", "si je
+me souviens bien", "as we discussed"); :mod:`gateway.presupposition` reads remembered
+facts presented as known without a telling verb ("With your knee injury, ..."), and the
+classifier in :mod:`gateway.claim_model` finds the rest in any language. A negation in
+what was told ("me dijiste que no comes cerdo") leaves it a recollection; a search of what
+was told ("I searched what you told me") is the absence check's ground, not one. Not
+recollections: the current message ("you just said", "you're asking", "in your
+message"), questions, conditionals (the splitter drops both), and negated telling ("you never told me", or a
 negation earlier in the sentence: "X has never been part of what you've shared" is an
 absence claim).
 

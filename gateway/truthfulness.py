@@ -266,7 +266,9 @@ _CONDITIONAL_RX = re.compile(
     r"\b(?:if|unless|whether|in\s+case|provided\s+that|assuming|supposing|suppose"
     r"|as\s+long\s+as"
     # the other gate languages ("se" is left out: it is also a reflexive pronoun)
-    r"|si|au\s+cas\s+o[uù]|à\s+moins\s+que|pourvu\s+que|en\s+caso\s+de\s+que|por\s+si"
+    # Italian impersonal "si è / si sono / si parla" is not "if"
+    r"|si(?!\s+(?:è|sono|era|erano|parl\w+|tratt\w+|può|dev\w+)\b)|au\s+cas\s+o[uù]"
+    r"|à\s+moins\s+que|pourvu\s+que|en\s+caso\s+de\s+que|por\s+si"
     r"|a\s+menos\s+que|siempre\s+que|wenn|falls|sofern|ob|nel\s+caso|qualora|a\s+meno\s+che"
     r"|purché|caso|em\s+caso\s+de|a\s+não\s+ser\s+que|desde\s+que|indien|mits|tenzij"
     r"|mocht"
