@@ -1106,6 +1106,22 @@ _COVERAGE_HEDGE_RX = _rx(
     r"|\bnot\s+(?:been\s+|yet\s+)?searched\b"
     r"|\b(?:disagreed|disagree|disagreement|conflicting|inconsistent)\b"
     r"|\bcoverage\s+(?:[\w-]+\s+){0,4}?(?:is|was)\s+unknown\b"
+    # a search limited in scope ("my search only covers the last month", "ma recherche ne
+    # couvre que", "durchsucht nur die letzten vier Wochen", "só consegui verificar")
+    r"|\bonly\s+(?:covers?|covered|searche[sd]|checked|looked\s+(?:at|through)|goes\s+back"
+    r"|went\s+back|reache[sd]|includes?|included|spans?)\b"
+    r"|\b(?:could|was\s+able\s+to)\s+only\s+(?:search|check|look|access)\b"
+    r"|\bne\s+(?:couvre|couvrait|porte|portait|remonte|remontait|concerne|concernait)\s+qu"
+    r"|\bn'ai\s+pu\s+(?:consulter|v[ée]rifier|regarder|chercher|parcourir)\s+que\b"
+    r"|\bs[oó]lo\s+(?:he\s+podido|pude|cubre|abarca|busqu[ée]|revis[ée]|consult[ée])\b"
+    r"|\bsolamente\s+(?:he\s+podido|pude|cubre|abarca)\b"
+    r"|\b(?:durchsucht|umfasst|deckt|abdeckt|reicht|erfasst|durchsuchen)\s+(?:[\w-]+\s+){0,2}?"
+    r"nur\b|\bkonnte\s+(?:ich\s+)?nur\b"
+    r"|\bho\s+potuto\s+(?:controllare|consultare|cercare|vedere|verificare)\s+(?:solo|soltanto)\b"
+    r"|\b(?:copre|riguarda|include)\s+(?:solo|soltanto)\b"
+    r"|\bs[óo]\s+(?:consegui|pude|cobre|abrange|verifiquei|pesquisei|olhei)\b"
+    r"|\b(?:beslaat|omvat|doorzoekt|dekt)\s+(?:[\w-]+\s+){0,2}?alleen\b|\bkon\s+(?:ik\s+)?alleen\b"
+    r"|だけ(?:なので|です|でした)|のみ(?:なので|です|でした)"
 )
 
 

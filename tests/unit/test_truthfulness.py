@@ -516,3 +516,27 @@ def test_negated_telling_in_the_other_languages_is_corpus_wide(text: str) -> Non
 )
 def test_negated_telling_hard_negatives(text: str) -> None:
     assert find_absence_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I didn't find anything about the lease in your memories, but my search only covers "
+        "the last month, so it may well be stored from earlier.",
+        "Je n'ai rien trouvé sur le bail dans vos souvenirs, mais ma recherche ne couvre que "
+        "le dernier mois.",
+        "No encontré la factura entre tus notas, aunque solo he podido revisar las de este año.",
+        "In deinen Erinnerungen habe ich nichts zum Mietvertrag gefunden, allerdings "
+        "durchsucht meine Suche nur die letzten vier Wochen.",
+        "Tra le tue note non ho trovato la fattura, ma ho potuto controllare solo quelle di "
+        "quest'anno.",
+        "Não encontrei a nota fiscal nas suas anotações, mas só consegui verificar as deste ano.",
+    ],
+)
+def test_a_search_limited_in_scope_qualifies_the_claim_before_it(text: str) -> None:
+    assert find_absence_claims(text) == []
+
+
+def test_a_limited_search_after_a_consequence_does_not_qualify() -> None:
+    text = "You never told me your sister's name, so I only checked the invitation list."
+    assert [c.scope for c in find_absence_claims(text)] == [ClaimScope.CORPUS_WIDE]
