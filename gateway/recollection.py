@@ -15,9 +15,9 @@ classifier in :mod:`gateway.claim_model` finds the rest in any language. A negat
 what was told ("me dijiste que no comes cerdo") leaves it a recollection; a search of what
 was told ("I searched what you told me") is the absence check's ground, not one. Not
 recollections: the current message ("you just said", "you're asking", "in your
-message"), questions, conditionals (the splitter drops both), and negated telling ("you never told me", or a
-negation earlier in the sentence: "X has never been part of what you've shared" is an
-absence claim).
+message"), questions, conditionals (the splitter drops both), and negated telling ("you
+never told me", or a negation earlier in the sentence: "X has never been part of what
+you've shared" is an absence claim).
 
 Support (:func:`supported_by_records`): the claim's topic (:mod:`gateway.topics`) shares
 at least ``min(2, len(topic))`` stemmed content words with one rendered record.
