@@ -112,6 +112,7 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
     pending: list[tuple[int, int, int]] = []
     recalled: set[int] = set()
     marked: set[int] = set()  # sentences with a recollection already
+    told: set[int] = set()  # sentences with a telling frame or a recall marker
     for sentence, info in analysis.asserted():
         if info.start in settled:
             continue
@@ -121,8 +122,14 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
         source = recollection_rule(body, before, after)
         if not source and sentence not in marked and _marked_as_recalled(analysis, sentence):
             source = _MARKED
+        if source == _PRESUPPOSED and (sentence in told or sentence - 1 in told):
+            # "You told me you work nights at a hotel. With those shifts, ...": the fact
+            # continues the recollection just made, whose record is the one to check.
+            source = None
         if source:
             marked.add(sentence)
+            if source != _PRESUPPOSED:
+                told.add(sentence)
             found.append(
                 FoundClaim(
                     ClaimKind.RECOLLECTION,

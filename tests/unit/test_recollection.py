@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import cast
+
 import pytest
 
-from gateway.claims import recollection_rule
+from gateway.claim_model import ClaimClassifier, ClauseScore
+from gateway.claims import ClaimKind, find_claims
 from gateway.recollection import find_recollection_spans
 from gateway.truthfulness import analyse, find_absence_claims
 
@@ -118,17 +122,20 @@ def test_a_search_of_another_system_named_earlier_in_the_sentence() -> None:
     assert find_absence_claims("I searched my notes and found nothing.")
 
 
+class _AllBenign:
+    """A classifier that finds nothing, so only the rules speak."""
+
+    def classify(self, texts: Sequence[str]) -> list[ClauseScore]:
+        return [ClauseScore("benign", 0.0, "fast", False) for _ in texts]
+
+
+_BENIGN = cast(ClaimClassifier, _AllBenign())
+
+
 def _recalled(text: str) -> bool:
-    """Whether a recollection rule (telling frame or presupposed fact) settles a clause
-    of ``text``, as :func:`gateway.claims.find_claims` runs them."""
-    a = analyse(text)
-    for sentence, info in a.asserted() + a.tagged():
-        body = a.masked[info.start : info.end]
-        before = a.masked[a.sentences[sentence].start : info.start]
-        after = a.masked[info.end : a.sentences[sentence].end]
-        if recollection_rule(body, before, after):
-            return True
-    return False
+    """Whether a recollection rule (telling frame, recall marker or presupposed fact)
+    finds a recollection in ``text``, the classifier finding nothing."""
+    return any(c.kind is ClaimKind.RECOLLECTION for c in find_claims(text, model=_BENIGN))
 
 
 @pytest.mark.parametrize(
@@ -228,3 +235,14 @@ def test_more_telling_frames(text: str) -> None:
 )
 def test_telling_frames_of_absence_claims_are_not_recollections(text: str) -> None:
     assert not _recalled(text)
+
+
+def test_a_presupposed_fact_continuing_a_recollection_is_not_a_second_one() -> None:
+    text = (
+        "Me habías comentado que trabajas de camarero en Ibiza. "
+        "Con esos turnos, lo más práctico es entrenar por la mañana."
+    )
+    claims = [c for c in find_claims(text, model=_BENIGN) if c.kind is ClaimKind.RECOLLECTION]
+    assert [c.source for c in claims] == ["recollection"]
+    alone = "Con esos turnos de camarero, lo más práctico es entrenar por la mañana."
+    assert [c.kind for c in find_claims(alone, model=_BENIGN)] == [ClaimKind.RECOLLECTION]
