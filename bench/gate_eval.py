@@ -109,8 +109,10 @@ class Report:
     misses: list[str] = field(default_factory=list)
 
     def add(self, key: str, ok: bool, item: Item, why: str) -> None:
+        """Count ``ok`` under ``key``; list the item among the misses when it went wrong
+        (a false-block tally counts the blocked benign texts, so those are its misses)."""
         self.tallies[key].add(ok)
-        if not ok:
+        if ok if key.endswith("false_block") else not ok:
             self.misses.append(f"{key}\t{item['id']}\t{why}\t{item['text']!s:.160}")
 
 

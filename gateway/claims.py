@@ -22,7 +22,13 @@ import re
 from dataclasses import dataclass, replace
 
 from gateway.claim_model import ClaimClassifier, classifier
-from gateway.recollection import find_recollection_spans, negated
+from gateway.presupposition import presupposed_fact
+from gateway.recollection import (
+    find_recollection_spans,
+    negated,
+    recall_marked,
+    recall_question,
+)
 from gateway.topics import Topic, topic_of
 from gateway.truthfulness import (
     AbsenceClaim,
@@ -104,26 +110,44 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
         )
         settled.add(claim.canonical_start)
     pending: list[tuple[int, int, int]] = []
+    recalled: set[int] = set()
+    marked: set[int] = set()  # sentences with a recollection already
+    told: set[int] = set()  # sentences with a telling frame or a recall marker
     for sentence, info in analysis.asserted():
         if info.start in settled:
             continue
         body = analysis.masked[info.start : info.end]
         before = analysis.masked[analysis.sentences[sentence].start : info.start]
-        if find_recollection_spans(body, before):
+        after = analysis.masked[info.end : analysis.sentences[sentence].end]
+        source = recollection_rule(body, before, after)
+        if not source and sentence not in marked and _marked_as_recalled(analysis, sentence):
+            source = _MARKED
+        if source == _PRESUPPOSED and (sentence in told or sentence - 1 in told):
+            # "You told me you work nights at a hotel. With those shifts, ...": the fact
+            # continues the recollection just made, whose record is the one to check.
+            source = None
+        if source:
+            marked.add(sentence)
+            if source != _PRESUPPOSED:
+                told.add(sentence)
             found.append(
                 FoundClaim(
                     ClaimKind.RECOLLECTION,
                     analysis.clause(info.start, info.end),
                     _topic(analysis, sentence),
-                    "recollection",
+                    source,
                     None,
                     1.0,
                     info.start,
                 )
             )
+            recalled.add(info.start)
             # "You told me a lot about the garden, but never about the soil": the
-            # telling is a recollection and the sentence may still claim an absence.
-            if not negated(analysis.masked[info.end : analysis.sentences[sentence].end]):
+            # telling is a recollection and the sentence may still claim an absence. A
+            # presupposed fact is read by the classifier too ("Dein Kaninchen ist mir
+            # komplett neu" presents a pet and claims an absence).
+            rest = analysis.masked[info.end : analysis.sentences[sentence].end]
+            if source != _PRESUPPOSED and not negated(rest):
                 continue
         pending.append((sentence, info.start, info.end))
     # Tag questions ("Your son starts school in May, right?") present a fact as known:
@@ -132,13 +156,15 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
     for sentence, info in analysis.tagged():
         body = analysis.masked[info.start : info.end]
         before = analysis.masked[analysis.sentences[sentence].start : info.start]
-        if find_recollection_spans(body, before):
+        after = analysis.masked[info.end : analysis.sentences[sentence].end]
+        source = recollection_rule(body, before, after, tagged=True)
+        if source:
             found.append(
                 FoundClaim(
                     ClaimKind.RECOLLECTION,
                     analysis.clause(info.start, info.end),
                     _topic(analysis, sentence),
-                    "recollection",
+                    source,
                     None,
                     1.0,
                     info.start,
@@ -146,6 +172,27 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
             )
         else:
             tagged.append((sentence, info.start, info.end))
+    # "Remember telling me you'd never been to Scotland?": a question that presupposes the
+    # telling is a recollection (questions are otherwise not read).
+    for index, sent in enumerate(analysis.sentences):
+        if index in marked or not sent.clauses:
+            continue
+        if recall_question(analysis.sentence_text(index)):
+            first = sent.clauses[0]
+            if first.start in recalled or first.start in settled:
+                continue
+            found.append(
+                FoundClaim(
+                    ClaimKind.RECOLLECTION,
+                    analysis.clause(first.start, first.end),
+                    _topic(analysis, index),
+                    _MARKED,
+                    None,
+                    1.0,
+                    first.start,
+                )
+            )
+            recalled.add(first.start)
     if pending or tagged:
         units = _conjoined(analysis, pending) if MERGE_CONJOINED else pending
         scored = _classified(analysis, units + tagged, model or classifier())
@@ -153,10 +200,33 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
         found.extend(
             c
             for c in scored
-            if c.canonical_start not in tagged_starts or c.kind is ClaimKind.RECOLLECTION
+            if (c.canonical_start not in tagged_starts or c.kind is ClaimKind.RECOLLECTION)
+            and not (c.kind is ClaimKind.RECOLLECTION and c.canonical_start in recalled)
         )
     found = [replace(c, sentence=_sentence_of(analysis, c.canonical_start)) for c in found]
     return sorted(_unqualified(analysis, found), key=lambda c: c.canonical_start)
+
+
+_PRESUPPOSED = "recollection:presupposed"
+_MARKED = "recollection:marked"
+
+
+def recollection_rule(body: str, before: str, after: str = "", tagged: bool = False) -> str | None:
+    """Which recollection rule, if any, settles a clause: a telling frame, or a personal
+    fact presented as known (:mod:`gateway.presupposition`); ``tagged`` for a clause
+    asked back with a confirmation tag ("..., right?")."""
+    if find_recollection_spans(body, before, after):
+        return "recollection"
+    if presupposed_fact(body, before, tagged=tagged, after=after):
+        return _PRESUPPOSED
+    return None
+
+
+def _marked_as_recalled(analysis: Analysis, sentence: int) -> bool:
+    """A sentence that says it is remembering ("..., if I remember correctly", "si je me
+    souviens bien, ..."): the marker often sits in a clause the analysis drops as
+    conditional, so the first asserted clause carries the recollection."""
+    return recall_marked(analysis.sentence_text(sentence))
 
 
 # Clauses the splitter cut at a bare "and"/"or" are read by the classifier as one unit

@@ -7,13 +7,17 @@ a record the context actually holds, or by an exact lookup the gate runs itself.
 
 The rules here are high-precision (first pass): the telling frames of English, French,
 Spanish, German, Italian, Portuguese, Dutch and Japanese ("as you said", "wie Sie
-sagten", "me dijiste que", "come mi hai detto", "zoals je vertelde", "おっしゃっていました");
-the classifier in :mod:`gateway.claim_model` finds the rest in any language, notably
-remembered facts presented as known without a telling verb. Not recollections: the
-current message ("you just said", "you're asking", "in your message"), questions,
-conditionals (the splitter drops both), and negated telling ("you never told me", or a
-negation earlier in the sentence: "X has never been part of what you've shared" is an
-absence claim).
+sagten", "me dijiste que", "come mi hai detto", "zoals je vertelde", "おっしゃっていました"),
+and the phrases that present a sentence as remembered ("if I remember correctly", "si je
+me souviens bien", "as we discussed"); :mod:`gateway.presupposition` reads remembered
+facts presented as known without a telling verb ("With your knee injury, ..."), and the
+classifier in :mod:`gateway.claim_model` finds the rest in any language. A negation in
+what was told ("me dijiste que no comes cerdo") leaves it a recollection; a search of what
+was told ("I searched what you told me") is the absence check's ground, not one. Not
+recollections: the current message ("you just said", "you're asking", "in your
+message"), questions, conditionals (the splitter drops both), and negated telling ("you
+never told me", or a negation earlier in the sentence: "X has never been part of what
+you've shared" is an absence claim).
 
 Support (:func:`supported_by_records`): the claim's topic (:mod:`gateway.topics`) shares
 at least ``min(2, len(topic))`` stemmed content words with one rendered record.
@@ -26,7 +30,14 @@ from collections.abc import Iterable
 
 from gateway.topics import Topic, stems_of
 
-__all__ = ["find_recollection_spans", "negated", "supported_by_records"]
+__all__ = [
+    "find_recollection_spans",
+    "negated",
+    "recall_marked",
+    "recall_question",
+    "searched",
+    "supported_by_records",
+]
 
 _TELL = (
     r"(?:told|mentioned|said|shared|wrote|explained|noted|described|brought\s+up|let\s+me\s+know"
@@ -36,6 +47,36 @@ _PAST_MARK = (
     r"(?:before|earlier|previously|last\s+(?:time|week|month|year|night|session|\w+day)"
     r"|the\s+other\s+day|once|a\s+while\s+(?:ago|back)|in\s+(?:our|a)\s+(?:last|previous"
     r"|earlier|past)\s+(?:conversation|chat|session)|\w+\s+(?:days?|weeks?|months?)\s+ago)"
+)
+# Phrases that present what follows as remembered from earlier conversations ("if I
+# remember correctly", "as we discussed", "from our earlier chats", "last time we spoke").
+_RECALL_MARKERS_EN = (
+    r"\bif\s+I\s+(?:remember|recall)\b|\bif\s+memory\s+serves\b|\bas\s+we\s+(?:discussed"
+    r"|talked\s+about|agreed)\b|\bper\s+our\s+(?:chat|conversation|call|talk)\b|\bfrom\s+our"
+    r"\s+(?:earlier|previous|past|last|first)\s+(?:chats?|conversations?|sessions?|talks?)\b"
+    r"|\blast\s+time\s+we\s+(?:spoke|talked|chatted|met)\b|\bI\s+have\s+it\s+in\s+my\s+notes\b"
+)
+_RECALL_MARKERS_OTHER = (
+    # French
+    r"\bsi\s+je\s+me\s+souviens\s+bien\b|\bje\s+me\s+souviens\s+(?:que|de\s+(?:votre|ton|ta"
+    r"|tes|vos))\b|\bje\s+garde\s+en\s+m[ée]moire\b|\bd'apr[èe]s\s+nos\s+[ée]changes\b"
+    r"|\blors\s+de\s+notre\s+(?:dernier|pr[ée]c[ée]dent)\s+[ée]change\b|\bsuite\s+[àa]\s+notre"
+    r"\s+[ée]change\b|\bsi\s+j'ai\s+bien\s+retenu\b"
+    # Spanish
+    r"|\brecuerdo\s+que\b|\bsi\s+no\s+recuerdo\s+mal\b|\bs[ée]\s+por\s+nuestras\b"
+    r"|\bacord[áa]ndome\s+de\s+que\b|\bseg[úu]n\s+lo\s+que\s+hablamos\b"
+    # German
+    r"|\bich\s+wei(?:ß|ss)\s+noch\b|\bich\s+erinnere\s+mich\b|\bwenn\s+ich\s+mich\s+richtig"
+    r"\s+erinnere\b|\bsoweit\s+ich\s+mich\b|\baus\s+unseren\s+(?:fr[üu]heren|letzten|bisherigen)"
+    r"\s+Gespr[äa]chen\b|\blaut\s+unserem\s+(?:letzten\s+)?Gespr[äa]ch\b"
+    # Italian
+    r"|\b(?:mi\s+)?ricordo\s+che\b|\bse\s+ricordo\s+bene\b|\bso\s+dalle\s+nostre\b"
+    r"|\bcome\s+dicevamo\b|\bricordando\s+che\b"
+    # Portuguese
+    r"|\blembro(?:-me)?\s+(?:de\s+)?que\b|\bse\s+(?:eu\s+)?(?:bem\s+)?me\s+lembro\b"
+    r"|\bsei\s+pelas\s+nossas\b|\bconforme\s+a\s+nossa\s+conversa\b|\blembrando\s+que\b"
+    # Dutch
+    r"|\bals\s+ik\s+me\s+goed\s+herinner\b|\bik\s+herinner\s+me\b|\bik\s+weet\s+nog\b"
 )
 _RULES = tuple(
     re.compile(p, re.IGNORECASE)
@@ -52,6 +93,18 @@ _RULES = tuple(
         r"\byou\s+(?:were\s+)?telling\s+me\b",
         rf"\bin\s+(?:our|a)\s+(?:last|previous|earlier|past)\s+(?:conversation|chat|session)"
         rf",?\s+you\s+{_TELL}\b",
+        # "you'd said", "you did mention", a bare or parenthetical "you said"
+        r"\byou'd\s+(?:already\s+|once\s+)?(?:said|told\s+me|mentioned|shared|described"
+        r"|brought\s+(?:it\s+|that\s+|this\s+)?up|pointed\s+(?:it\s+|that\s+)?out)\b",
+        r"\byou\s+did\s+(?:say|mention|tell\s+me)\b",
+        r"\byou\s+(?:once\s+)?said\b",
+        r"\byou\s+were\s+(?:saying|telling\s+me)\b",
+        r"\byou(?:'ve|\s+have|\s+had)?\s+(?:brought\s+(?:it\s+|that\s+|this\s+)?up"
+        r"|pointed\s+(?:it\s+|that\s+|this\s+)?out|confessed|admitted|described\s+(?:it|that"
+        r"|yourself))\b",
+        r"\bI\s+(?:still\s+|do\s+)?(?:remember|recall)\s+(?:that\s+)?(?:you|your)\b",
+        r"\bremembering\s+that\s+you\b",
+        _RECALL_MARKERS_EN,
     )
 )
 # Telling frames of the other gate languages (second person, past or perfect, the
@@ -62,8 +115,9 @@ _TELL_FR = (
 )
 _TELL_ES = (  # the tú forms: only ever the user
     r"(?:dijiste|contaste|comentaste|mencionaste|explicaste|indicaste|escribiste|contabas"
-    r"|dec[ií]as|(?:has|hab[ií]as)\s+(?:dicho|contado|comentado|mencionado|explicado"
-    r"|indicado|escrito))"
+    r"|confesaste|hablaste|avisaste|planteaste|comentabas|dec[ií]as|(?:has|hab[ií]as)"
+    r"\s+(?:dicho|contado|comentado|mencionado|explicado|indicado|escrito|hablado|avisado"
+    r"|confesado|planteado))"
 )
 _TELL_ES_3 = (  # usted forms, also "he/she said": only with "usted" or "me"
     r"(?:dijo|cont[oó]|coment[oó]|mencion[oó]|explic[oó]|indic[oó]|escribi[oó]|dec[ií]a"
@@ -76,21 +130,29 @@ _TELL_DE = (
     r"(?:gesagt|erz[äa]hlt|erw[äa]hnt|geschrieben|beschrieben|berichtet|verraten|mitgeteilt)"
     r"(?:\s+(?:hast|haben|hattest|hatten))?)"
 )
+_DE_PARTICIPLE = (
+    r"(?:gesagt|erz[äa]hlt|erw[äa]hnt|berichtet|anvertraut|verraten|mitgeteilt|geschrieben"
+    r"|beschrieben|geschildert|genannt|gemeint)"
+)
 # "Sie" (polite you) only capitalised: "wie sie sagten" is "as they said".
 _SIE_DU = r"(?:(?-i:Sie)|du)"
 _TELL_IT_PAST = (
     r"(?:detto|raccontato|accennato|spiegato|scritto|confidato|parlato|indicato|menzionato"
-    r"|riferito|descritto)"
+    r"|riferito|descritto|segnalato|confessato)"
 )
-_TELL_IT = rf"(?:(?:hai|avevi)\s+(?:gi[aà]\s+)?{_TELL_IT_PAST}|dicevi|raccontavi)"
+_TELL_IT = (
+    rf"(?:(?:hai|avevi)\s+(?:gi[aà]\s+)?{_TELL_IT_PAST}|dicevi|raccontavi|spiegavi|accennavi"
+    r"|parlavi|segnalavi)"
+)
 _TELL_IT_3 = rf"(?:(?:ha|aveva)\s+(?:gi[aà]\s+)?{_TELL_IT_PAST}|diceva)"
 _TELL_PT = (  # the tu forms
     r"(?:disseste|contaste|mencionaste|comentaste|explicaste|falaste|escreveste|referiste"
     r"|contavas|dizias|tinhas\s+(?:dito|contado|mencionado|comentado|falado))"
 )
 _TELL_PT_3 = (  # você forms, also "he/she said": only with "você" or "me"
-    r"(?:disse|contou|mencionou|comentou|explicou|falou|escreveu|referiu"
-    r"|tinha\s+(?:dito|contado|mencionado|comentado|falado))"
+    r"(?:disse|contou|mencionou|comentou|explicou|falou|escreveu|referiu|confessou"
+    r"|confidenciou|avisou|tinha\s+(?:me\s+)?(?:dito|contado|mencionado|comentado|falado"
+    r"|avisado))"
 )
 _VOCE = r"(?:voc[eê]|o\s+senhor|a\s+senhora)"
 _TELL_NL = (
@@ -108,12 +170,19 @@ _OTHER_RULES = tuple(
         r"\b(?:vous|tu)\s+(?:avez|as|aviez|avais)\s+(?:d[ée]j[àa]\s+)?(?:mentionn[ée]|signal[ée]"
         r"|[ée]voqu[ée]|racont[ée])\b",
         rf"\bd'apr[èe]s\s+ce\s+que\s+(?:vous|tu)\s+m'(?:avez|as|aviez|avais)\s+{_TELL_FR}\b",
+        r"\b(?:comme\s+)?(?:vous|tu)\s+(?:me\s+|m'|nous\s+)?(?:l')?(?:disiez|disais|expliquiez"
+        r"|expliquais|racontiez|racontais|pr[ée]cisiez)\b",
+        rf"\bm'(?:avez|aviez)-vous\s+{_TELL_FR}\b|\bm'(?:as|avais)-tu\s+{_TELL_FR}\b",
+        rf"\b(?:vous|tu)\s+(?:me\s+|nous\s+)l'(?:avez|as|aviez|avais)\s+{_TELL_FR}\b",
+        r"\b(?:vous|tu)\s+(?:avez|as|aviez|avais)\s+(?:d[ée]j[àa]\s+)?(?:pr[ée]cis[ée]|expliqu[ée])\b",
         # Spanish: "como me dijiste", "según me contaste", "me comentó usted"
         rf"\b(?:como|seg[uú]n|tal\s+como)\s+(?:t[uú]\s+)?(?:me\s+|nos\s+)?(?:lo\s+)?{_TELL_ES}\b",
         rf"\b(?:como|seg[uú]n|tal\s+como)\s+(?:usted\s+(?:me\s+|nos\s+)?(?:lo\s+)?|me\s+(?:lo\s+)?)"
         rf"{_TELL_ES_3}\b",
         rf"\b(?:t[uú]\s+)?me\s+(?:lo\s+)?{_TELL_ES}\b|\bmencionaste\b",
         rf"\busted\s+(?:me\s+)?(?:lo\s+)?{_TELL_ES_3}\b",
+        rf"\bpor\s+lo\s+que\s+(?:usted\s+)?me\s+(?:{_TELL_ES}|{_TELL_ES_3})\b",
+        r"\b(?:dijiste|contaste|comentaste|explicaste)\b",
         # German: "wie Sie sagten", "du hast mir erzählt", "Sie meinten neulich"
         rf"\bwie\s+{_SIE_DU}\s+(?:mir\s+|uns\s+)?(?:(?:ja|schon|mal|neulich)\s+)*{_TELL_DE}\b",
         rf"\b{_SIE_DU}\s+(?:hast|haben|hattest|hatten)\s+(?:mir\s+|uns\s+)?"
@@ -121,11 +190,23 @@ _OTHER_RULES = tuple(
         r"(?:gesagt|erz[äa]hlt|erw[äa]hnt|geschrieben|beschrieben|berichtet|verraten|mitgeteilt)\b",
         rf"\b{_SIE_DU}\s+(?:sagten|sagtest|meinten|meintest|erz[äa]hlten|erz[äa]hltest"
         r"|erw[äa]hnten|erw[äa]hntest|schrieben|schriebst)\b",
+        # verb-final and inverted frames with words between ("wie Sie letzte Woche erwähnt
+        # haben", "hast du gesagt", "von der Sie mir berichtet haben")
+        rf"\b(?:{_SIE_DU}|ihr)\s+(?:hast|haben|hattest|hatten|habt|hattet)\s+(?:mir\s+|uns\s+)?"
+        rf"(?:[\w-]+\s+){{0,6}}?{_DE_PARTICIPLE}\b",
+        rf"\b(?:{_SIE_DU}|ihr)\s+(?:mir\s+|uns\s+|es\s+mir\s+)?(?:[\w-]+\s+){{0,5}}?"
+        rf"{_DE_PARTICIPLE}\s+(?:hast|haben|hattest|hatten|habt|hattet)\b",
+        rf"\b(?:hast|haben|hattest|hatten|habt)\s+(?:du|(?-i:Sie)|ihr)\s+(?:mir\s+|es\s+mir\s+"
+        rf"|uns\s+)?(?:[\w-]+\s+){{0,4}}?{_DE_PARTICIPLE}\b",
+        rf"\b(?:sagtest|meintest|erz[äa]hltest|erw[äa]hntest|sagten|meinten|erz[äa]hlten"
+        rf"|erw[äa]hnten)\s+(?:du|{_SIE_DU})\b",
         # Italian: "come mi hai detto", "mi avevi raccontato", "come mi aveva indicato"
         rf"\bcome\s+(?:mi\s+|ci\s+)?(?:l'|lo\s+)?{_TELL_IT}\b",
         rf"\bcome\s+(?:mi|ci)\s+(?:l'|lo\s+)?{_TELL_IT_3}\b",
         rf"\b(?:mi|me\s+l')\s*(?:{_TELL_IT}|{_TELL_IT_3})\b",
         rf"\bda\s+quello\s+che\s+mi\s+(?:{_TELL_IT}|{_TELL_IT_3})\b",
+        r"\b(?:hai|avevi)\s+(?:gi[aà]\s+)?(?:accennato|menzionato|raccontato|parlato|segnalato"
+        r"|detto\s+prima)\b|\bcome\s+ti\s+sei\s+(?:definit|descritt)[oa]\b",
         # Portuguese: "como você me disse", "contaste-me", "você mencionou"
         rf"\bcomo\s+(?:tu\s+)?(?:me\s+|nos\s+)?{_TELL_PT}\b",
         rf"\bcomo\s+(?:{_VOCE}\s+(?:me\s+|nos\s+)?|me\s+){_TELL_PT_3}\b",
@@ -133,9 +214,15 @@ _OTHER_RULES = tuple(
         r"\b(?:disseste|contaste|falaste|referiste|explicaste)-me\b",
         rf"\b{_VOCE}\s+{_TELL_PT_3}\b|\b(?:mencionaste|referiste)\b",
         rf"\bpelo\s+que\s+(?:{_VOCE}\s+|tu\s+)?me\s+(?:{_TELL_PT}|{_TELL_PT_3})\b",
+        r"\b(?:disseste|contaste|falaste|explicaste)\b|\btinhas?-me\s+(?:dito|falado|contado"
+        r"|avisado)\b|\bque\s+mencionou\b",
         # Dutch: "zoals je vertelde", "je zei dat", "u hebt me verteld"
         rf"\bzoals\s+(?:je|jij|u)\s+(?:me\s+|mij\s+)?(?:al\s+|eens\s+|laatst\s+)?{_TELL_NL}\b",
         rf"\b(?:je|jij|u)\s+{_TELL_NL}\b",
+        rf"\b(?:zoals|afgaande\s+op\s+wat)\s+(?:je|jij|u)\s+(?:me\s+|mij\s+)?(?:[\w-]+\s+){{0,4}}?{_TELL_NL}\b",
+        # Japanese: "as you said" reported as heard ("とのことなので"), "based on what you told"
+        r"とのことなので|とのことでした(?:ので|ね|よね)|お話を踏まえると|と伺って",
+        _RECALL_MARKERS_OTHER,
         # Japanese: the honorific and plain "you told me" endings (no word boundaries)
         r"(?:おっしゃって(?:い)?(?:ました|た)|話して(?:くれ|くださ|い)(?:た|ました)"
         r"|言って(?:い)?(?:ました|た)(?:よね|ね)?|教えて(?:くれ|くださ|いただき)(?:た|ました)"
@@ -144,7 +231,8 @@ _OTHER_RULES = tuple(
 )
 # Words that make a telling verb about the current message, or negate it.
 _NOT_PAST_RX = re.compile(
-    r"\b(?:just|now|here|today|above|right\s+now|in\s+(?:your|this)\s+(?:message|question"
+    r"\b(?:just|now|here|today|above|right\s+now|an?\s+(?:moment|minute|second)\s+ago"
+    r"|in\s+(?:your|this)\s+(?:message|question"
     r"|request|note))\b|\b(?:never|not|n't|no)\b",
     re.IGNORECASE,
 )
@@ -153,12 +241,18 @@ _NOT_PAST_RX = re.compile(
 # lower case ("im Mai" is a month). Japanese negates with ない/ません after the verb.
 _OTHER_NEGATIONS = (
     r"jamais|pas|aucun\w*|rien|nunca|jam[aá]s|ning[uú]n\w*|nada|nie|niemals|nicht|kein\w*"
-    r"|nichts|(?-i:mai)|non|nessun\w*|niente|n[aã]o|nenhum\w*|nooit|niet|geen|niets"
+    r"|nichts|nirgends|nirgendwo|(?-i:mai)|non|nessun\w*|niente|neanche|nemmeno|neppure"
+    r"|n[aã]o|nenhum\w*|nem|ni|nooit|niet|geen|niets|nergens|nix|mancanza|faute|falta"
+    r"|mangels|gebrek"
+    # "the first time you mention": nothing was told before
+    r"|premi[èe]re\s+fois|primera\s+vez|erste[ns]?\s+Mal|prima\s+volta|primeira\s+vez"
+    r"|eerste\s+keer"
 )
 _JAPANESE_NEGATIONS = r"ない|ません|なかった"
 _NOT_PAST_OTHER_RX = re.compile(
     rf"\b(?:{_OTHER_NEGATIONS}|vient\s+de|viens\s+de|acabas?\s+de|gerade|eben|appena|adesso"
-    rf"|agora\s+mesmo|ahora\s+mismo|zojuist)\b|{_JAPANESE_NEGATIONS}",
+    rf"|agora\s+mesmo|ahora\s+mismo|zojuist|aqui|aqu[íi]|acima|arriba|ci-dessus|sopra|oben"
+    rf"|hierboven)\b|{_JAPANESE_NEGATIONS}",
     re.IGNORECASE,
 )
 
@@ -168,7 +262,8 @@ _NOT_PAST_OTHER_RX = re.compile(
 # recollection; left to the classifier, as is a telling frame with a negation after it.
 _RELATIVE_BEFORE_RX = re.compile(
     r"\b(?:ce\s+que|ce\s+qu'|lo\s+que|quello\s+che|ci[oò]\s+che|o\s+que|aquilo\s+que"
-    r"|[adn]o\s+que|naquilo\s+que|was|wat|dem,?\s+was|alles,?\s+was)\s*(?:(?:vous|tu|usted|t[uú]|voc[eê]|Sie|du|je|u)\s+)?$",
+    r"|[adn]o\s+que|naquilo\s+que|was|wat|dem,?\s+was|alles,?\s+was)\s*(?:(?:vous|tu|usted|t[uú]|voc[eê]|Sie|du|je|u)\s+)?"
+    r"(?:(?:me|mi|m'|mir|me\s+lo|mij)\s*)?$",
     re.IGNORECASE,
 )
 # A negation anywhere before the telling verb in its sentence makes the telling part of
@@ -176,7 +271,7 @@ _RELATIVE_BEFORE_RX = re.compile(
 # "there is no record, in anything you've told me, of ..."), not a recollection.
 _NEGATED_BEFORE_RX = re.compile(
     r"\b(?:never|not|nothing|none|nobody|nowhere|no(?!\s+(?:worries|problem|doubt)\b)"
-    r"|without)\b|n't\b",
+    r"|without|first\s+time)\b|n't\b",
     re.IGNORECASE,
 )
 # Before a frame, "ne" and the words for "without" negate too.
@@ -186,27 +281,137 @@ _NEGATED_OTHER_RX = re.compile(
 )
 
 
-def negated(text: str) -> bool:
-    """Whether ``text`` holds a negation in one of the gate languages."""
+# The English words of the current message, for the other languages' frames ("no" is
+# also Portuguese and Italian "in the": "pelo que você me contou da cirurgia no joelho").
+_NOT_PAST_EN_RX = re.compile(
+    r"\b(?:just|now|here|today|above|right\s+now|in\s+(?:your|this)\s+(?:message|question"
+    r"|request|note))\b|\b(?:never|not|n't)\b",
+    re.IGNORECASE,
+)
+# A telling frame followed by its complement: a negation there is what was told ("me
+# dijiste que no comes cerdo"), not a negated telling.
+_COMPLEMENT_RX = re.compile(r"[\s,]*(?:que|qu'|che|dass|dat|of|de\s+que)\b", re.IGNORECASE)
+
+
+# A search of what the user said ("I searched my notes from our past conversations for
+# ...", "ho dato un'occhiata a quello che mi avevi raccontato"): the ground of an absence
+# claim, which the absence check reads, not a recollection.
+_SEARCHED_RX = re.compile(
+    r"\b(?:search\w*|looked|checked|pull(?:ed)?\s+up|went\s+through|combed|scanned"
+    r"|cherch\w*|parcouru|fouill\w*|consult[ée]|regard[ée]|busqu[ée]|busc\w*|revis[ée]"
+    r"|ech[ée]\s+un\s+ojo|durchsuch\w*|gesucht|nachgesehen|nachgeschaut|cercat\w*|controllat\w*"
+    r"|occhiata|procur\w*|pesquis\w*|vasculh\w*|vista\s+de\s+olhos|olhada|gezocht|doorzocht"
+    r"|teruggekeken|nagekeken|検索|探し)",
+    re.IGNORECASE,
+)
+
+
+_RECALL_MARKER_RX = re.compile(rf"{_RECALL_MARKERS_EN}|{_RECALL_MARKERS_OTHER}", re.IGNORECASE)
+# "Remember telling me ...?", "¿Te acuerdas de que me comentaste ...?": a question that
+# presupposes the telling.
+_RECALL_QUESTION_RX = re.compile(
+    r"\b(?:do\s+you\s+)?remember\s+(?:telling\s+me|(?:that\s+|when\s+)?you\s+(?:said|told"
+    r"|mentioned))\b|\bte\s+acuerdas\s+de\s+(?:que\s+)?(?:me|lo\s+que\s+me)\b"
+    r"|\bti\s+ricordi\s+(?:che|quando)\s+mi\b|\blembr(?:a|as)\s+(?:que|quando)\s+(?:voc[êe]\s+|tu\s+)?me"
+    r"\b|\b(?:tu\s+te|vous\s+vous)\s+souvenez?\s+(?:que|quand)\s+(?:tu|vous)\s+m'"
+    r"|\berinnerst\s+du\s+dich,?\s+(?:dass|wie)\s+du\s+mir\b|\bweet\s+je\s+nog\s+dat\s+je"
+    r"\s+(?:me|mij)\b",
+    re.IGNORECASE,
+)
+
+
+def recall_question(sentence: str) -> bool:
+    """Whether a question presupposes that the user told ("Remember telling me ...?")."""
+    return bool(_RECALL_QUESTION_RX.search(sentence)) and not negated(
+        _RECALL_QUESTION_RX.sub(" ", sentence), sentence
+    )
+
+
+def recall_marked(sentence: str) -> bool:
+    """Whether a sentence presents its content as remembered from earlier conversations
+    ("if I remember correctly", "si je me souviens bien"), without denying or searching."""
+    if not _RECALL_MARKER_RX.search(sentence):
+        return False
+    rest = _RECALL_MARKER_RX.sub(" ", sentence)  # "si no recuerdo mal" denies nothing
+    return not (negated(rest, sentence) or searched(sentence))
+
+
+def searched(text: str) -> bool:
+    """Whether ``text`` describes a search (of memory or anything else)."""
+    return bool(_SEARCHED_RX.search(text))
+
+
+# Portuguese "no/na" are "in the" ("a cirurgia no joelho"): in a Portuguese text the
+# English "no" is not read as a negation.
+_PORTUGUESE_RX = re.compile(
+    r"\b(?:teu|tua|teus|tuas|voc[êe]s?|n[ãa]o|pelo|pela|uma|nas|ao|aos|é|est[áa])\b", re.IGNORECASE
+)
+_NO_RX = re.compile(r"\bno\b", re.IGNORECASE)
+
+
+def negated(text: str, context: str = "") -> bool:
+    """Whether ``text`` holds a negation in one of the gate languages (``context``, the
+    text around it, tells Portuguese "no" from English "no")."""
+    if _PORTUGUESE_RX.search(context or text):
+        text = _NO_RX.sub(" ", text)
     return bool(_NEGATED_BEFORE_RX.search(text) or _NEGATED_OTHER_RX.search(text))
 
 
-def find_recollection_spans(clause: str, before: str = "") -> list[tuple[int, int]]:
+# A clause boundary inside the text before a frame: a negation before it belongs to
+# another statement ("Your partner can't eat gluten; you pointed that out ...").
+_STATEMENT_BREAK_RX = re.compile(r"[;:\u2013\u2014]")
+_CJK_RX = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+
+
+def _statement_before(before: str, clause: str, start: int) -> str:
+    lead = before + " " + clause[:start]
+    cut = max((m.end() for m in _STATEMENT_BREAK_RX.finditer(lead)), default=0)
+    return lead[cut:]
+
+
+def find_recollection_spans(
+    clause: str, before: str = "", after: str = ""
+) -> list[tuple[int, int]]:
     """Spans of ``clause`` (canonical, asserted) where a rule sees a recollection;
-    ``before`` is the text of its sentence before the clause."""
+    ``before`` and ``after`` are the text of its sentence around the clause."""
     spans: list[tuple[int, int]] = []
+    if searched(before + " " + clause):
+        return spans
     for rule in _RULES + _OTHER_RULES:
         for m in rule.finditer(clause):
-            window = clause[max(0, m.start() - 12) : m.end() + 16]
-            if _NOT_PAST_RX.search(window):
+            if _CJK_RX.match(m.group()) and not m.group().startswith("言って"):
+                # Japanese puts what was told before the verb: only a negation of the
+                # telling itself, a conditional ("としても") or hearsay after it counts.
+                if re.search(
+                    rf"{_JAPANESE_NEGATIONS}|としても|ても|たら|なら|とのこと",
+                    clause[m.end() : m.end() + 12],
+                ):
+                    continue
+                spans.append((m.start(), m.end()))
+                break
+            window = clause[max(0, m.start() - 12) : m.end() + 24]
+            if (_NOT_PAST_RX if rule in _RULES else _NOT_PAST_EN_RX).search(window):
                 continue
-            if _NEGATED_BEFORE_RX.search(before + " " + clause[: m.start()]):
+            if negated(m.group(), clause):
                 continue
-            if rule in _OTHER_RULES and (
-                _NOT_PAST_OTHER_RX.search(window)
-                or _NEGATED_OTHER_RX.search(before + " " + clause[: m.start()])
-                or _RELATIVE_BEFORE_RX.search(clause[max(0, m.start() - 16) : m.start()])
-                or negated(clause[m.end() :])
+            lead = _statement_before(before, clause, m.start())
+            if negated(lead, before + clause) and (
+                rule in _OTHER_RULES or _NEGATED_BEFORE_RX.search(lead)
+            ):
+                continue
+            relative = _RELATIVE_BEFORE_RX.search(clause[max(0, m.start() - 16) : m.start()])
+            complement = bool(_COMPLEMENT_RX.match(clause, m.end()))
+            if complement:  # what follows "que/dass/che" is what was told
+                window = clause[max(0, m.start() - 12) : m.end()]
+            if (
+                rule in _OTHER_RULES
+                and (
+                    _NOT_PAST_OTHER_RX.search(window)
+                    # "in everything you told me, nothing ...": the telling as the body
+                    # searched, when the rest of the sentence denies
+                    or (relative and negated(after, before + clause))
+                    or (negated(clause[m.end() :], clause) and not complement)
+                )
             ):
                 continue
             spans.append((m.start(), m.end()))

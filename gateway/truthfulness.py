@@ -266,10 +266,15 @@ _CONDITIONAL_RX = re.compile(
     r"\b(?:if|unless|whether|in\s+case|provided\s+that|assuming|supposing|suppose"
     r"|as\s+long\s+as"
     # the other gate languages ("se" is left out: it is also a reflexive pronoun)
-    r"|si|au\s+cas\s+o[uù]|à\s+moins\s+que|pourvu\s+que|en\s+caso\s+de\s+que|por\s+si"
+    # Italian impersonal "si è / si sono / si parla" is not "if"
+    r"|si(?!\s+(?:è|sono|era|erano|parl\w+|tratt\w+|può|dev\w+)\b)|au\s+cas\s+o[uù]"
+    r"|à\s+moins\s+que|pourvu\s+que|en\s+caso\s+de\s+que|por\s+si"
     r"|a\s+menos\s+que|siempre\s+que|wenn|falls|sofern|ob|nel\s+caso|qualora|a\s+meno\s+che"
     r"|purché|caso|em\s+caso\s+de|a\s+não\s+ser\s+que|desde\s+que|indien|mits|tenzij"
-    r"|mocht)\b",
+    r"|mocht"
+    # suppositions ("Angenommen, du hast mir ... nie genannt")
+    r"|angenommen|nehmen\s+wir\s+an|supposons|imaginons|supongamos|digamos\s+que"
+    r"|supponiamo|mettiamo\s+che|suponhamos|stel\s+dat)\b",
     re.I,
 )
 _SEGMENT_CONDITIONAL_RX = re.compile(
@@ -278,7 +283,8 @@ _SEGMENT_CONDITIONAL_RX = re.compile(
     # ("Se la ricerca non trova nulla", "Se você não disser"); the Spanish clitic "se me /
     # se lo" (a reflexive, not "if") is left alone.
     r"|se\s+(?:il|la|i|gli|le|l'|un|una|uno|o|a|os|as|um|uma|non|não|nao|você|vocês|tu"
-    r"|lei|voi|mi|ti|ci|vi|hai|ha|è|sei|for|tiver|nessun[oa]?|nenhum[a]?|nada|nulla"
+    r"|lei|voi|mi|ti|ci|vi|hai|ha|è|sei|for|tiver|nessun[oa]?|nenhum[a]?|nada|nulla|nunca"
+    r"|mai|por\s+acaso|per\s+caso"
     r"|niente|ninguém|nessuno|alguém|qualcuno|questa|questo|essa|esse|este|esta)\b",
     re.I,
 )
@@ -940,6 +946,100 @@ _RULES: tuple[_Rule, ...] = (
     ),
 )
 
+# Negated telling in the other gate languages: the user (second person, polite or
+# familiar) never told the assistant, or "we never talked about it"; the impersonal
+# forms ("non si è mai parlato", "nunca foi registado") only with our conversations
+# named. Each needs the first-person listener or the shared conversation, so "your
+# colleague says you never told her" is not one.
+_OUR_TALKS = (
+    r"(?:tra\s+(?:di\s+)?noi|nelle\s+nostre|nei\s+nostri|entre\s+n[óo]s|nas\s+nossas"
+    r"|nos\s+nossos|en\s+nuestras|entre\s+nosotros|dans\s+nos|entre\s+nous"
+    r"|in\s+unseren|zwischen\s+uns|in\s+onze|tussen\s+ons|con\s+me|comigo|conmigo"
+    r"|avec\s+moi|mit\s+mir|met\s+mij)"
+)
+# Reported speech in the other gate languages: someone says that the user never told.
+_OTHER_REPORT_RX = re.compile(
+    r"\b(?:dit|disent|affirme|pr[ée]tend|dice|dicen|afirma|asegura|sostiene|dicono|afferma"
+    r"|diz|dizem|disse|sagt|sagen|meint|behauptet|zegt|zeggen|beweert|secondo|selon|seg[úu]n"
+    r"|segundo|laut|volgens|mi\s+dici|me\s+dices|me\s+dizes|tu\s+dis|vous\s+dites|du\s+sagst)\b",
+    re.IGNORECASE,
+)
+_IT_IMPERSONAL = (
+    r"\bnon\s+(?:ne\s+)?(?:si\s+[èe]|abbiamo)\s+mai\s+(?:parlato|discusso)\b"
+    r"|\bnon\s+(?:[èe]|sono)\s+mai\s+(?:stat[oaie]\s+)?(?:compars[oaie]|emers[oaie]"
+    r"|nominat[oaie]|menzionat[oaie]|citat[oaie]|uscit[oaie]\s+fuori)\b"
+)
+_OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
+    _Rule(
+        "it-you-never-told",
+        _CW,
+        _rx(
+            r"\bnon\s+(?:(?:mi\s+|me\s+(?:l'|ne\s+)|ce\s+ne\s+|ci\s+)(?:hai|ha|avevi|aveva|avete"
+            r"|avevate)|hai|avevi|avete|avevate)\s+mai\s+(?:detto|parlato|accennato|raccontato|menzionato|nominato"
+            r"|spiegato|fatto\s+(?:parola|cenno)|comunicato|scritto|dato|indicato|citato)\b"
+        ),
+    ),
+    _Rule("it-never-talked", _CW, _rx(_IT_IMPERSONAL), needs_after=_rx(_OUR_TALKS)),
+    _Rule("it-never-talked-here", _CW, _rx(rf"{_OUR_TALKS}[^.;!?]{{0,80}}?{_IT_IMPERSONAL}")),
+    _Rule(
+        "pt-you-never-told",
+        _CW,
+        _rx(
+            r"\b(?:voc[êe]|tu|o\s+senhor|a\s+senhora)\s+(?:nunca|jamais)\s+(?:me\s+)?(?:tinha\s+)?"
+            r"(?:me\s+)?(?:falou|disse|contou|mencionou|comentou|referiu|falado|dito|contado"
+            r"|mencionado)\b"
+            r"|\b(?:nunca|jamais)\s+me\s+(?:tinhas\s+)?(?:falaste|disseste|contaste|mencionaste"
+            r"|comentaste|referiste|falado|dito|contado)\b"
+            r"|\bn[ãa]o\s+me\s+(?:tinhas\s+)?(?:falaste|disseste|contaste|mencionaste|referiste)"
+            r"\s+(?:nunca|jamais)\b"
+            r"|\bnunca\s+(?:conversamos|convers[áa]mos|falamos|fal[áa]mos|tratamos|trat[áa]mos"
+            r"|abordamos|abord[áa]mos)\s+(?:sobre|de|da|do|das|dos|disso|dessa|desse|nisso)\b"
+        ),
+    ),
+    _Rule(
+        "es-you-never-told",
+        _CW,
+        _rx(
+            r"\b(?:nunca|jam[áa]s)\s+me\s+(?:has\s+|hab[ií]as\s+|ha\s+|hab[ií]a\s+)?"
+            r"(?:dijiste|contaste|hablaste|comentaste|mencionaste|dicho|contado|hablado"
+            r"|comentado|mencionado)\b"
+            r"|\bno\s+me\s+(?:has|hab[ií]as)\s+(?:dicho|contado|hablado|comentado|mencionado)"
+            r"\s+nunca\b"
+            r"|\bnunca\s+(?:hemos\s+|hab[ií]amos\s+)?(?:hablamos|hablado|comentamos|comentado"
+            r"|tratamos|tratado)\s+(?:de|del|sobre)\b"
+        ),
+    ),
+    _Rule(
+        "fr-you-never-told",
+        _CW,
+        _rx(
+            r"\b(?:vous|tu)\s+ne\s+m'(?:en\s+)?(?:avez|as|aviez|avais)\s+jamais\s+(?:dit|parl[ée]"
+            r"|mentionn[ée]|racont[ée]|indiqu[ée]|pr[ée]cis[ée]|confi[ée]|[ée]voqu[ée]|signal[ée])\b"
+            r"|\b(?:nous\s+n'avons|on\s+n'a)\s+jamais\s+(?:parl[ée]|discut[ée]|abord[ée]"
+            r"|[ée]voqu[ée])\b"
+        ),
+    ),
+    _Rule(
+        "de-you-never-told",
+        _CW,
+        _rx(
+            r"\b(?:du|(?-i:Sie))\s+(?:hast|haben|hattest|hatten)\s+(?:mir\s+|uns\s+)?"
+            r"(?:[\w-]+\s+){0,5}?(?:nie|niemals|noch\s+nie)\s+(?:[\w-]+\s+){0,5}?"
+            r"(?:erz[äa]hlt|erw[äa]hnt|gesagt|genannt|verraten|mitgeteilt|angesprochen)\b"
+            r"|\bwir\s+haben\s+(?:[\w-]+\s+){0,4}?(?:nie|niemals|noch\s+nie)\s+"
+            r"(?:[\w-]+\s+){0,4}?(?:gesprochen|geredet)\b"
+        ),
+    ),
+    _Rule(
+        "nl-you-never-told",
+        _CW,
+        _rx(
+            r"\b(?:je|jij|u)\s+(?:hebt|heeft|had)\s+(?:het\s+)?(?:me|mij)\s+(?:[\w-]+\s+){0,3}?"
+            r"nooit\s+(?:[\w-]+\s+){0,4}?(?:verteld|gezegd|genoemd)\b"
+        ),
+    ),
+)
+
 # "Searched everything I have: nothing." - an empty verdict right after a search clause.
 _EMPTY_VERDICT_RX = _rx(
     r"(?:nothing|none|zero|zilch|empty|no\s+(?:results?|matches|hits|luck))"
@@ -959,7 +1059,9 @@ _SEARCH_VERB_RX = _rx(
 # Cheap pre-filter: a clause without any of these cannot match a rule.
 _TRIGGER_RX = re.compile(
     r"\b(?:no|not|never|nowhere|nothing|none|zero|0|empty|blank|first|unable|failed|cannot"
-    r"|lack|lacking|missing|yet\s+to)\b"
+    r"|lack|lacking|missing|yet\s+to"
+    # the other languages' "never" (their negated-telling rules)
+    r"|mai|nunca|jamais|jam[áa]s|nie|niemals|nooit)\b"
     r"|n'?t\b",
     re.I,
 )
@@ -1004,6 +1106,22 @@ _COVERAGE_HEDGE_RX = _rx(
     r"|\bnot\s+(?:been\s+|yet\s+)?searched\b"
     r"|\b(?:disagreed|disagree|disagreement|conflicting|inconsistent)\b"
     r"|\bcoverage\s+(?:[\w-]+\s+){0,4}?(?:is|was)\s+unknown\b"
+    # a search limited in scope ("my search only covers the last month", "ma recherche ne
+    # couvre que", "durchsucht nur die letzten vier Wochen", "só consegui verificar")
+    r"|\bonly\s+(?:covers?|covered|searche[sd]|checked|looked\s+(?:at|through)|goes\s+back"
+    r"|went\s+back|reache[sd]|includes?|included|spans?)\b"
+    r"|\b(?:could|was\s+able\s+to)\s+only\s+(?:search|check|look|access)\b"
+    r"|\bne\s+(?:couvre|couvrait|porte|portait|remonte|remontait|concerne|concernait)\s+qu"
+    r"|\bn'ai\s+pu\s+(?:consulter|v[ée]rifier|regarder|chercher|parcourir)\s+que\b"
+    r"|\bs[oó]lo\s+(?:he\s+podido|pude|cubre|abarca|busqu[ée]|revis[ée]|consult[ée])\b"
+    r"|\bsolamente\s+(?:he\s+podido|pude|cubre|abarca)\b"
+    r"|\b(?:durchsucht|umfasst|deckt|abdeckt|reicht|erfasst|durchsuchen)\s+(?:[\w-]+\s+){0,2}?"
+    r"nur\b|\bkonnte\s+(?:ich\s+)?nur\b"
+    r"|\bho\s+potuto\s+(?:controllare|consultare|cercare|vedere|verificare)\s+(?:solo|soltanto)\b"
+    r"|\b(?:copre|riguarda|include)\s+(?:solo|soltanto)\b"
+    r"|\bs[óo]\s+(?:consegui|pude|cobre|abrange|verifiquei|pesquisei|olhei)\b"
+    r"|\b(?:beslaat|omvat|doorzoekt|dekt)\s+(?:[\w-]+\s+){0,2}?alleen\b|\bkon\s+(?:ik\s+)?alleen\b"
+    r"|だけ(?:なので|です|でした)|のみ(?:なので|です|でした)"
 )
 
 
@@ -1260,12 +1378,17 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
             if not _TRIGGER_RX.search(body):
                 continue
             hits: dict[ClaimScope, tuple[_Rule, re.Match[str]]] = {}
-            for rule in _RULES:
+            for rule in _RULES + _OTHER_LANGUAGE_RULES:
                 if rule.scope in hits:
                     continue
                 m = _first_hit(rule, body, c.start, c.frame_end)
                 if m is not None:
                     hits[rule.scope] = (rule, m)
+            for scope, (rule, m) in list(hits.items()):
+                if rule in _OTHER_LANGUAGE_RULES and _OTHER_REPORT_RX.search(
+                    masked[sentence.start : c.start + m.start()]
+                ):
+                    del hits[scope]  # "Sua amiga diz que você nunca falou ... com ela"
             if _CW in hits and _QS in hits and hits[_CW][0].existence:
                 del hits[_CW]  # "I found nothing in my memory" is search-framed
             # The search may be named earlier in the sentence ("I searched your inbox

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import cast
+
 import pytest
 
+from gateway.claim_model import ClaimClassifier, ClauseScore
+from gateway.claims import ClaimKind, find_claims
 from gateway.recollection import find_recollection_spans
 from gateway.truthfulness import analyse, find_absence_claims
 
@@ -115,3 +120,129 @@ def test_a_comma_between_digits_does_not_split_a_clause() -> None:
 def test_a_search_of_another_system_named_earlier_in_the_sentence() -> None:
     assert find_absence_claims("I searched your inbox for the invoice and found nothing.") == []
     assert find_absence_claims("I searched my notes and found nothing.")
+
+
+class _AllBenign:
+    """A classifier that finds nothing, so only the rules speak."""
+
+    def classify(self, texts: Sequence[str]) -> list[ClauseScore]:
+        return [ClauseScore("benign", 0.0, "fast", False) for _ in texts]
+
+
+_BENIGN = cast(ClaimClassifier, _AllBenign())
+
+
+def _recalled(text: str) -> bool:
+    """Whether a recollection rule (telling frame, recall marker or presupposed fact)
+    finds a recollection in ``text``, the classifier finding nothing."""
+    return any(c.kind is ClaimKind.RECOLLECTION for c in find_claims(text, model=_BENIGN))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "With your knee injury, skip the lunges for now.",
+        "Ahead of your half marathon in October, taper for two weeks.",
+        "Given that your daughter starts school in April, book the uniform fitting early.",
+        "Since you're vegetarian, I swapped the chicken for smoked tofu.",
+        "Your son Leo starts school in September, right? I can draft a checklist.",
+        "Your flight to Lisbon on the 14th leaves early, so stay near the airport.",
+        "Avec ta blessure au genou, évite les fentes pour l'instant.",
+        "Vu l'allergie de votre fille à l'arachide, j'éviterais cette boulangerie.",
+        "Ton marathon est en octobre, il nous reste donc quatorze semaines.",
+        "Dada la alergia de tu hija al maní, evitaría esa panadería.",
+        "Como trabajas en el turno de noche, puse los recordatorios a las seis.",
+        "Wegen deiner Knieverletzung würde ich die Ausfallschritte weglassen.",
+        "Da du Vegetarier bist, habe ich das Hähnchen durch Tofu ersetzt.",
+        "Visto che fai i turni di notte, ho spostato i promemoria alle 18.",
+        "In vista del vostro trasloco a Torino in primavera, prenotate la ditta per tempo.",
+        "Já que a tua filha começou a escola em Coimbra, vê o calendário escolar.",
+        "Com a cirurgia no teu joelho, eu evitaria o afundo por enquanto.",
+        "Omdat je vegetariër bent, heb ik de kip vervangen door tofu.",
+        "Met het oog op jullie verhuizing naar Utrecht in het voorjaar, boek de verhuizers vroeg.",
+        "ベジタリアンとのことなので、鶏肉を豆腐に替えました。",
+    ],
+)
+def test_presupposed_personal_facts_are_recollections(text: str) -> None:
+    assert _recalled(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # general advice to a generic "you"
+        "Your muscles need rest after a long run, so take a day off.",
+        "With your doctor's approval, you can start running again.",
+        "Since you asked, here is the short version.",
+        "Du solltest mit deiner Schwester reden, bevor die Hochzeit ist.",
+        "Dovresti parlarne con tua sorella prima del matrimonio.",
+        "Dein Körper braucht nach einem langen Flug Ruhe.",
+        # the current message, the user's artefacts, a third party's words
+        "Since you're writing that the move is in May, I'd book the van now.",
+        "Your sister, according to the message you forwarded, prefers Saturday.",
+        "Ton message indique que la réunion est décalée à 15 h.",
+        "Deine Schwester sagt, sie hat die Einladung nie bekommen.",
+        "Visto che mi chiedi di Matera, ti consiglio di dormire nei Sassi.",
+        # hypotheticals, the future, offers
+        "If your daughter starts school in September, practise the route in August.",
+        "Quando avrai parlato con tuo fratello, fammi sapere com'è andata.",
+        "Posso guardar detalhes sobre as tuas alergias para a próxima vez.",
+        # searches and absences are the absence check's
+        "I searched my notes from our past conversations for your budget and came up empty.",
+        "Ho dato un'occhiata a quello che mi avevi raccontato prima: niente sul tuo cane.",
+        "Your sister's wedding has never come up in our chats.",
+        # first-person pro-drop forms are the assistant's own
+        "Como expliquei mais acima, o prazo pesa mais do que a taxa.",
+    ],
+)
+def test_general_advice_and_current_message_are_not_recollections(text: str) -> None:
+    assert not _recalled(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You'd said the flat in Lisbon was too noisy, so I filtered for quieter streets.",
+        "Miso is fourteen now, you said, so a senior formula is worth asking about.",
+        "I remember you're allergic to penicillin, so mention it to the dentist.",
+        "Your son's name is Leo, if I remember correctly from our last conversation.",
+        "La carte est en portugais parce que, comme vous l'expliquiez, elle lit le portugais.",
+        "Votre mariage est le 21 juin, m'avez-vous dit ; les faire-part doivent partir en avril.",
+        "Por lo que me contó de su operación de rodilla, dejaría las zancadas.",
+        "Me habías comentado que tu casero aún no te había devuelto la fianza.",
+        "Wie Sie letzte Woche erwähnt haben, ist der Umzug im Mai.",
+        "Eure Hochzeit ist am 9. August, hast du gesagt, also schickt die Einladungen im Mai.",
+        "Il biglietto è in spagnolo perché, come mi spiegavi, tua nonna legge solo quella lingua.",
+        "L'ultima volta mi hai detto che la cipolla cruda non la digerisci.",
+        "Pelo que você me contou da cirurgia no joelho, eu evitaria o afundo.",
+        "Disseste que o apartamento em Lisboa era barulhento, por isso filtrei ruas sossegadas.",
+        "Zoals je vorige week zei, wordt de backend herschreven in Rust.",
+    ],
+)
+def test_more_telling_frames(text: str) -> None:
+    assert _recalled(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You said it yourself just now: the deadline is tight.",
+        "This is the first time you've brought up your landlord.",
+        "Den Namen deiner Bank hast du nirgends erwähnt.",
+        "Neanche una volta hai menzionato il tuo gruppo sanguigno.",
+        "Em tudo o que me contaste até hoje, não há nada sobre as tuas alergias.",
+    ],
+)
+def test_telling_frames_of_absence_claims_are_not_recollections(text: str) -> None:
+    assert not _recalled(text)
+
+
+def test_a_presupposed_fact_continuing_a_recollection_is_not_a_second_one() -> None:
+    text = (
+        "Me habías comentado que trabajas de camarero en Ibiza. "
+        "Con esos turnos, lo más práctico es entrenar por la mañana."
+    )
+    claims = [c for c in find_claims(text, model=_BENIGN) if c.kind is ClaimKind.RECOLLECTION]
+    assert [c.source for c in claims] == ["recollection"]
+    alone = "Con esos turnos de camarero, lo más práctico es entrenar por la mañana."
+    assert [c.kind for c in find_claims(alone, model=_BENIGN)] == [ClaimKind.RECOLLECTION]

@@ -477,3 +477,66 @@ def test_a_recollection_frame_does_not_hide_the_absence_after_it() -> None:
     assert {c.kind for c in found} >= {ClaimKind.RECOLLECTION, ClaimKind.ABSENCE}, found
     plain = find_claims("Mi hai parlato tanto del giardino.", model)
     assert [c.kind for c in plain] == [ClaimKind.RECOLLECTION], plain
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Non mi hai mai detto se hai figli, quindi ho impostato il piano senza spese scolastiche.",
+        "Del tuo cane non si è mai parlato nelle nostre conversazioni.",
+        "Nelle nostre chat precedenti non è mai comparso il tuo budget per la macchina.",
+        "Você nunca me disse o nome da sua irmã, por isso deixei um espaço em branco.",
+        "Nunca conversamos sobre a sua mudança para Curitiba.",
+        "Nunca me has dicho a qué te dedicas, así que el currículum es genérico.",
+        "Tu ne m'as jamais dit dans quelle région tu habites.",
+        "Du hast mir nie erzählt, welches Betriebssystem du nutzt.",
+        "Je hebt me nooit iets over je budget verteld.",
+    ],
+)
+def test_negated_telling_in_the_other_languages_is_corpus_wide(text: str) -> None:
+    assert [c.scope for c in find_absence_claims(text)] == [ClaimScope.CORPUS_WIDE]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a third party's words, or the user told someone else
+        "Sua amiga diz que você nunca falou da sua viagem com ela.",
+        "Il tuo collega dice che non ha mai parlato con te del progetto.",
+        "Secondo tuo cugino, tua nonna non ha mai scritto la ricetta.",
+        # conditionals and suppositions
+        "Se nunca me falaste do teu casamento, não tenho forma de saber.",
+        "Qualora tu non mi avessi mai parlato delle tue intolleranze, non potrei tenerne conto.",
+        # a negation inside what was told is not a negated telling
+        "Mi avevi scritto che il caffè non ti è mai piaciuto, quindi ti segnalo l'orzo.",
+        "Disseste-me que nunca gostaste de bacalhau com natas.",
+        # world negation without our conversations
+        "Di questo non si è mai parlato in tribunale.",
+    ],
+)
+def test_negated_telling_hard_negatives(text: str) -> None:
+    assert find_absence_claims(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I didn't find anything about the lease in your memories, but my search only covers "
+        "the last month, so it may well be stored from earlier.",
+        "Je n'ai rien trouvé sur le bail dans vos souvenirs, mais ma recherche ne couvre que "
+        "le dernier mois.",
+        "No encontré la factura entre tus notas, aunque solo he podido revisar las de este año.",
+        "In deinen Erinnerungen habe ich nichts zum Mietvertrag gefunden, allerdings "
+        "durchsucht meine Suche nur die letzten vier Wochen.",
+        "Tra le tue note non ho trovato la fattura, ma ho potuto controllare solo quelle di "
+        "quest'anno.",
+        "Não encontrei a nota fiscal nas suas anotações, mas só consegui verificar as deste ano.",
+    ],
+)
+def test_a_search_limited_in_scope_qualifies_the_claim_before_it(text: str) -> None:
+    assert find_absence_claims(text) == []
+
+
+def test_a_limited_search_after_a_consequence_does_not_qualify() -> None:
+    text = "You never told me your sister's name, so I only checked the invitation list."
+    assert [c.scope for c in find_absence_claims(text)] == [ClaimScope.CORPUS_WIDE]

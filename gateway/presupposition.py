@@ -1,0 +1,517 @@
+"""Remembered personal facts presented as known, without a telling verb.
+
+"With your knee injury, skip the lunges", "Ahead of your half marathon in October, taper
+for two weeks", "Since you're vegetarian, I swapped the chicken", "Your son Leo starts
+school in September, right?": each presupposes a fact about the user that the answer can
+only know from memory, so it is a recollection and needs a record like "as you told me".
+
+A clause counts when three things hold together (each alone is common in general advice):
+
+1. **the user is the owner or the subject**: a second-person possessive or pronoun of one
+   of the eight gate languages ("your", "ton", "tu", "dein", "tuo", "teu", "je",
+   "あなたの"), or, in the languages that drop pronouns, a second-person verb after a
+   presupposition trigger ("como trabajas", "visto che fai");
+2. **a presupposition frame**: a trigger before it ("given", "with", "ahead of", "since",
+   "now that", "vu", "compte tenu de", "dado que", "ya que", "angesichts", "wegen", "da",
+   "visto che", "in vista di", "já que", "gezien", "met het oog op"...), or the possessive
+   as the subject of a statement ("Your marathon's in October"), or "you have / you are"
+   stated of the user;
+3. **a specific personal detail**: a word from the personal-fact vocabulary below
+   (family, pets, health, life events, plans, home, work arrangements, diets), and, for
+   the bare statement frames, also a date, a number or a name.
+
+General advice ("your muscles need rest", "with your doctor's approval", "since you
+asked") has no personal-fact word, or a generic one; the current message and the user's
+pasted artefacts ("your message says", "the contract you just pasted") are excluded as
+they are for telling frames.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gateway.recollection import negated, searched
+
+__all__ = ["presupposed_fact"]
+
+# Personal-fact vocabulary (word starts; each language's own words). A word here names
+# something only the user's own history holds: a relative, a pet, a condition, a planned
+# event, a chosen arrangement.
+_FACTS_EN = (
+    r"son|daughter|kids?|children|child|baby|babies|twins|toddler|wife|husband|partner"
+    r"|fianc[ée]+|girlfriend|boyfriend|mum|mom|mother|dad|father|parents?|sister|brother"
+    r"|siblings?|grand(?:mother|father|ma|pa|parents?|son|daughter|kids?|children)|aunt|uncle"
+    r"|cousin|nephew|niece|in-laws?|dog|puppy|cat|kitten|pets?|horse|rabbit|parrot|hamster"
+    r"|allerg\w*|intoleran\w*|injur\w*|surgery|operation|diagnos\w*|diabet\w*|asthma"
+    r"|migraines?|arthritis|pregnan\w*|condition|knee|ankle|back\s+pain|hip|shoulder"
+    r"|tinnitus|insomnia|anxiety|depression|phobia|fear\s+of|vertigo|eczema|coeliac|celiac"
+    r"|blood\s+pressure|cholesterol|medication|therapy|physio\w*|wedding|honeymoon"
+    r"|anniversary|birthday|marathon|half\s+marathon|race|triathlon|exam|thesis|defen[cs]e"
+    r"|interview|move|relocation|trip|holiday|vacation|flight|conference|retirement"
+    r"|mortgage|loan|lease|landlord|tenancy|deposit|commute|shifts?|night\s+shifts?"
+    r"|new\s+job|job|promotion|business|shop|startup|degree|course|dissertation|budget"
+    r"|cap|diet|garden|allotment|flat|apartment|house|renovation|car|bike|boat"
+    r"|goal|plan|training|band|orchestra|choir|team|club|visa|pension|divorce|separation"
+    r"|school|nursery|kindergarten|university|college"
+)
+_FACTS_FR = (
+    r"fils|fille|enfants?|b[ée]b[ée]|jumeaux|femme|mari|conjoint|compagn\w+|fianc[ée]+|m[èe]re"
+    r"|p[èe]re|parents|s[œo]e?ur|fr[èe]re|grand-\w+|tante|oncle|cousin\w*|neveu|ni[èe]ce"
+    r"|chien\w*|chat(?:te|on)?s?|lapin|cheval|allergi\w*|intol[ée]ran\w*|blessure|entorse"
+    r"|op[ée]ration|chirurgie|diagnostic|diab[èe]te|asthme|migraines?|arthrose|grossesse"
+    r"|genou|cheville|dos|hanche|[ée]paule|acouph[èe]nes|insomnie|anxi[ée]t[ée]|phobie"
+    r"|peur\s+(?:de|du|des)|vertige|traitement|kin[ée]\w*|mariage|anniversaire|marathon"
+    r"|semi-marathon|course|examen|th[èe]se|soutenance|entretien|d[ée]m[ée]nagement|voyage"
+    r"|vacances|vol|conf[ée]rence|retraite|pr[êe]t|emprunt|bail|propri[ée]taire|caution"
+    r"|trajet|horaires?|nuits?|poste|travail|boulot|entreprise|boutique|dipl[ôo]me|budget"
+    r"|plafond|r[ée]gime|jardin|potager|appartement|maison|travaux|voiture|v[ée]lo|objectif"
+    r"|projet|entra[îi]nement|groupe|orchestre|ch[œo]eur|[ée]quipe|club|visa|divorce"
+    r"|[ée]cole|cr[èe]che|coll[èe]ge|lyc[ée]e|fac|universit[ée]|[ée]tudes"
+)
+_FACTS_ES = (
+    r"hij[oa]s?|beb[ée]|gemel\w+|mujer|esposa|esposo|marido|pareja|novi[oa]|prometid[oa]"
+    r"|madre|padre|mam[áa]|pap[áa]|padres|herman[oa]s?|abuel[oa]s?|t[íi][oa]s?|prim[oa]s?"
+    r"|sobrin[oa]s?|suegr[oa]s?|perr[oa]s?|gat[oa]s?|mascotas?|caballo|conejo|alergi\w*"
+    r"|al[ée]rgic\w*|intoleran\w*|lesi[óo]n|esguince|operaci[óo]n|cirug[íi]a|diagn[óo]stico"
+    r"|diabetes|asma|migra[ñn]as?|artrosis|embarazo|rodilla|tobillo|espalda|cadera|hombro"
+    r"|ac[úu]fenos|insomnio|ansiedad|fobia|miedo\s+a|v[ée]rtigo|tratamiento|fisio\w*"
+    r"|boda|luna\s+de\s+miel|aniversario|cumplea[ñn]os|marat[óo]n|media\s+marat[óo]n|carrera"
+    r"|examen|tesis|oposiciones|entrevista|mudanza|traslado|viaje|vacaciones|vuelo|congreso"
+    r"|jubilaci[óo]n|hipoteca|pr[ée]stamo|alquiler|casero|fianza|trayecto|turnos?|guardias?"
+    r"|trabajo|empleo|empresa|negocio|tienda|t[íi]tulo|carrera|presupuesto|tope|dieta|huerto"
+    r"|jard[íi]n|piso|apartamento|casa|reforma|coche|moto|bici\w*|meta|objetivo|proyecto"
+    r"|entrenamiento|grupo|orquesta|coro|equipo|club|visado|divorcio|colegio|escuela"
+    r"|guarder[íi]a|instituto|universidad"
+)
+_FACTS_DE = (
+    r"sohn|s[öo]hne|tochter|t[öo]chter|kinder?|kind|baby|zwillinge|frau|mann|ehemann|ehefrau"
+    r"|partner|partnerin|freundin|freund|verlobte|verlobter|mutter|vater|mama|papa|eltern|schwester|bruder"
+    r"|geschwister|gro(?:ß|ss)(?:mutter|vater|eltern)|oma|opa|tante|onkel|cousin|cousine|neffe|nichte|schwieger(?:mutter|vater|eltern)"
+    r"|hund|hunde|katze|katzen|kater|haustier|haustiere|pferd|kaninchen|allergie|unvertr[äa]glichkeit"
+    r"|verletzung|zerrung|operation|diagnose|diabetes|asthma|migr[äa]ne"
+    r"|arthrose|schwangerschaft|knie|kn[öo]chel|r[üu]cken|h[üu]fte|schulter|tinnitus"
+    r"|schlafst[öo]rungen|angst|phobie|schwindel|therapie|physiotherapie|hochzeit"
+    r"|flitterwochen|jahrestag|geburtstag|marathon|halbmarathon|pr[üu]fung"
+    r"|examen|staatsexamen|abschlussarbeit|doktorarbeit|bewerbungsgespr[äa]ch|umzug|reise"
+    r"|urlaub|flug|konferenz|messe|ruhestand|rente|hypothek|kredit|zinsbindung|mietvertrag"
+    r"|vermieter|vermieterin|kaution|pendelstrecke|arbeitsweg|schicht|schichtdienst|nachtschicht|job|stelle"
+    r"|firma|gesch[äa]ft|laden|onlineshop|studium|budget|obergrenze|di[äa]t|garten"
+    r"|schrebergarten|wohnung|haus|renovierung|auto|fahrrad|ziel|training"
+    r"|orchester|chor|verein|mannschaft|visum|scheidung|schule|kita|kindergarten|gymnasium"
+    r"|uni|universit[äa]t"
+)
+_FACTS_IT = (
+    r"figli[oa]?|figlie|bambin[oi]|neonat[oa]|gemelli|moglie|marito|compagn[oa]|fidanzat[oa]"
+    r"|madre|padre|mamma|pap[àa]|genitori|sorell[ae]|fratell[oi]|nonn[oaie]|zi[oaie]|cugin[oaie]"
+    r"|nipot[ei]|suocer[oa]|cane|cagnolin[oa]|gatt[oa]|gattin[oa]|animali|cavallo|coniglio"
+    r"|allergi\w*|intolleran\w*|infortunio|distorsione|operazione|intervento|diagnosi|diabete"
+    r"|asma|emicrani\w*|artrosi|gravidanza|ginocchio|caviglia|schiena|anca|spalla|acufeni"
+    r"|insonnia|ansia|fobia|paura\s+(?:di|del|della|dei)|vertigini|terapia|fisio\w*"
+    r"|matrimonio|luna\s+di\s+miele|anniversario|compleanno|maratona|mezza\s+maratona|gara"
+    r"|esame|tesi|colloquio|trasloco|trasferimento|viaggio|vacanz\w+|volo|convegno|pensione"
+    r"|mutuo|prestito|affitto|padrone\s+di\s+casa|cauzione|tragitto|pendolare|turn[oi]"
+    r"|lavoro|impiego|azienda|negozio|laurea|budget|tetto|dieta|orto|giardino|appartamento"
+    r"|casa|ristrutturazione|macchina|auto|bici\w*|obiettivo|progetto|allenamento|gruppo"
+    r"|orchestra|coro|squadra|visto|divorzio|scuola|asilo|nido|liceo|universit[àa]"
+)
+_FACTS_PT = (
+    r"filh[oa]s?|beb[êe]|g[êe]meos|mulher|esposa|esposo|marido|companheir[oa]|namorad[oa]"
+    r"|noiv[oa]|m[ãa]e|pai|pais|irm[ãa]o?s?|av[óô]s?|ti[oa]s?|prim[oa]s?|sobrinh[oa]s?"
+    r"|sogr[oa]s?|c[ãa]o|c[ãa]es|cachorr[oa]s?|gat[oa]s?|bichos?\s+de\s+estima[çc][ãa]o"
+    r"|cavalo|coelho|alergi\w*|al[ée]rgic\w*|intoler[âa]ncia|les[ãa]o|entorse|cirurgia"
+    r"|opera[çc][ãa]o|diagn[óo]stico|diabetes|asma|enxaquecas?|artrose|gravidez|joelho"
+    r"|tornozelo|costas|quadril|anca|ombro|zumbido|ins[ôo]nia|ansiedade|fobia|medo\s+de"
+    r"|vertigem|tratamento|fisio\w*|casamento|lua\s+de\s+mel|anivers[áa]rio|maratona"
+    r"|meia\s+maratona|corrida|exame|tese|prova|entrevista|mudan[çc]a|viagem|f[ée]rias|voo"
+    r"|congresso|aposentadoria|reforma|hipoteca|financiamento|empr[ée]stimo|cr[ée]dito"
+    r"|aluguel|arrendamento|senhorio|cau[çc][ãa]o|trajeto|plant[ãa]o|plant[õo]es|turnos?"
+    r"|trabalho|emprego|empresa|neg[óo]cio|loja|curso|or[çc]amento|teto|dieta|horta|jardim"
+    r"|apartamento|casa|obra|carro|moto|bicicleta|meta|objetivo|projeto|treino|banda"
+    r"|orquestra|coro|equipe|equipa|visto|div[óo]rcio|escola|creche|faculdade|universidade"
+)
+_FACTS_NL = (
+    r"zoon|dochter|kind(?:eren)?|baby|tweeling|vrouw|man|partner|vriend(?:in)?|verloofde"
+    r"|moeder|vader|ouders|zus|broer|oma|opa|grootouders|tante|oom|neef|nicht|schoon(?:moeder|vader|ouders)"
+    r"|hond|honden|kat|katten|poes|huisdier|huisdieren|paard|konijn|allergie|allergie[ëe]n"
+    r"|intolerantie|blessure|operatie|diagnose|diabetes|astma|migraine|artrose"
+    r"|zwangerschap|knie|enkel|rug|heup|schouder|tinnitus|slapeloosheid|angst"
+    r"|fobie|therapie|fysiotherapie|bruiloft|huwelijk|verjaardag|jubileum|marathon"
+    r"|examen|scriptie|sollicitatiegesprek|verhuizing|reis|vakantie|vlucht"
+    r"|congres|pensioen|hypotheek|lening|huur|huurcontract|verhuurder|borg|woon-werkverkeer|reistijd"
+    r"|diensten|nachtdienst|nachtdiensten|baan|bedrijf|winkel|studie|budget|dieet|tuin"
+    r"|volkstuin|appartement|huis|verbouwing|auto|fiets|doel|training|orkest"
+    r"|koor|team|club|visum|scheiding|school|opvang|kinderopvang|universiteit|woning"
+    r"|coeliakie|glutenintolerantie"
+)
+_FACTS_JA = (
+    r"息子|娘|お子さん|子ども|子供|赤ちゃん|奥さん|奥様|旦那さん|ご主人|パートナー|婚約者|お母さん|お母様"
+    r"|お父さん|お父様|ご両親|お姉さん|お兄さん|妹さん|弟さん|おばあ|おじい|犬|猫|ペット|アレルギー"
+    r"|不耐|怪我|ケガ|手術|診断|糖尿病|喘息|片頭痛|妊娠|膝|足首|腰|肩|耳鳴り|不眠|恐怖症|治療"
+    r"|結婚式|記念日|誕生日|マラソン|試験|論文|面接|引っ越し|引越し|旅行|休暇|フライト|便|学会"
+    r"|定年|住宅ローン|ローン|家賃|大家|敷金|通勤|夜勤|シフト|仕事|職場|会社|お店|予算|食事制限"
+    r"|ベジタリアン|ヴィーガン|菜食|庭|家庭菜園|マンション|車|自転車|目標|計画|練習|小学校|学校"
+    r"|苦手|お好き|おあり|お持ち|お住まい|入学|お仕事|歳"
+)
+_FACTS = {
+    "en": _FACTS_EN,
+    "fr": _FACTS_FR,
+    "es": _FACTS_ES,
+    "de": _FACTS_DE,
+    "it": _FACTS_IT,
+    "pt": _FACTS_PT,
+    "nl": _FACTS_NL,
+}
+# German and Dutch compound their nouns ("Glutenunverträglichkeit", "knieoperatie"): these
+# words count at the end of a compound too.
+_COMPOUND_HEADS = (
+    r"allergie|unvertr[äa]glichkeit|operation|-op|verletzung|bandriss|meniskusriss|marathon"
+    r"|pr[üu]fung|umzug|hochzeit|angst|schmerzen|therapie|operatie|blessure|verhuizing"
+    r"|bruiloft|pijn|intolerantie|coeliakie"
+)
+_FACT_RX = re.compile(
+    r"\b(?:"
+    + "|".join(_FACTS.values())
+    + r")\b|\b\w+(?:"
+    + _COMPOUND_HEADS
+    + r")\b|(?:"
+    + _FACTS_JA
+    + ")",
+    re.IGNORECASE,
+)
+# Personal states a "since you are / because you ..." frame presents as known.
+_STATE_RX = re.compile(
+    r"\b(?:vegetarian\w*|vegan\w*|v[ée]g[ée]tari\w+|v[ée]g[ée]talien\w*|vegetarier\w*"
+    r"|veganer\w*|vegetariano?a?s?|veganos?a?s?|vegetari[ëe]r|veganist|allergic|allerg\w*"
+    r"|intolerant\w*|intol[ée]rant\w*|pregnant|enceinte|embarazada|schwanger|incinta"
+    r"|gr[áa]vida|zwanger|diabetic|diab[ée]tique|diab[ée]tico|diabetiker\w*|coeliac|celiac"
+    r"|c[œo]liaque|cel[íi]ac[oa]|z[öo]liakie|retired|retrait[ée]e?|jubilad[oa]|pensionier\w*"
+    r"|in\s+pensione|aposentad[oa]|gepensioneerd|beginner|d[ée]butant\w*|principiante"
+    r"|anf[äa]nger\w*|iniciante|work(?:s|ing)?\s+(?:nights?|night\s+shifts?|shifts?|from\s+home"
+    r"|as)|nights?\s+shifts?|freelanc\w*|self-employed|ind[ée]pendant\w*|aut[óo]nom[oa]"
+    r"|freiberuflich|selbstst[äa]ndig|hate|hates|love|loves|can't\s+stand|d[ée]testes?"
+    r"|d[ée]testez|odias?|odi|detestas?|hasst|hassen|haat|moved|decided|chose|opted"
+    r"|d[ée]cid[ée]|opt[ée]|choisi|decidiste|optaste|elegiste|entschieden|scelto|optaram"
+    r"|escolheram|optaste|gekozen|besloten"
+    # aims ("you're working toward B1", "tu vises le B1", "du peilst ... an")
+    r"|working\s+towards?|aiming\s+(?:for|at)|training\s+for|vises|visez|apuntas|peilst"
+    r"|punti\s+a\w*|miras\s+a)\b",
+    re.IGNORECASE,
+)
+# What the user cannot eat or tolerate: a negated fact that is still a fact ("since
+# lactose doesn't agree with you", "weil du Laktose nicht verträgst").
+_INTOLERANCE_RX = re.compile(
+    r"\b(?:(?:can't|cannot|don't|doesn't|do\s+not|does\s+not)\s+(?:eat|drink|have|tolerate"
+    r"|stand|agree\s+with)|ne\s+(?:te|vous)\s+r[ée]ussit\s+pas|ne\s+(?:manges|mangez"
+    r"|supportes|supportez|bois|buvez)\s+pas|te\s+sienta\s+mal|le\s+sienta\s+mal|no\s+(?:comes"
+    r"|puedes\s+comer|toleras|soportas|bebes)|nicht\s+(?:isst|essen|vertr[äa]gst|vertragen"
+    r"|trinkst|magst)|non\s+(?:mangi|puoi\s+mangiare|sopporti|tolleri|digerisci|bevi"
+    r"|ti\s+fa\s+bene)|n[ãa]o\s+(?:come|comes|pode\s+comer|podes\s+comer|tolera|toleras"
+    r"|suporta|suportas|bebe|bebes|lhe\s+cai\s+bem|te\s+cai\s+bem)|niet\s+(?:eet|eten"
+    r"|verdraagt|goed\s+bekomt|drinkt))\b",
+    re.IGNORECASE,
+)
+# "a dog named Heidi", "une jument qui s'appelle Praline": a named pet or person.
+_NAMED_RX = re.compile(
+    r"\b(?:named|called|s'appelle|se\s+llama|hei(?:ß|ss)t|namens|si\s+chiama|se\s+chama"
+    r"|chamad[oa]|heet|genaamd)\s+[A-ZÀ-ÖØ-Þ]",
+    re.IGNORECASE,
+)
+# A date, a number or a name: the specific detail of a bare statement about the user.
+_MONTHS = (
+    r"january|february|march|april|may|june|july|august|september|october|november"
+    r"|december|janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[ûu]t|septembre|octobre"
+    r"|novembre|d[ée]cembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|se?tiembre"
+    r"|octubre|noviembre|diciembre|januar|februar|m[äa]rz|juni|juli|oktober|dezember"
+    r"|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|janeiro"
+    r"|fevereiro|mar[çc]o|maio|junho|julho|setembro|outubro|novembro|dezembro|januari"
+    r"|februari|maart|mei|augustus|oktober"
+)
+_DAYS = (
+    r"mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|lundi|mardi"
+    r"|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|mi[ée]rcoles|jueves|viernes"
+    r"|s[áa]bados?|domingos?|montags?|dienstags?|mittwochs?|donnerstags?|freitags?"
+    r"|samstags?|sonntags?|luned[ìi]|marted[ìi]|mercoled[ìi]|gioved[ìi]|venerd[ìi]|sabato"
+    r"|domenica|segunda|ter[çc]a|quarta|quinta|sexta|maandag|dinsdag|woensdag|donderdag"
+    r"|vrijdag|zaterdag|zondag|spring|summer|autumn|winter|printemps|[ée]t[ée]|automne|hiver"
+    r"|primavera|verano|oto[ñn]o|invierno|fr[üu]hling|fr[üu]hjahr|sommer|herbst|estate"
+    r"|autunno|inverno|ver[ãa]o|outono|voorjaar|zomer|najaar"
+)
+_DATE_RX = re.compile(rf"\d|\b(?:{_MONTHS}|{_DAYS})\b|[月日年週春夏秋冬]", re.IGNORECASE)
+# A capitalised word not at the start of the clause, nor a pronoun or title: a name.
+_NAME_RX = re.compile(
+    r"(?<=[\w,;:]\s)(?!(?:I|Sie|Ihr\w*|Du|Dein\w*|Euer|Eure\w*|U|Uw|Mr|Mrs|Ms|Dr)\b)"
+    r"[A-ZÀ-ÖØ-Þ][\w-]+"
+)
+
+# Second-person owners ("your", "ton", "dein", "Ihr" capitalised only) and subjects.
+_POSS = (
+    r"(?:your|yours|ton|ta|tes|votre|vos|(?:la|le)\s+(?:tienne|tien|v[ôo]tre)|tus?|tuy[oa]s?"
+    r"|vuestr[oa]s?|dein\w*|euer|eur\w+"
+    r"|(?-i:Ihr\w*)|tuo|tua|tuoi|tue|vostr[oaie]|teu|teus|tuas|vosso|vossa|vossos|vossas"
+    r"|je|jouw|uw|jullie|die\s+van\s+(?:u|jou|jullie))"
+)
+# "su/sua/seu/sus" are also "his/her/their": counted only where no third person was
+# named before them in the sentence (checked in code).
+_POSS_AMBIGUOUS = r"(?:su|sus|sua|suas|seu|seus|suo|sua|sue|suoi)"
+_SUBJ = (
+    r"(?:you(?:'re|'ve|'d)?|tu|t'|vous|t[úu]|usted(?:es)?|vosotr[oa]s|du|(?-i:Sie)|ihr"
+    r"|voi|lei|voc[êe]s?|jij|je|u|jullie)"
+)
+
+# Presupposition triggers before the owner or subject, by language. Causal and
+# concessive ones count anywhere in the clause's lead-in; the prepositions that also
+# begin ordinary advice ("talk to your sister with ...") only at the start of a sentence.
+_TRIGGERS = (
+    # English
+    r"given(?:\s+that)?|what\s+with|ahead\s+of|in\s+the\s+run-up\s+to|considering"
+    r"|because\s+of|due\s+to|going\s+by|in\s+light\s+of|in\s+view\s+of|now\s+that|since"
+    r"|because|seeing\s+(?:as|that)|remembering\s+that|knowing\s+(?:that|how\s+(?:much"
+    r"|little|badly))|now\s+that"
+    # French
+    r"|vu(?=\s+(?:que|qu'|l[ae]\s|l'|les|votre|vos|ton|ta|tes))|étant\s+donné(?:\s+que)?|en\s+vue\s+d[eu]|compte\s+tenu\s+d[eu]"
+    r"|puisque|sachant\s+(?:que|combien|[àa]\s+quel\s+point)|maintenant\s+que|à\s+cause\s+d[eu]|en\s+raison\s+d[eu]"
+    r"|suite\s+à|parce\s+que|vu\s+l[ae']|depuis\s+que"
+    # Spanish
+    r"|dad[oa]s?(?=\s+(?:que|el|la|los|las|lo|tu|tus|su|sus)\b)|en\s+vista\s+de|ya\s+que|puesto\s+que|sabiendo\s+que"
+    r"|ahora\s+que|sabiendo\s+lo\s+(?:poco|mucho)|debido\s+a|teniendo\s+en\s+cuenta|porque|acord[áa]ndome\s+de\s+que"
+    # German
+    r"|da|weil|wegen|angesichts|nachdem|jetzt,?\s+wo|eingedenk|in\s+anbetracht"
+    r"|aufgrund|im\s+hinblick\s+auf"
+    # Italian
+    r"|(?:visto|dat[oaie])(?=\s+(?:che|il|la|lo|le|i|gli|l'|tuo|tua|tuoi|tue|suo|sua)\b|\s+l')|in\s+vista\s+d\w*|siccome|poich[ée]|dal\s+momento"
+    r"\s+che|ora\s+che|considerando|per\s+via\s+d\w*|a\s+causa\s+d\w*|sapendo\s+(?:che"
+    r"|quanto)"
+    r"|ricordando\s+che|perch[ée]"
+    # Portuguese
+    r"|j[áa]\s+que|visto\s+que|dad[oa]s?(?=\s+(?:que|o|a|os|as|teu|tua|seu|sua)\b)|em\s+vista\s+d\w*|tendo\s+em\s+conta|agora\s+que|devido\s+[àa]o?"
+    r"|por\s+causa\s+d\w*|sabendo\s+(?:que|o\s+quanto)|lembrando\s+que|porque"
+    # Dutch
+    r"|gezien|omdat|aangezien|vanwege|met\s+het\s+oog\s+op|wetend\s+dat"
+)
+_INITIAL_TRIGGERS = (
+    r"with|as|before|around|for|avec|comme|avant|pour|con|ante|como|antes\s+de|para|mit|bei"
+    r"|vor|f[üu]r|prima\s+d\w*|per|com|antes\s+d\w*|met|voor|nu"
+)
+_ARTICLE = (
+    r"(?:(?:the|that|this|le|la|les|l'|el|los|las|lo|der|die|das|den|dem|des|il|lo|gli|o|a"
+    r"|os|as|de|het)\s+)?"
+)
+_OWNER = rf"(?:[\w'-]+\s+){{0,3}}?(?:{_POSS}|{_SUBJ})(?=[\s'])"
+# Trigger, then (within a few words) the owner or subject.
+_TRIGGERED_RX = re.compile(rf"(?:^|[\s,(])(?:{_TRIGGERS})\s+{_OWNER}", re.IGNORECASE)
+_INITIAL_RX = re.compile(rf"^\s*(?:{_INITIAL_TRIGGERS})\s+{_OWNER}", re.IGNORECASE)
+# "With that hour-long commute", "Con ese trayecto": a demonstrative presents the thing
+# as already known between the two.
+_DEMONSTRATIVE_RX = re.compile(
+    rf"^\s*(?:{_INITIAL_TRIGGERS})\s+(?:that|those|ce|cette|ces|ese|esa|esos|esas|diese[mnrs]?"
+    r"|quel|quella|quello|quei|quelle|esse|essa|esses|essas|dat|die|deze)\s",
+    re.IGNORECASE,
+)
+_TRIGGERED_AMBIGUOUS_RX = re.compile(
+    rf"(?:^|[\s,(])(?:{_TRIGGERS})\s+(?:[\w'-]+\s+){{0,3}}?{_POSS_AMBIGUOUS}\s",
+    re.IGNORECASE,
+)
+_INITIAL_AMBIGUOUS_RX = re.compile(
+    rf"^\s*(?:{_INITIAL_TRIGGERS})\s+(?:[\w'-]+\s+){{0,3}}?{_POSS_AMBIGUOUS}\s",
+    re.IGNORECASE,
+)
+# "the 18,000 cap you set", "le prêt que vous avez choisi", "la hipoteca que cogisteis":
+# a noun the user chose, after a trigger.
+_CHOSEN_RX = re.compile(
+    r"(?:^|\s)(?:with|given|con|avec|mit|bei|com)\s+(?:the|that|le|la|l'|el|la|ese|esa|der"
+    r"|die|den|dem|il|lo|la|o|a|esse|essa)\s+(?:[^,;]|(?<=\d),(?=\d)){2,60}?\s+(?:you|que\s+(?:vous|tu|usted)?"
+    r"|die\s+(?:ihr|du|Sie)|den\s+(?:ihr|du|Sie)|für\s+die\s+(?:ihr|du|Sie)|che\s+(?:avete|hai)"
+    r"|que\s+(?:voc[êe]s?)?)\s*\w+",
+    re.IGNORECASE,
+)
+# Pronoun-dropping languages: a second-person verb right after a causal trigger
+# ("como trabajas de noche", "visto che fai i turni", "já que optaram").
+_PRO_DROP_RX = re.compile(
+    # Spanish tú forms (present, preterite), Italian tu forms, Portuguese tu and vocês forms
+    r"(?:^|\s)(?:(?:como|ya\s+que|puesto\s+que|dado\s+que|ahora\s+que)\s+(?:ya\s+)?"
+    r"(?:os\s+|te\s+)?(?:(?:has|habéis)\s+[a-z]+(?:ado|ido)|[a-záéíóú]{2,}(?:as|es|aste|iste"
+    r"|asteis|isteis|áis|éis|ís))"
+    r"|(?:visto\s+che|dato\s+che|siccome|poich[ée])\s+(?:gi[àa]\s+)?(?:vi\s+|ti\s+)?"
+    r"[a-zàèìòù]{2,}(?:i|ete|ate|ite)"
+    r"|(?:j[áa]\s+que|visto\s+que|como)\s+(?:j[áa]\s+)?[a-zãõâêôáéíóúç]{2,}"
+    r"(?:as|es|aste|este|iste|aram|eram|iram))\b",
+    re.IGNORECASE,
+)
+# The possessive as the subject of a statement: "Your marathon's in October", "Ton
+# marathon est en octobre", "Dein Sohn heißt Jonas", "Je marathon is in oktober".
+_OWNER_SUBJECT_RX = re.compile(rf"^(?:{_ARTICLE}){_POSS}\s", re.IGNORECASE)
+_OWNER_SUBJECT_AMBIGUOUS_RX = re.compile(rf"^(?:{_ARTICLE}){_POSS_AMBIGUOUS}\s", re.IGNORECASE)
+# "You have a dog named Heidi", "Tu es végétarienne depuis dix ans", "Du bist Vegetarier".
+_YOU_ARE_RX = re.compile(
+    r"^(?:and\s+)?(?:of\s+course\s+)?(?:you(?:'re|'ve\s+got|\s+have|\s+are|\s+work|\s+live"
+    r"|\s+own|\s+run|\s+play|\s+train|\s+drive)|tu\s+(?:es|as|travailles|habites|vis|joues)"
+    r"|vous\s+(?:êtes|avez|travaillez|habitez|vivez|jouez)|(?:t[úu]\s+)?(?:eres|tienes|trabajas"
+    r"|vives|juegas)|usted\s+(?:es|tiene|trabaja|vive)|du\s+(?:bist|hast|arbeitest|wohnst"
+    r"|lebst|spielst|l[äa]ufst|pendelst)|(?-i:Sie)\s+(?:sind|haben|arbeiten|wohnen|leben)"
+    r"|ihr\s+(?:seid|habt|wohnt|lebt)|(?:tu\s+)?(?:sei|hai|lavori|abiti|vivi|giochi)"
+    r"|voi\s+(?:siete|avete)|(?:avete)|voc[êe]s?\s+(?:é|tem|têm|trabalha|mora|vive|joga)"
+    r"|tu\s+(?:és|tens|trabalhas|moras|vives)|(?:jij|je)\s+(?:bent|hebt|werkt|woont)"
+    r"|u\s+(?:bent|hebt|heeft|werkt|woont))\s",
+    re.IGNORECASE,
+)
+# The current message and the user's artefacts: what the user gave in this turn.
+_CURRENT_RX = re.compile(
+    r"\b(?:just|right\s+now|here|above|below|message|mail|e-?mail|letter|screenshot|photo|picture"
+    r"|file|document|attachment|attached|pasted|forwarded|uploaded|sent|shared|says|said"
+    r"|according|question|request|asked|asking|permission|consent|approval|message|mensaje"
+    r"|correo|courriel|lettre|capture|fichier|pi[èe]ce\s+jointe|coll[ée]|transf[ée]r[ée]"
+    r"|envoy[ée]|joint|Nachricht|Mail|Brief|Screenshot|Foto|Datei|Anhang|angeh[äa]ngt"
+    r"|eingef[üu]gt|weitergeleitet|geschickt|hochgeladen|messaggio|lettera|allegat\w*"
+    r"|incollat\w*|inoltrat\w*|inviat\w*|mensagem|carta|anexo|anexad\w*|colad\w*"
+    r"|encaminhad\w*|enviad\w*|bericht|brief|bijlage|geplakt|doorgestuurd|gestuurd|selon"
+    r"|seg[úu]n|laut|secondo|segundo|volgens|venir\s+de|vient|viens|acabas?|gerade|eben"
+    r"|appena|agora|zojuist|hypothetically|imagine|suppose|say"
+    # what the user writes or asks in this turn, what a third party says
+    r"|writing|write|indiques|indiquez|[ée]cris|[ée]crivez|escribes|escreves|chiedi|pides"
+    r"|perguntas|fragst|schreibst|sagst|zegt|says|meinte|sagt|behauptet|dice|dit|diz"
+    r"|scritto|escribi[óo]|[ée]crit|wrote|thinks|pense|piensa|pensa|denkt|vindt"
+    r"|sagte|meint|frage\w*|domand\w*|pregunt\w*"
+    r"|pergunt\w*|demand\w*|dices|suggerit\w*|sugg[ée]r[ée]|sugerido|acab\w*|angenommen"
+    r"|supposons|supongamos|supponiamo|suponhamos|stel\s+dat"
+    r"|now\s+that\s+you(?:'ve|\s+have)\s+(?:told|said|mentioned|shared))\b",
+    re.IGNORECASE,
+)
+# Advice, offers and the future before the fact: nothing is presented as known ("you
+# should talk to your sister", "when you've spoken to your brother").
+_MODAL_RX = re.compile(
+    r"\b(?:should|could|would|might|can|will|solltest|sollten|k[öo]nntest|kannst|kann"
+    r"|dovresti|potresti|posso|puoi|deber[íi]as|podr[íi]as|puedo|puedes|devrais|pourrais"
+    r"|peux|peut|deveria|poderia|pode|podes|zou|zouden|kunt|kan|when|whenever|cuando"
+    r"|quando|quand|wanneer|sobald|hayas|avrai|tiver|tiveres|zou|zouden|zoudt)\b",
+    re.IGNORECASE,
+)
+# Generic second-person advice nouns: "your body", "your muscles", "your doctor".
+_GENERIC_RX = re.compile(
+    rf"^(?:{_ARTICLE}){_POSS}\s+(?:body|muscles?|skin|heart|brain|doctor|GP|bank|provider"
+    r"|insurer|insurance|browser|computer|phone|account|password|settings|options|choice"
+    r"|choices|question|request|needs|taste|preference|case|situation|k[öo]rper|arzt"
+    r"|[äa]rztin|corps|m[ée]decin|cuerpo|m[ée]dico|corpo|lichaam|arts|huisarts)\b",
+    re.IGNORECASE,
+)
+_THIRD_PERSON_BEFORE_RX = re.compile(
+    r"\b(?:el|la|il|o|a|os|as|los|las|le|lo)\s+[a-záéíóúàèìòùâêôãõç]+\s*$|\b[A-Z][a-z]+\s*$"
+)
+_JAPANESE_RX = re.compile(
+    r"とのことなので|とのことでした(?:ので|ね|よね)|お話を踏まえると|と伺って"
+)
+# Japanese drops the pronoun: an honorific state of the user given as a reason ("夜勤を
+# されているので"), a fact asked back ("...でしたよね"), or a fact ahead of which advice
+# is given ("引っ越しに向けて").
+_JAPANESE_FRAME_RX = re.compile(
+    r"(?:されている|されてる|なさっている|いらっしゃる|お持ちの?)(?:ので|から)"
+    r"|(?:でした|です|ました|ましたっけ)よね|に向けて|を控えて|に備えて"
+    rf"|(?:{_FACTS_JA})(?:な|だ|です|中な)?(?:ので|から)"
+)
+
+
+# "a small bakery like yours", "comme la tienne", "come la tua", "als die van u"
+_LIKE_YOURS_RX = re.compile(
+    r"\b(?:like\s+yours|comme\s+(?:la|le)\s+(?:tienne|tien|v[ôo]tre)|como\s+(?:la|el)"
+    r"\s+(?:tuy[oa]|suy[oa])|come\s+(?:la|il)\s+(?:tu[oa]|su[oa])|wie\s+(?:deine[rs]?|Ihre[rs]?)"
+    r"|como\s+(?:a|o)\s+(?:tua|teu|sua|seu)|als\s+die\s+van\s+(?:u|jou))\b",
+    re.IGNORECASE,
+)
+# "Being lactose intolerant, you ...", "En tant que végétarienne, tu ...", "Als
+# Linkshänder kommst du ...": a state of the user in apposition to the second person.
+_APPOSITION_RX = re.compile(
+    r"^(?:being|as\s+an?|en\s+tant\s+qu[e']|[ée]tant|al\s+ser|siendo|como|als|essendo|da"
+    r"|sendo|como)\s",
+    re.IGNORECASE,
+)
+_HANDED_RX = re.compile(
+    r"\b(?:left-handed|gaucher\w*|zurd[oa]s?|linksh[äa]nder\w*|mancin[oa]|canhot[oa]"
+    r"|linkshandig)\b",
+    re.IGNORECASE,
+)
+
+
+def _has_fact(text: str) -> bool:
+    return bool(_FACT_RX.search(text) or _STATE_RX.search(text))
+
+
+def _has_detail(text: str) -> bool:
+    return bool(_DATE_RX.search(text) or _NAME_RX.search(text))
+
+
+# The second person in the main clause after an apposition ("..., you'll want", "..., tu
+# peux", "kommst du", "te van a", "ti troverai", "você vai").
+_SECOND_PERSON_AFTER_RX = re.compile(
+    rf"\b(?:{_SUBJ}|te|ti|tu|ton|ta|your|dich|dir|deine?\w*|kannst|kommst|hast|bist"
+    r"|puedes|vas|podr[áa]s|puoi|potrai|troverai|podes|vais|kun|heb)\b",
+    re.IGNORECASE,
+)
+
+
+def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after: str = "") -> bool:
+    """Whether ``clause`` (canonical, asserted) presents a personal fact about the user
+    as known (module docstring); ``before`` is its sentence up to the clause; ``tagged``
+    when it is asked back with a confirmation tag ("Jonas starts school in May, right?"),
+    which presents the fact as known whoever owns it; ``after`` is the rest of the
+    sentence."""
+    if _JAPANESE_RX.search(clause):
+        return True
+    if _JAPANESE_FRAME_RX.search(clause):
+        return bool(_FACT_RX.search(clause)) and not negated(clause)
+    if _CURRENT_RX.search(clause) or _CURRENT_RX.search(before[-40:]):
+        return False
+    # A negation makes it an absence claim ("your flight isn't in my notes") or leaves
+    # the fact unknown; either way the absence check and the classifier read it.
+    if searched(before + " " + clause):
+        return False
+    if negated(before + " " + clause) and not _INTOLERANCE_RX.search(clause):
+        return False
+    lead = before[-30:] + " " + clause
+    window = clause[:80]
+    opening = before.strip(" ,-\u2013\u2014") == ""
+    triggered = _TRIGGERED_RX.search(lead) or (opening and _INITIAL_RX.search(clause))
+    if not triggered and opening:
+        triggered = _CHOSEN_RX.search(clause) or _INITIAL_AMBIGUOUS_RX.search(clause)
+    m = None if triggered else _TRIGGERED_AMBIGUOUS_RX.search(lead)
+    if m and not _THIRD_PERSON_BEFORE_RX.search(lead[: m.start()]):
+        triggered = m
+    if not triggered:
+        triggered = _PRO_DROP_RX.search(lead)
+    if not triggered and opening and _DEMONSTRATIVE_RX.search(clause):
+        triggered = _DEMONSTRATIVE_RX.search(clause)
+        if triggered and not _FACT_RX.search(clause):
+            triggered = None
+    if triggered:
+        if _MODAL_RX.search(lead[: triggered.end()]):
+            return False
+        tail = lead[triggered.start() :]
+        if _GENERIC_RX.search(clause):
+            return False
+        return _has_fact(tail) or bool(_DATE_RX.search(tail))
+    if (
+        opening
+        and _APPOSITION_RX.search(clause)
+        and _SECOND_PERSON_AFTER_RX.search(after)
+        and not _MODAL_RX.search(clause)
+    ):
+        return bool(_STATE_RX.search(clause) or _HANDED_RX.search(clause))
+    if _LIKE_YOURS_RX.search(clause):
+        return True
+    if tagged and (_FACT_RX.search(window) or _NAMED_RX.search(window)):
+        return _has_detail(window) or bool(_NAMED_RX.search(window))
+    if _GENERIC_RX.search(clause) or _MODAL_RX.search(lead):
+        return False
+    # A capitalised "Ihr" opening a sentence is also "her"/"their", like "su/sua/suo".
+    if _OWNER_SUBJECT_RX.search(clause) and not (opening and clause.startswith("Ihr")):
+        return bool(_FACT_RX.search(window)) and _has_detail(window)
+    if opening and (_OWNER_SUBJECT_AMBIGUOUS_RX.search(clause) or clause.startswith("Ihr ")):
+        # "Su vuelo a Buenos Aires del día 20", "Ihr Passat": also "his/her/their", so
+        # only with a personal-fact word and a date or number
+        return bool(_FACT_RX.search(window)) and bool(_DATE_RX.search(window))
+    if _YOU_ARE_RX.search(clause):
+        if _NAMED_RX.search(window):
+            return True
+        known = _has_detail(window) or bool(_STATE_RX.search(window))
+        return (_has_fact(window) or bool(_STATE_RX.search(window))) and (
+            known or bool(re.search(r"\b(?:that|this)\s", window))
+        )
+    return False
