@@ -425,24 +425,52 @@ def _untextspeak(text: str) -> str:
     return _TEXTSPEAK_RX.sub(lambda m: _TEXTSPEAK[m.group()], text)
 
 
-# Literal escapes of letters written out in the text ("\\u006e\\u0065\\u0076..." or
-# "\\x6e"): a run of them is decoded when it spells letters.
-_ESCAPE_RUN_RX = re.compile(r"(?:\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|\\x[0-9A-Fa-f]{2}){2,}")
+# Literal escapes of letters written out in the text ("\\u006e\\u0065\\u0076...",
+# "\\x6e", or mixed with plain letters: "\\u0071u\\u0065r\\u0069ed"), and URL
+# percent-encoding of letters ("%73e%61rched"): a word-like run is decoded when every
+# escape in it stands for a letter (or a digit, apostrophe or hyphen), so "100%25" or a
+# path's "\\x00" stays as written.
+_ESCAPE = r"(?:\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|\\x[0-9A-Fa-f]{2})"
+_ESCAPE_RUN_RX = re.compile(rf"(?:[^\W\d_]*{_ESCAPE})+[^\W\d_]*")
 _ONE_ESCAPE_RX = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|x([0-9A-Fa-f]{2}))")
+# Two escapes at least: a lone "%6E" is more likely a code than an obfuscation.
+_PERCENT_RUN_RX = re.compile(r"(?:[A-Za-z]*%[0-9A-Fa-f]{2}){2,}[A-Za-z]*")
+_ONE_PERCENT_RX = re.compile(r"%([0-9A-Fa-f]{2})")
+
+
+def _escaped_letter(code: int) -> str | None:
+    char = chr(code) if code <= 0x10FFFF else ""
+    if char and char.isprintable() and (char.isalnum() or char in " '\u2019-.,"):
+        return char
+    return None
 
 
 def _unescape_run(match: re.Match[str]) -> str:
+    run = match.group()
     chars = [
-        chr(int(next(g for g in m.groups() if g), 16))
-        for m in _ONE_ESCAPE_RX.finditer(match.group())
+        _escaped_letter(int(next(g for g in m.groups() if g), 16))
+        for m in _ONE_ESCAPE_RX.finditer(run)
     ]
-    if all(c.isprintable() and (c.isalnum() or c in " '\u2019-.,") for c in chars):
-        return "".join(chars)
-    return match.group()
+    if not chars or None in chars:
+        return run
+    decoded = iter(chars)
+    return _ONE_ESCAPE_RX.sub(lambda _m: next(decoded) or "", run)
+
+
+def _unpercent_run(match: re.Match[str]) -> str:
+    run = match.group()
+    codes = [int(m.group(1), 16) for m in _ONE_PERCENT_RX.finditer(run)]
+    if not all(0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A for c in codes):  # ASCII letters only
+        return run
+    return _ONE_PERCENT_RX.sub(lambda m: chr(int(m.group(1), 16)), run)
 
 
 def _unescape(text: str) -> str:
-    return _ESCAPE_RUN_RX.sub(_unescape_run, text) if "\\" in text else text
+    if "\\" in text:
+        text = _ESCAPE_RUN_RX.sub(_unescape_run, text)
+    if "%" in text:
+        text = _PERCENT_RUN_RX.sub(_unpercent_run, text)
+    return text
 
 
 # A line written in capitals ("YOU NEVER TOLD ME!!!"): its known words are lower-cased

@@ -129,6 +129,20 @@ def _escaped(word: str) -> str:
     return "".join(f"\\u{ord(c):04x}" for c in word) if word.lower() in _KEY_WORDS else word
 
 
+def _mixed_escaped(word: str) -> str:
+    """Every other letter as a literal escape ("\\u006ee\\u0076e\\u0072")."""
+    if word.lower() not in _KEY_WORDS:
+        return word
+    return "".join(f"\\u{ord(c):04x}" if i % 2 == 0 else c for i, c in enumerate(word))
+
+
+def _percent_encoded(word: str) -> str:
+    """Every other letter URL-encoded ("%6Ee%76e%72")."""
+    if word.lower() not in _KEY_WORDS or not word.isascii():
+        return word
+    return "".join(f"%{ord(c):02X}" if i % 2 == 0 else c for i, c in enumerate(word))
+
+
 def _joiners(word: str) -> str:
     return "\u2060".join(word) if word.lower() in _KEY_WORDS else word
 
@@ -163,6 +177,8 @@ TRANSFORMS: dict[str, Callable[[str, int], str]] = {
     "parenthesized_letters": _on_word(lambda w: _enclosed(w, 0x249C)),
     "circled_letters": _on_word(lambda w: _enclosed(w, 0x24D0)),
     "literal_unicode_escapes": _on_word(_escaped),
+    "mixed_unicode_escapes": _on_word(_mixed_escaped),
+    "url_percent_encoding": _on_word(_percent_encoded),
     "word_joiner": _on_word(_joiners),
     "zwnj_zwj_alternating": _on_word(_zwnj_zwj),
     "alternating_case_spaced": _on_word(_alternating_spaced),
@@ -276,6 +292,14 @@ def test_spacing_and_digits_are_undone_only_into_known_words() -> None:
         ("it has \u24dd\u24d4\u24e5\u24d4\u24e1 come up", "it has never come up"),
         ("I \\u0064\\u006f\\u006e\\u0027\\u0074 know", "I don't know"),
         ("path C:\\\\u00zz stays", "path C:\\\\u00zz stays"),
+        ("I \\u0071u\\u0065r\\u0069e\\u0064 it: \\u007ae\\u0072o hits", "I queried it: zero hits"),
+        ("a NUL \\x00 in C:\\x00data stays", "a NUL \\x00 in C:\\x00data stays"),
+        (
+            "I %73e%61r%63h%65d and %6Eo%74h%69n%67 %6Da%74c%68e%64",
+            "I searched and nothing matched",
+        ),
+        ("Growth was 100%25, use %20 for a space", "Growth was 100%25, use %20 for a space"),
+        ("a lone %6E stays", "a lone %6E stays"),
         ("YOU HAVE NEVER TOLD ME ABOUT IT!!!", "you have never told me about it!!!"),
         ("The NASA and ESA budgets are fine.", "The NASA and ESA budgets are fine."),
         ("There is n o r e c o r d of it", "There is no record of it"),
