@@ -311,14 +311,30 @@ class ContextReader:
         Returns every hit, ranked: by score when the query has terms (zero
         scorers dropped), newest first for an empty query (a browse)."""
         terms = term_set(query)
-        with self.db.connection() as conn:
-            learnings = conn.execute(
-                Q["searchable_learnings"],
-                {"scope_keys": list(scope_keys), "subject": subject, "workspace": workspace},
-            ).fetchall()
-            skills = conn.execute(Q["searchable_skills"]).fetchall()
+        args = {
+            "scope_keys": list(scope_keys),
+            "subject": subject,
+            "workspace": workspace,
+            "terms": sorted(terms),
+            "terms_version": TERMS_VERSION,
+        }
+        with self.db.connection() as conn, conn.pipeline(), conn.transaction():
+            conn.execute(Q["read_only_snapshot"])
+            # With terms, only the learnings sharing one (their stored sets).
+            found = conn.execute(
+                Q["searchable_learning_hits" if terms else "searchable_learnings"], args
+            )
+            listed = conn.execute(Q["searchable_skills"])
+            learnings = found.fetchall()
+            skills = listed.fetchall()
         hits: list[dict[str, Any]] = []
         for row in learnings:
+            if not terms:
+                score = 0.0
+            elif row["score"] is None:  # no current term set: from its content
+                score = overlap_score(terms, term_set(row["content"]))
+            else:
+                score = float(row["score"])
             hits.append(
                 {
                     "hit_kind": "learning",
@@ -329,7 +345,7 @@ class ContextReader:
                     "prompt_eligible": bool(row["prompt_eligible"]),
                     "updated_at": row["updated_at"],
                     "kind": row["kind"],
-                    "score": overlap_score(terms, term_set(row["content"])) if terms else 0.0,
+                    "score": score,
                 }
             )
         if not scope_keys or "workspace:default" in scope_keys:

@@ -299,7 +299,8 @@ WHERE (c.terms_version IS NULL OR c.terms_version < %(terms_version)s
 -- name: searchable_learnings
 -- Sensitive learnings and learnings withheld by quarantine never reach
 -- search; the prompt_eligible tag comes from the one gate. With a subject,
--- session scopes are that subject/workspace's only.
+-- session scopes are that subject/workspace's only. No scope keys: every
+-- scope. The browse (a query without terms): every such learning.
 SELECT learning_id, kind, content, scope_key, prompt_eligible, updated_at
 FROM learning.learning_current
 WHERE status = 'active' AND sensitivity <> 'sensitive' AND NOT withheld_by_quarantine
@@ -307,6 +308,42 @@ WHERE status = 'active' AND sensitivity <> 'sensitive' AND NOT withheld_by_quara
   AND (%(subject)s::text = ''
        OR learning.session_visible(scope_kind, source_subject, source_workspace,
                                    %(subject)s, %(workspace)s));
+
+-- name: searchable_learning_hits
+-- searchable_learnings sharing a term with the query, found and scored
+-- through their postings (as context_read: shared / sqrt(|query| * |terms|),
+-- text.overlap_score), then those without a current term set with a NULL
+-- score (the caller scores them from their content).
+WITH shared AS (
+    SELECT p.learning_id, count(*) AS shared
+    FROM learning.learning_terms p
+    WHERE p.term = ANY (%(terms)s::text[])
+      AND (cardinality(%(scope_keys)s::text[]) = 0
+           OR p.scope_key = ANY (%(scope_keys)s::text[]))
+    GROUP BY p.learning_id
+),
+searchable AS (
+    SELECT c.learning_id, c.kind, c.content, c.scope_key, c.prompt_eligible, c.updated_at,
+           c.terms, c.terms_version
+    FROM learning.learning_current c
+    WHERE c.status = 'active' AND c.sensitivity <> 'sensitive' AND NOT c.withheld_by_quarantine
+      AND (%(subject)s::text = ''
+           OR learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
+                                       %(subject)s, %(workspace)s))
+)
+SELECT c.learning_id, c.kind, c.content, c.scope_key, c.prompt_eligible, c.updated_at,
+       h.shared::float8
+           / sqrt((cardinality(%(terms)s::text[]) * cardinality(c.terms))::float8) AS score
+FROM shared h
+JOIN searchable c USING (learning_id)
+WHERE c.terms_version = %(terms_version)s
+UNION ALL
+SELECT c.learning_id, c.kind, c.content, c.scope_key, c.prompt_eligible, c.updated_at,
+       NULL::float8
+FROM searchable c
+WHERE (c.terms_version IS NULL OR c.terms_version < %(terms_version)s
+       OR c.terms_version > %(terms_version)s)
+  AND (cardinality(%(scope_keys)s::text[]) = 0 OR c.scope_key = ANY (%(scope_keys)s::text[]));
 
 -- name: searchable_skills
 SELECT skill_name, state, instructions, updated_at FROM learning.skill_current

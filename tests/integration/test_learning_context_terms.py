@@ -220,15 +220,12 @@ def random_plane(url: str, rng: random.Random, n: int) -> None:
         elif roll < 0.25:
             overrides["sensitivity"] = "sensitive"
         learning_id = insert_learning(url, content, (kind, scope_id), **overrides)
+        other_subject = kind == "session" and rng.random() < 0.3
+        indexed = rng.random() < 0.8  # the rest stay unindexed
+        quarantined = rng.random() < 0.05
         with psycopg.connect(url) as conn, conn.transaction():
-            if kind == "session" and rng.random() < 0.3:
-                conn.execute("SET LOCAL session_replication_role = replica")
-                conn.execute(
-                    "UPDATE learning.learnings SET source_subject = 'someone-else'"
-                    " WHERE learning_id = %s",
-                    (learning_id,),
-                )
-            if rng.random() < 0.8:  # the rest stay unindexed
+            # First: the replica role below also silences the postings trigger.
+            if indexed:
                 conn.execute(
                     Q["terms_put"],
                     {
@@ -237,7 +234,14 @@ def random_plane(url: str, rng: random.Random, n: int) -> None:
                         **term_index.revision_terms(content),
                     },
                 )
-            if rng.random() < 0.05:
+            if other_subject:
+                conn.execute("SET LOCAL session_replication_role = replica")
+                conn.execute(
+                    "UPDATE learning.learnings SET source_subject = 'someone-else'"
+                    " WHERE learning_id = %s",
+                    (learning_id,),
+                )
+            if quarantined:
                 conn.execute("SET LOCAL session_replication_role = replica")
                 conn.execute(
                     "UPDATE learning.learnings SET source_run_id = %s WHERE learning_id = %s",
