@@ -222,7 +222,10 @@ WHERE scope_key = ANY (%(scope_keys)s::text[]) AND prompt_eligible
 -- context_unindexed).
 -- One row per picked learning (`part` 'hit' or 'recent'), or one row with
 -- NULL entry columns when none is picked; the entry columns are what a
--- LearnedContextEntry carries.
+-- LearnedContextEntry carries. The watermark has the last purge and the
+-- last applied quarantine change beside the last revision: an erasure
+-- removes revisions without adding one, and a quarantine or restore changes
+-- what is served without one, and the snapshot version must still change.
 WITH shared AS (
     SELECT p.learning_id, count(*) AS shared
     FROM learning.learning_terms p

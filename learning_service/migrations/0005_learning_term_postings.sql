@@ -13,7 +13,9 @@
 --    of every revision, and the startup backfill, both write there): a
 --    change of terms, status or tier replaces the learning's postings, so
 --    they always equal the current state's set; a revoked or superseded
---    learning has none. Deleting a state row (erasure) cascades.
+--    learning has none. Deleting a state row (erasure) cascades. (As for
+--    the projection trigger of 0001, a write under session_replication_role
+--    = replica fires neither.)
 --    Postings say nothing about eligibility: every read joins them to
 --    learning.context_eligible (the one injection gate) and requires the
 --    current normaliser version there.
