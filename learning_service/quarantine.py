@@ -84,6 +84,12 @@ class SourceQuarantine:
         self._stored = -1
         self._lock = threading.Lock()
 
+    @property
+    def known(self) -> int:
+        """The journal cursor this process has brought the copy to (0 before its first sync)."""
+        with self._lock:
+            return max(0, self._known)
+
     def _cursor(self) -> int:
         with self._lock:
             cursor = self._known

@@ -494,5 +494,7 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
             mode=convert.MODE_TO_PB[mode],
             metrics=metrics,
             learnings_withheld=int(counts["learnings_withheld"]),
-            quarantine_cursor=int(counts["quarantine_cursor"]),
+            # The stored cursor, or where this process has since caught up to
+            # without writing it (SourceQuarantine bounds those writes).
+            quarantine_cursor=max(int(counts["quarantine_cursor"] or 0), self.quarantine.known),
         )
