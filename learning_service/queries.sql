@@ -204,8 +204,9 @@ WHERE scope_key = ANY (%(scope_keys)s::text[]) AND prompt_eligible
                                %(subject)s, %(workspace)s);
 
 -- The learned-context read (learning_service.context), over
--- learning.context_eligible (prompt_eligible, active rows of the active
--- tier, the columns an entry needs): each query admits exactly the rows
+-- learning.context_gate (prompt_eligible, active rows of the active tier, by
+-- learning_state alone) and learning.context_eligible (the same rows with the
+-- columns an entry needs): each query admits exactly the rows
 -- eligible_in_scopes admits (the scope keys and session_visible added).
 
 -- name: context_read
@@ -237,15 +238,15 @@ hits AS MATERIALIZED (
            h.shared::float8
                / sqrt((cardinality(%(terms)s::text[]) * cardinality(c.terms))::float8) AS score
     FROM shared h
-    JOIN learning.context_eligible c USING (learning_id)
+    JOIN learning.context_gate c USING (learning_id)
     WHERE c.terms_version = %(terms_version)s
       AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
                                    %(subject)s, %(workspace)s)
 ),
 in_scope AS (
-    -- Read from two covering indexes (0004), without the heap of either table.
+    -- An index-only scan of learning_state_gate_idx (0005).
     SELECT count(*) AS eligible
-    FROM learning.context_eligible c
+    FROM learning.context_gate c
     WHERE c.scope_key = ANY (%(scope_keys)s::text[])
       AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
                                    %(subject)s, %(workspace)s)
@@ -256,7 +257,7 @@ picked AS (
               learning_id
      LIMIT %(limit)s)
     UNION ALL
-    (SELECT c.learning_id, 0::float8, 'recent' FROM learning.context_eligible c
+    (SELECT c.learning_id, 0::float8, 'recent' FROM learning.context_gate c
      WHERE %(fallback)s AND NOT EXISTS (SELECT FROM hits)
        AND c.scope_key = ANY (%(scope_keys)s::text[])
        AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,

@@ -156,6 +156,19 @@ def test_backfill_and_unindexed_learnings(db: Database, database_url: str) -> No
 WORKSPACE_KEY = ("workspace", "default")
 
 
+def rewrite_sources(conn: psycopg.Connection[Any], learning_id: str, **columns: Any) -> None:
+    """Sources no API call produces. learnings is append-only and the state
+    row keeps a copy of them (migration 0005): both are rewritten, under the
+    replica role (no triggers), in the caller's transaction."""
+    conn.execute("SET LOCAL session_replication_role = replica")
+    sets = ", ".join(f"{name} = %({name})s" for name in columns)
+    for table in ("learnings", "learning_state"):
+        conn.execute(
+            f"UPDATE learning.{table} SET {sets} WHERE learning_id = %(learning_id)s",
+            {**columns, "learning_id": learning_id},
+        )
+
+
 def test_view_quarantine_joins_agree_with_the_function(database_url: str) -> None:
     ids = [insert_learning(database_url, f"fact number {i}", WORKSPACE_KEY) for i in range(8)]
     with psycopg.connect(database_url) as conn, conn.transaction():
@@ -165,13 +178,9 @@ def test_view_quarantine_joins_agree_with_the_function(database_url: str) -> Non
             " ('run_record', 'run-3', false, 2), ('event', '2', true, 3), ('event', '3', false, 4),"
             " ('run_record', '', true, 5), ('event', '0', true, 6)"
         )
-        # learnings is append-only; the sources are set under replica role.
-        conn.execute("SET LOCAL session_replication_role = replica")
         for i, learning_id in enumerate(ids):
-            conn.execute(
-                "UPDATE learning.learnings SET source_run_id = %s, source_event_id = %s"
-                " WHERE learning_id = %s",
-                (f"run-{i}" if i % 2 else "", i % 4, learning_id),
+            rewrite_sources(
+                conn, learning_id, source_run_id=f"run-{i}" if i % 2 else "", source_event_id=i % 4
             )
     with psycopg.connect(database_url) as conn:
         rows = conn.execute(
@@ -235,18 +244,9 @@ def random_plane(url: str, rng: random.Random, n: int) -> None:
                     },
                 )
             if other_subject:
-                conn.execute("SET LOCAL session_replication_role = replica")
-                conn.execute(
-                    "UPDATE learning.learnings SET source_subject = 'someone-else'"
-                    " WHERE learning_id = %s",
-                    (learning_id,),
-                )
+                rewrite_sources(conn, learning_id, source_subject="someone-else")
             if quarantined:
-                conn.execute("SET LOCAL session_replication_role = replica")
-                conn.execute(
-                    "UPDATE learning.learnings SET source_run_id = %s WHERE learning_id = %s",
-                    (f"run-{i}", learning_id),
-                )
+                rewrite_sources(conn, learning_id, source_run_id=f"run-{i}")
                 conn.execute(
                     "INSERT INTO learning.source_quarantine (record_kind, record_id,"
                     " quarantined, change_cursor) VALUES ('run_record', %s, true, %s)",

@@ -1,6 +1,7 @@
 """Term postings (learning migration 0005) over a real PostgreSQL: the
 postings always equal the current term set of an active learning and nothing
-else (publish, supersede, revoke, backfill, erasure), a revoked or
+else (publish, supersede, revoke, backfill, erasure), the state row's copy
+of the gate inputs equals the learning's, a revoked or
 superseded learning is never served nor counted, the read that overlaps the
 quarantine sync re-reads when the journal reports a change and fails closed
 without it, the sync writes its stored cursor only with changes or after
@@ -30,7 +31,7 @@ from learning_service.quarantine import (
 from learning_service.store import Q, cursor_position
 from learning_service.text import overlap_score, term_set
 from tests.integration.test_learning_context import insert_learning
-from tests.integration.test_learning_context_terms import random_plane
+from tests.integration.test_learning_context_terms import random_plane, rewrite_sources
 from tests.integration.test_learning_support import (
     SUBJECT,
     WORKSPACE,
@@ -63,6 +64,26 @@ def expected_postings(url: str) -> set[tuple[str, str, str]]:
     return {(r[0], r[1], t) for r in rows for t in r[2]}
 
 
+GATE_COPIES = (
+    "scope_kind, kind, sensitivity, verification_status, policy_decision, expires_at,"
+    " source_subject, source_workspace, source_run_id, source_event_id, created_at"
+)
+
+
+def gate_copies_differ(url: str) -> int:
+    """State rows whose copy of the learning's gate inputs (0005) differs from it."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            f"SELECT count(*) FROM learning.learning_state s JOIN learning.learnings l"
+            f" USING (learning_id) WHERE (SELECT ROW({GATE_COPIES}) FROM learning.learning_state"
+            f" WHERE learning_id = s.learning_id) IS DISTINCT FROM"
+            f" (SELECT ROW({GATE_COPIES}) FROM learning.learnings"
+            f" WHERE learning_id = l.learning_id)"
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
 def served(learning: Any, text: str) -> pb.GetLearnedContextResponse:
     response: pb.GetLearnedContextResponse = learning.GetLearnedContext(
         pb.GetLearnedContextRequest(
@@ -82,6 +103,7 @@ def test_postings_follow_every_revision_and_governance_holds(
     other = learn(learning, "Invoices go to the finance inbox", scope=WORKSPACE)
     assert postings(url) == expected_postings(url)
     assert ("workspace:default", "zürich") in {(k, t) for i, k, t in postings(url)}
+    assert gate_copies_differ(url) == 0
     assert [e.learning.learning_id for e in served(learning, "deploy in Zürich?").entries] == [
         first.learning_id
     ]
@@ -131,6 +153,7 @@ def test_postings_follow_every_revision_and_governance_holds(
         other.learning_id
     ]
 
+    assert gate_copies_differ(url) == 0
     # Erasure: deleting the state row takes its postings.
     with psycopg.connect(url) as conn:
         conn.execute(
@@ -176,11 +199,7 @@ def test_overlapped_sync_rereads_after_a_change_and_fails_closed(
             Q["terms_put"],
             {"learning_id": learning_id, "revision": 1, **term_index.revision_terms(content)},
         )
-        conn.execute("SET LOCAL session_replication_role = replica")
-        conn.execute(
-            "UPDATE learning.learnings SET source_run_id = 'run-7' WHERE learning_id = %s",
-            (learning_id,),
-        )
+        rewrite_sources(conn, learning_id, source_run_id="run-7")
     feed = ChangingFeed()
     quarantine = SourceQuarantine(db, feed)
     reader = ContextReader(db, quarantine=quarantine)
