@@ -21,7 +21,7 @@ from engram.metrics import count_plane_event
 from learning_service.model import SCOPE_ORDER, Scope, ScopeKind
 from learning_service.pending_counters import PendingCounters
 from learning_service.quarantine import SourceQuarantine
-from learning_service.store import Conn, Q, Row, counters
+from learning_service.store import Q, Row, counters
 from learning_service.term_index import TERMS_VERSION
 from learning_service.text import asks_for_durable_memory, overlap_score, sha256_hex, term_set
 
@@ -136,10 +136,6 @@ class IndexedRead:
     recent: list[ScoredLearning]
 
 
-def read_indexed(conn: Conn, args: Mapping[str, Any]) -> IndexedRead:
-    return _indexed_from(conn.execute(Q["context_read"], args, prepare=True).fetchall())
-
-
 def select_indexed(
     db: Database, params: Mapping[str, Any], pending_input: str, max_entries: int
 ) -> tuple[Selection, Row]:
@@ -160,14 +156,19 @@ def select_indexed(
         "limit": max_entries,
         "fallback": asks_for_durable_memory(pending_input),
     }
-    # One statement is one snapshot: no transaction, one round trip.
+    # One statement is one snapshot; with its plan setting, one round trip.
     with db.connection() as conn:
-        read = read_indexed(conn, args)
+        with conn.pipeline():
+            with conn.transaction():
+                conn.execute(Q["generic_plan"])
+                found = conn.execute(Q["context_read"], args, prepare=True)
+            read = _indexed_from(found.fetchall())
         unindexed: list[Row] = []
         if read.unindexed:
             # Rare (rows older than their normaliser): both reads in one snapshot.
             with conn.pipeline(), conn.transaction():
                 conn.execute(Q["read_only_snapshot"])
+                conn.execute(Q["generic_plan"])
                 again = conn.execute(Q["context_read"], args, prepare=True)
                 extra = conn.execute(Q["context_unindexed"], args)
                 rows = again.fetchall()

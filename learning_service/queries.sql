@@ -16,6 +16,12 @@ VALUES (%(operation)s, %(request_id)s, %(request_sha256)s, %(response)s);
 -- The first statement of a read whose queries must see one snapshot.
 SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY;
 
+-- name: generic_plan
+-- For the statement that follows in the same transaction: its generic plan
+-- (context_read: planning it costs more than running it at the sizes of a
+-- normal read, and the plan cache would otherwise keep planning it anew).
+SET LOCAL plan_cache_mode = force_generic_plan;
+
 -- name: counter_add
 INSERT INTO learning.counters (name, value) VALUES (%(name)s, %(amount)s)
 ON CONFLICT (name) DO UPDATE SET value = learning.counters.value + excluded.value;
@@ -279,13 +285,17 @@ SELECT n.eligible, (SELECT count(*) FROM hits) AS matched,
        (SELECT coalesce(max(change_cursor), 0) FROM learning.source_quarantine)
            AS quarantine_cursor,
        p.part, p.score,
-       e.learning_id, e.scope_kind, e.scope_id, e.kind, e.content, e.status, e.publish_tier,
+       e.learning_id, e.scope_kind, e.scope_id, e.kind, e.content, st.status, st.publish_tier,
        e.verification_status, e.policy_decision, e.policy_actor, e.source_run_id,
        e.source_session_id, e.source_subject, e.source_workspace, e.source_event_id,
-       e.evidence_refs, e.sensitivity, e.candidate_id, e.supersedes, e.superseded_by,
-       e.created_at, e.confidence, e.origin, e.withheld_by_quarantine, e.expires_at
+       e.evidence_refs, e.sensitivity, e.candidate_id, e.supersedes, st.superseded_by,
+       e.created_at, e.confidence, e.origin, false AS withheld_by_quarantine, e.expires_at
 FROM in_scope n
-LEFT JOIN (picked p JOIN learning.context_eligible e USING (learning_id)) ON true;
+-- The picked rows passed the gate in this statement's snapshot: their entry
+-- columns straight from the two tables.
+LEFT JOIN (picked p
+           JOIN learning.learnings e USING (learning_id)
+           JOIN learning.learning_state st USING (learning_id)) ON true;
 
 -- name: context_unindexed
 -- Eligible learnings without a current term set (written before migration
