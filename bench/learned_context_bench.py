@@ -1,9 +1,10 @@
-"""GetLearnedContext at 1k and 100k learnings: the stored term sets and SQL
-candidate selection (learning_service/migrations/0004_learned_context_terms.sql)
-against the full scan they replaced, on the same data in the same run.
+"""GetLearnedContext at 1k and 100k learnings: the read through term
+postings in one statement (learning_service/migrations/0005_learning_term_postings.sql)
+against the 0004 read it replaced and the full scan before that, on the same
+data in the same run.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/learned_context_bench.py \
-        [--sizes 1000 100000] [--in-scope 1000]
+        [--sizes 1000 100000] [--in-scope 1000] [--baseline-checkout /path/to/main]
 
 For each --sizes total, in a scratch database of its own (journal and
 learning migrated):
@@ -20,13 +21,17 @@ learning migrated):
    plus 3 stop words, 5% asking to use durable memory, 5% of words never
    learned; seeded. Nothing was tuned on them; the two halves are reported
    apart.
-3. In process, on one connection pool: the baseline (the read path before
-   0004, verbatim: every eligible row in scope, 33 columns, scored in
-   Python, the counters committed) and ContextReader.learned_context; the
-   entries, scores and counts of every input the baseline ran are compared.
-4. Over gRPC (a real suite on port 0, journal and learning): GetLearnedContext
-   end to end, and the quarantine sync it starts with (one StreamChanges
-   catch-up) timed alone.
+3. In process, on one connection pool, the selection alone: the full scan
+   (the read before 0004: every eligible row in scope, 33 columns, scored in
+   Python after re-tokenising each, the counters committed), the 0004 read
+   (learned_context_0004.sql, verbatim, pipelined in one read-only
+   transaction) and context.select_indexed; the entries, scores and counts of
+   every input are compared (the full scan on a subset: it is slow).
+4. Over gRPC, each suite (journal and learning) in a process of its own on
+   port 0: GetLearnedContext end to end from this checkout and, with
+   --baseline-checkout, from that checkout (the same database, called in
+   alternation, input by input), and the quarantine sync a read waits for
+   (one StreamChanges catch-up) timed alone.
 """
 
 from __future__ import annotations
@@ -34,14 +39,16 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -50,21 +57,29 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import in_process_settings, percentile, scratch_database
+from bench._common import percentile, scratch_database
 from engram.channels import open_channel
 from engram.db import Database, migrations
 from engram.db.embedded import start_embedded
+from engram.db.queries import Queries
 from engram.learning.v1 import learning_pb2 as pb
 from engram.learning.v1 import learning_pb2_grpc as pb_grpc
-from engram.server import start_suite
-from learning_service.context import ContextReader, Selection, select
+from learning_service.context import (
+    SCOPE_KINDS_NARROWEST_FIRST,
+    ScoredLearning,
+    Selection,
+    select,
+    select_indexed,
+)
 from learning_service.journal_client import JournalClient
 from learning_service.model import Scope, ScopeKind
 from learning_service.quarantine import SourceQuarantine
 from learning_service.store import Q, add_counter
-from learning_service.term_index import revision_terms
+from learning_service.term_index import TERMS_VERSION, revision_terms
+from learning_service.text import asks_for_durable_memory, overlap_score, term_set
 
 ROOT = Path(__file__).resolve().parent.parent
+Q0004 = Queries(Path(__file__).with_name("learned_context_0004.sql"))
 SUBJECT = "bench"
 WORKSPACE = "default"
 SESSION = "s-bench"
@@ -112,15 +127,16 @@ class Vocabulary:
         return rng.choices(self.words, cum_weights=self.cumulative, k=n)
 
 
-def old_learned_context(db: Database, pending_input: str) -> Selection:
-    """The read path before migration 0004, verbatim: the baseline."""
+def full_scan(db: Database, pending_input: str) -> Selection:
+    """The read path before migration 0004, verbatim: every eligible row in
+    scope scored in Python, the counters committed."""
     keys = [s.key for s in SCOPES]
     with db.connection() as conn:
         eligible = conn.execute(
             Q["eligible_in_scopes"],
             {"scope_keys": keys, "subject": SUBJECT, "workspace": WORKSPACE},
         ).fetchall()
-        conn.execute(Q["revision_watermark"]).fetchone()
+        conn.execute(Q0004["revision_watermark"]).fetchone()
         picked = select(eligible, pending_input, MAX_ENTRIES)
         metrics = {
             "context_omitted_zero_score_total": picked.omitted_zero_score,
@@ -133,6 +149,72 @@ def old_learned_context(db: Database, pending_input: str) -> Selection:
                 for name, amount in metrics.items():
                     add_counter(conn, name, amount)
     return picked
+
+
+def _rank_0004(s: ScoredLearning) -> tuple[float, int, float, str]:
+    kinds = SCOPE_KINDS_NARROWEST_FIRST
+    return (
+        -s.score,
+        kinds.index(s.row["scope_kind"]),
+        -s.row["created_at"].timestamp(),
+        str(s.row["learning_id"]),
+    )
+
+
+def read_0004(db: Database, pending_input: str) -> Selection:
+    """The read of migration 0004, verbatim (its select_indexed in its
+    pipelined read-only transaction with the watermark)."""
+    query = term_set(pending_input)
+    args = {
+        "scope_keys": [s.key for s in SCOPES],
+        "subject": SUBJECT,
+        "workspace": WORKSPACE,
+        "terms": sorted(query),
+        "terms_version": TERMS_VERSION,
+        "scope_order": SCOPE_KINDS_NARROWEST_FIRST,
+        "limit": MAX_ENTRIES,
+    }
+    with db.connection() as conn, conn.pipeline(), conn.transaction():
+        conn.execute(Q["read_only_snapshot"])
+        versioned = conn.execute(Q0004["revision_watermark"])
+        counted = conn.execute(Q0004["context_eligible_count"], args)
+        ranked = conn.execute(Q0004["context_hits"], args) if query else None
+        unindexed = conn.execute(Q0004["context_unindexed"], args)
+        eligible_row = counted.fetchone()
+        eligible = int(eligible_row["eligible"]) if eligible_row else 0
+        versioned.fetchone()
+        if not eligible:
+            return Selection([], matched=0)
+        indexed = ranked.fetchall() if ranked is not None else []
+        matched = int(indexed[0]["matched"]) if indexed else 0
+        hits = [ScoredLearning(r, float(r["score"])) for r in indexed]
+        for row in unindexed.fetchall():
+            score = overlap_score(query, term_set(row["content"]))
+            if score > 0:
+                hits.append(ScoredLearning(row, score))
+                matched += 1
+        if hits:
+            hits.sort(key=_rank_0004)
+            return Selection(
+                hits[:MAX_ENTRIES],
+                matched=matched,
+                omitted_zero_score=eligible - matched,
+                omitted_by_limit=max(0, matched - MAX_ENTRIES),
+            )
+        if asks_for_durable_memory(pending_input):
+            recent = conn.execute(Q0004["context_recent"], args).fetchall()
+            return Selection(
+                [ScoredLearning(r, 0.0) for r in recent],
+                matched=eligible,
+                recency_fallback=True,
+                omitted_by_limit=max(0, eligible - MAX_ENTRIES),
+            )
+        return Selection([], matched=0, omitted_zero_score=eligible)
+
+
+def read_new(db: Database, pending_input: str) -> Selection:
+    params = {"scope_keys": [s.key for s in SCOPES], "subject": SUBJECT, "workspace": WORKSPACE}
+    return select_indexed(db, params, pending_input, MAX_ENTRIES)[0]
 
 
 def grow(
@@ -289,6 +371,23 @@ def timed(
     return latencies, results
 
 
+def alternating(
+    fns: Mapping[str, Callable[[str], Any]], texts: Sequence[str], repeats: int
+) -> tuple[dict[str, list[list[float]]], dict[str, list[Any]]]:
+    """Every input through every function in turn (so a change of machine
+    load hits all alike): one warm-up round (answers kept), then `repeats`
+    timed rounds. Latencies by function, as [even inputs, odd inputs]."""
+    answers = {name: [fn(t) for t in texts] for name, fn in fns.items()}
+    latencies: dict[str, list[list[float]]] = {name: [[], []] for name in fns}
+    for _ in range(repeats):
+        for i, text in enumerate(texts):
+            for name, fn in fns.items():
+                started = time.perf_counter()
+                fn(text)
+                latencies[name][i % 2].append(time.perf_counter() - started)
+    return latencies, answers
+
+
 def answer(picked: Selection) -> tuple[Any, ...]:
     return (
         [(str(s.row["learning_id"]), round(s.score, 12)) for s in picked.chosen],
@@ -298,90 +397,136 @@ def answer(picked: Selection) -> tuple[Any, ...]:
     )
 
 
+def halves(name: str, split: list[list[float]]) -> dict[str, Any]:
+    return {
+        name: stats(split[0] + split[1]),
+        f"{name}_half_a": stats(split[0]),
+        f"{name}_half_b": stats(split[1]),
+    }
+
+
+def ratio(base: dict[str, float], new: dict[str, float]) -> float:
+    return round(base["p50_ms"] / new["p50_ms"], 2)
+
+
 def measure(url: str, texts: list[str], repeats: int) -> dict[str, Any]:
     db = Database(url, max_size=4, name="bench").open()
-    reader = ContextReader(db)
     try:
-
-        def new(text: str) -> Selection:
-            context = reader.learned_context(
-                SCOPES, text, MAX_ENTRIES, subject=SUBJECT, workspace=WORKSPACE
-            )
-            return Selection(
-                context.entries,
-                matched=0,
-                omitted_zero_score=context.omitted_zero_score,
-                omitted_by_limit=context.omitted_by_limit,
-                recency_fallback=context.recency_fallback,
-            )
-
         scope = {"scope_keys": [s.key for s in SCOPES], "subject": SUBJECT, "workspace": WORKSPACE}
         with db.connection() as conn:
-            row = conn.execute(Q["context_eligible_count"], scope).fetchone()
+            row = conn.execute(Q0004["context_eligible_count"], scope).fetchone()
         eligible = int(row["eligible"]) if row else 0
         # The full scan costs ~eligible/25 ms a call: fewer inputs where it is slow.
-        baseline_texts = texts[: max(10, min(len(texts), 40_000 // max(1, eligible)))]
-        old_latencies, old_answers = timed(lambda t: old_learned_context(db, t), baseline_texts, 1)
-        # Two halves of the inputs, reported apart: nothing was tuned on either.
-        half_a, answers_a = timed(new, texts[::2], repeats)
-        half_b, answers_b = timed(new, texts[1::2], repeats)
-        new_answers = dict(zip(texts[::2], answers_a, strict=True))
-        new_answers.update(zip(texts[1::2], answers_b, strict=True))
-        mismatches = sum(
-            answer(old) != answer(new_answers[t])
-            for t, old in zip(baseline_texts, old_answers, strict=True)
+        scan_texts = texts[: max(10, min(len(texts), 40_000 // max(1, eligible)))]
+        scan_latencies, scan_answers = timed(lambda t: full_scan(db, t), scan_texts, 1)
+        split, answers = alternating(
+            {"read_0004": lambda t: read_0004(db, t), "read_new": lambda t: read_new(db, t)},
+            texts,
+            repeats,
         )
-        baseline, indexed = stats(old_latencies), stats(half_a + half_b)
-        entries = [len(a.chosen) for a in new_answers.values()]
-        return {
+        new_answers = dict(zip(texts, answers["read_new"], strict=True))
+        report: dict[str, Any] = {
             "eligible_in_scope": eligible,
-            "baseline_full_scan": baseline,
-            "indexed": indexed,
-            "indexed_half_a": stats(half_a),
-            "indexed_half_b": stats(half_b),
-            "speedup_p50": round(baseline["p50_ms"] / indexed["p50_ms"], 1),
-            "compared_inputs": len(baseline_texts),
-            "mismatches": mismatches,
-            "mean_entries": round(sum(entries) / len(entries), 2),
+            "full_scan": stats(scan_latencies),
+            **halves("read_0004", split["read_0004"]),
+            **halves("read_new", split["read_new"]),
         }
+        report["ratio_p50_vs_0004"] = ratio(report["read_0004"], report["read_new"])
+        report["ratio_p50_vs_full_scan"] = ratio(report["full_scan"], report["read_new"])
+        report["mismatches_vs_0004"] = sum(
+            answer(a) != answer(b)
+            for a, b in zip(answers["read_0004"], answers["read_new"], strict=True)
+        )
+        report["mismatches_vs_full_scan"] = sum(
+            answer(old) != answer(new_answers[t])
+            for t, old in zip(scan_texts, scan_answers, strict=True)
+        )
+        report["compared_with_full_scan"] = len(scan_texts)
+        entries = [len(a.chosen) for a in answers["read_new"]]
+        report["mean_entries"] = round(sum(entries) / len(entries), 2)
+        return report
     finally:
         db.close()
 
 
-def measure_grpc(url: str, texts: list[str], repeats: int) -> dict[str, Any]:
-    settings = in_process_settings(url)
-    suite = start_suite(settings, ["journal", "learning"])
-    channel = open_channel(f"127.0.0.1:{suite.port}")
-    journal = JournalClient(f"127.0.0.1:{suite.port}", "", 5.0)
-    db = Database(url, max_size=2, name="bench-sync").open()
+# A suite (journal and learning, port 0) of the checkout in the working
+# directory, until its stdin closes; prints its port and where its
+# learning_service was imported from.
+SERVE = """
+import sys
+from bench._common import in_process_settings
+from engram.server import start_suite
+import learning_service.context as context
+suite = start_suite(in_process_settings(sys.argv[1]), ["journal", "learning"])
+print(suite.port, context.__file__, flush=True)
+sys.stdin.read()
+suite.stop(grace=1)
+"""
+
+
+@contextmanager
+def suite_process(checkout: Path, url: str) -> Iterator[tuple[int, str]]:
+    env = {**os.environ, "PYTHONPATH": str(checkout), "OPENBLAS_NUM_THREADS": "1"}
+    child = subprocess.Popen(
+        [sys.executable, "-c", SERVE, url],
+        cwd=checkout,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
-        stub = pb_grpc.LearningServiceStub(channel)
+        assert child.stdout is not None
+        port, source = child.stdout.readline().split(maxsplit=1)
+        yield int(port), source.strip()
+    finally:
+        assert child.stdin is not None
+        child.stdin.close()
+        child.wait(timeout=30)
 
-        def call(text: str) -> None:
-            stub.GetLearnedContext(
-                pb.GetLearnedContextRequest(
-                    subject=SUBJECT,
-                    workspace=WORKSPACE,
-                    session_id=SESSION,
-                    persona_id=PERSONA,
-                    project_ids=PROJECTS,
-                    pending_input=text,
-                    max_entries=MAX_ENTRIES,
-                )
+
+def rpc_call(stub: pb_grpc.LearningServiceStub) -> Callable[[str], Any]:
+    def call(text: str) -> Any:
+        return stub.GetLearnedContext(
+            pb.GetLearnedContextRequest(
+                subject=SUBJECT,
+                workspace=WORKSPACE,
+                session_id=SESSION,
+                persona_id=PERSONA,
+                project_ids=PROJECTS,
+                pending_input=text,
+                max_entries=MAX_ENTRIES,
             )
+        )
 
-        rpc, _ = timed(call, texts, repeats)
+    return call
+
+
+def measure_grpc(url: str, texts: list[str], repeats: int, baseline: Path | None) -> dict[str, Any]:
+    checkouts = {"rpc_new": ROOT} | ({"rpc_baseline": baseline} if baseline else {})
+    with ExitStack() as stack:
+        calls: dict[str, Callable[[str], Any]] = {}
+        sources: dict[str, str] = {}
+        ports: dict[str, int] = {}
+        for name, checkout in checkouts.items():
+            ports[name], sources[name] = stack.enter_context(suite_process(checkout, url))
+            channel = open_channel(f"127.0.0.1:{ports[name]}")
+            stack.callback(channel.close)
+            calls[name] = rpc_call(pb_grpc.LearningServiceStub(channel))
+        split, _ = alternating(calls, texts, repeats)
+        report: dict[str, Any] = {"served_from": sources}
+        for name in calls:
+            report |= halves(name, split[name])
+        if baseline:
+            report["ratio_rpc_p50_vs_baseline"] = ratio(report["rpc_baseline"], report["rpc_new"])
+        journal = JournalClient(f"127.0.0.1:{ports['rpc_new']}", "", 5.0)
+        stack.callback(journal.close)
+        db = Database(url, max_size=2, name="bench-sync").open()
+        stack.callback(db.close)
         sync = SourceQuarantine(db, journal)
         quarantine_sync, _ = timed(lambda _t: sync.sync(), texts, repeats)
-        return {
-            "get_learned_context_rpc": stats(rpc),
-            "quarantine_sync_alone": stats(quarantine_sync),
-        }
-    finally:
-        db.close()
-        journal.close()
-        channel.close()
-        suite.stop(grace=1)
+        report["quarantine_sync_alone"] = stats(quarantine_sync)
+        return report
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -422,10 +567,15 @@ def run_size(
         migrations.apply(url, "learning", ROOT / "learning_service" / "migrations")
         started = time.perf_counter()
         grow(url, vocab, random.Random(5), 0, size, min(1.0, args.in_scope / size))
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(Q0004["baseline_index"])
+            conn.execute("VACUUM (ANALYZE) learning.learning_state, learning.learning_terms")
         load_s = time.perf_counter() - started
+        load_before = os.getloadavg()[0]
         entry = measure(url, texts, args.repeats)
         entry["load_s"] = round(load_s, 1)
-        entry.update(measure_grpc(url, texts, args.repeats))
+        entry.update(measure_grpc(url, texts, args.repeats, args.baseline_checkout))
+        entry["load_average_1m"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
         print(json.dumps({size: entry}), flush=True)
         return entry
 
@@ -442,6 +592,11 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--database-url", default="", help="a server to use (default: embedded)")
+    parser.add_argument(
+        "--baseline-checkout",
+        type=Path,
+        help="another checkout (e.g. main) whose suite is timed over gRPC in alternation",
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     report = run(args)

@@ -71,7 +71,7 @@ def build(ctx: BuildContext) -> ServiceBinding:
         candidates=CandidateBook(db),
         learnings=LearningBook(db),
         policies=PolicyStore(db),
-        reader=ContextReader(db, counters),
+        reader=ContextReader(db, counters, quarantine),
         skills=SkillBook(db, journal),
         quarantine=quarantine,
         on_new_candidate=wake_reviewer,

@@ -20,7 +20,8 @@ from engram.db import Database
 from engram.metrics import count_plane_event
 from learning_service.model import SCOPE_ORDER, Scope, ScopeKind
 from learning_service.pending_counters import PendingCounters
-from learning_service.store import Conn, Q, Row, counters
+from learning_service.quarantine import SourceQuarantine
+from learning_service.store import Q, Row, counters
 from learning_service.term_index import TERMS_VERSION
 from learning_service.text import asks_for_durable_memory, overlap_score, sha256_hex, term_set
 
@@ -118,15 +119,34 @@ def _rank_key(s: ScoredLearning) -> tuple[float, int, float, str]:
     return (-s.score, _scope_rank(s.row), -_recency(s.row), str(s.row["learning_id"]))
 
 
+def _recent_key(s: ScoredLearning) -> tuple[float, int, str]:
+    """select()'s recency-and-scope fallback order, with the id last (as the SQL has it)."""
+    return (-_recency(s.row), _scope_rank(s.row), str(s.row["learning_id"]))
+
+
+@dataclass
+class IndexedRead:
+    """What one context_read statement answered."""
+
+    eligible: int
+    unindexed: bool
+    matched: int
+    watermark: Row
+    hits: list[ScoredLearning]
+    recent: list[ScoredLearning]
+
+
 def select_indexed(
-    conn: Conn, params: Mapping[str, Any], pending_input: str, max_entries: int
-) -> Selection:
+    db: Database, params: Mapping[str, Any], pending_input: str, max_entries: int
+) -> tuple[Selection, Row]:
     """select() over every eligible learning in scope, without reading them
-    all: the indexed hits come ranked and limited from SQL (context_hits),
-    learnings without a current term set are scored here, and the eligible
-    count gives the zero scorers. Same entries, scores and counts as select()
-    over eligible_in_scopes. `conn` is in a pipeline: the three queries
-    share one round trip."""
+    all: one statement (context_read) counts them, finds and ranks the
+    indexed hits through their postings and, when nothing can score and the
+    input asks for durable memory, picks the newest. Learnings without a
+    current term set (none once the startup backfill ran) are scored here
+    from their content, read in the same snapshot. Same entries, scores and
+    counts as select() over eligible_in_scopes; returns the revision
+    watermark of the snapshot too."""
     query = term_set(pending_input)
     args = {
         **params,
@@ -134,19 +154,57 @@ def select_indexed(
         "terms_version": TERMS_VERSION,
         "scope_order": SCOPE_KINDS_NARROWEST_FIRST,
         "limit": max_entries,
+        "fallback": asks_for_durable_memory(pending_input),
     }
-    # All sent before any is read (the caller's pipeline): one round trip.
-    counted = conn.execute(Q["context_eligible_count"], args)
-    ranked = conn.execute(Q["context_hits"], args) if query else None
-    unindexed = conn.execute(Q["context_unindexed"], args)
-    eligible_row = counted.fetchone()
-    eligible = int(eligible_row["eligible"]) if eligible_row else 0
+    # One statement is one snapshot; with its plan setting, one round trip.
+    with db.connection() as conn:
+        with conn.pipeline():
+            with conn.transaction():
+                conn.execute(Q["generic_plan"])
+                found = conn.execute(Q["context_read"], args, prepare=True)
+            read = _indexed_from(found.fetchall())
+        unindexed: list[Row] = []
+        if read.unindexed:
+            # Rare (rows older than their normaliser): both reads in one snapshot.
+            with conn.pipeline(), conn.transaction():
+                conn.execute(Q["read_only_snapshot"])
+                conn.execute(Q["generic_plan"])
+                again = conn.execute(Q["context_read"], args, prepare=True)
+                extra = conn.execute(Q["context_unindexed"], args)
+                rows = again.fetchall()
+                unindexed = extra.fetchall()
+            read = _indexed_from(rows)
+    return _merge(read, unindexed, query, max_entries), read.watermark
+
+
+def _indexed_from(rows: Sequence[Row]) -> IndexedRead:
+    first = rows[0]  # the statement always answers at least one row
+    picked: dict[str, list[ScoredLearning]] = {"hit": [], "recent": []}
+    for row in rows:
+        if row["part"] is not None:
+            picked[row["part"]].append(ScoredLearning(row, float(row["score"])))
+    return IndexedRead(
+        eligible=int(first["eligible"]),
+        unindexed=bool(first["unindexed"]),
+        matched=int(first["matched"]),
+        watermark=first,
+        hits=sorted(picked["hit"], key=_rank_key),
+        recent=sorted(picked["recent"], key=_recent_key),
+    )
+
+
+def _merge(
+    read: IndexedRead, unindexed: Sequence[Row], query: frozenset[str], max_entries: int
+) -> Selection:
+    """The indexed answer with the unindexed learnings scored in: an
+    unindexed hit competes with the indexed top k (enough: no indexed
+    learning outside it can reach the merged top k)."""
+    eligible = read.eligible
     if not eligible:
         return Selection([], matched=0)
-    indexed = ranked.fetchall() if ranked is not None else []
-    matched = int(indexed[0]["matched"]) if indexed else 0
-    hits = [ScoredLearning(r, float(r["score"])) for r in indexed]
-    for row in unindexed.fetchall():
+    hits = list(read.hits)
+    matched = read.matched
+    for row in unindexed:
         score = overlap_score(query, term_set(row["content"]))
         if score > 0:
             hits.append(ScoredLearning(row, score))
@@ -159,10 +217,9 @@ def select_indexed(
             omitted_zero_score=eligible - matched,
             omitted_by_limit=max(0, matched - max_entries),
         )
-    if asks_for_durable_memory(pending_input):
-        recent = conn.execute(Q["context_recent"], args).fetchall()
+    if read.recent:
         return Selection(
-            [ScoredLearning(r, 0.0) for r in recent],
+            read.recent,
             matched=eligible,
             recency_fallback=True,
             omitted_by_limit=max(0, eligible - max_entries),
@@ -171,9 +228,19 @@ def select_indexed(
 
 
 class ContextReader:
-    def __init__(self, db: Database, counters: PendingCounters | None = None) -> None:
+    """`quarantine`: the plane's copy of the journal's quarantine state, made
+    current for every read (SourceQuarantine.read_current); None only where
+    nothing can change it (tests, benchmarks)."""
+
+    def __init__(
+        self,
+        db: Database,
+        counters: PendingCounters | None = None,
+        quarantine: SourceQuarantine | None = None,
+    ) -> None:
         self.db = db
         self.counters = counters or PendingCounters(db)
+        self.quarantine = quarantine
 
     def learned_context(
         self,
@@ -189,13 +256,12 @@ class ContextReader:
         are added to the pending sums (PendingCounters), not committed here."""
         keys = [s.key for s in scopes]
         params = {"scope_keys": keys, "subject": subject, "workspace": workspace}
-        # One snapshot for the count, the hits and the version: they must
-        # agree. Pipelined: the statements go out together.
-        with self.db.connection() as conn, conn.pipeline(), conn.transaction():
-            conn.execute(Q["read_only_snapshot"])
-            versioned = conn.execute(Q["revision_watermark"])
-            picked = select_indexed(conn, params, pending_input, max_entries)
-            watermark = versioned.fetchone()
+
+        # The count, the hits and the version come from one snapshot.
+        def read() -> tuple[Selection, Row]:
+            return select_indexed(self.db, params, pending_input, max_entries)
+
+        picked, watermark = self.quarantine.read_current(read) if self.quarantine else read()
         metrics = {
             "context_omitted_zero_score_total": picked.omitted_zero_score,
             "context_omitted_by_limit_total": picked.omitted_by_limit,
@@ -246,14 +312,30 @@ class ContextReader:
         Returns every hit, ranked: by score when the query has terms (zero
         scorers dropped), newest first for an empty query (a browse)."""
         terms = term_set(query)
-        with self.db.connection() as conn:
-            learnings = conn.execute(
-                Q["searchable_learnings"],
-                {"scope_keys": list(scope_keys), "subject": subject, "workspace": workspace},
-            ).fetchall()
-            skills = conn.execute(Q["searchable_skills"]).fetchall()
+        args = {
+            "scope_keys": list(scope_keys),
+            "subject": subject,
+            "workspace": workspace,
+            "terms": sorted(terms),
+            "terms_version": TERMS_VERSION,
+        }
+        with self.db.connection() as conn, conn.pipeline(), conn.transaction():
+            conn.execute(Q["read_only_snapshot"])
+            # With terms, only the learnings sharing one (their stored sets).
+            found = conn.execute(
+                Q["searchable_learning_hits" if terms else "searchable_learnings"], args
+            )
+            listed = conn.execute(Q["searchable_skills"])
+            learnings = found.fetchall()
+            skills = listed.fetchall()
         hits: list[dict[str, Any]] = []
         for row in learnings:
+            if not terms:
+                score = 0.0
+            elif row["score"] is None:  # no current term set: from its content
+                score = overlap_score(terms, term_set(row["content"]))
+            else:
+                score = float(row["score"])
             hits.append(
                 {
                     "hit_kind": "learning",
@@ -264,7 +346,7 @@ class ContextReader:
                     "prompt_eligible": bool(row["prompt_eligible"]),
                     "updated_at": row["updated_at"],
                     "kind": row["kind"],
-                    "score": overlap_score(terms, term_set(row["content"])) if terms else 0.0,
+                    "score": score,
                 }
             )
         if not scope_keys or "workspace:default" in scope_keys:

@@ -97,6 +97,45 @@ def evidence_from_record(record: jpb.RunRecord) -> RunEvidence:
     )
 
 
+class PendingQuarantineChanges:
+    """A StreamChanges call (follow = false) under way: gRPC receives its
+    batches in the background."""
+
+    def __init__(self, stream: ChangeStream, after_cursor: int) -> None:
+        self._stream = stream
+        self._after = after_cursor
+
+    def result(self) -> tuple[list[QuarantineChange], int]:
+        """(the changes after the cursor, in commit order; the watermark they
+        are complete up to). The stream ends once caught up."""
+        changes: list[QuarantineChange] = []
+        watermark = self._after
+        try:
+            for batch in self._stream:
+                watermark = max(watermark, int(batch.watermark))
+                for change in batch.changes:
+                    kind = SOURCE_RECORD_KINDS.get(change.record_kind)
+                    if kind is not None:
+                        changes.append(
+                            QuarantineChange(
+                                cursor=int(change.cursor),
+                                record_kind=kind,
+                                record_id=change.record_id,
+                                quarantined=change.kind == jpb.CHANGE_KIND_RECORD_QUARANTINED,
+                            )
+                        )
+        except DownstreamError as exc:
+            # Fail closed: without the quarantine state nothing derived is served.
+            raise Unavailable(
+                f"cannot read the journal's quarantine state: {exc}",
+                reason="QUARANTINE_STATE_UNAVAILABLE",
+            ) from exc
+        return changes, watermark
+
+    def cancel(self) -> None:
+        self._stream.cancel()
+
+
 class JournalClient:
     def __init__(self, address: str, token: str, timeout_s: float) -> None:
         self._journal = journal_client(address, token, timeout_s)
@@ -146,12 +185,10 @@ class JournalClient:
                 return None
             token = page.next_page_token
 
-    def quarantine_changes(self, after_cursor: int) -> tuple[list[QuarantineChange], int]:
-        """(quarantines and restores of run records and events after the
-        cursor, in commit order; the watermark they are complete up to). The
-        stream ends once caught up (follow = false)."""
-        changes: list[QuarantineChange] = []
-        watermark = after_cursor
+    def begin_quarantine_changes(self, after_cursor: int) -> PendingQuarantineChanges:
+        """Ask for the quarantines and restores of run records and events
+        after the cursor; the call proceeds while the caller does other work
+        (PendingQuarantineChanges.result waits for it)."""
         stream = change_stream(
             self._journal,
             after_cursor,
@@ -159,27 +196,7 @@ class JournalClient:
             kinds=QUARANTINE_KINDS,
             timeout_s=self._journal.timeout_s,
         )
-        try:
-            for batch in stream:
-                watermark = max(watermark, int(batch.watermark))
-                for change in batch.changes:
-                    kind = SOURCE_RECORD_KINDS.get(change.record_kind)
-                    if kind is not None:
-                        changes.append(
-                            QuarantineChange(
-                                cursor=int(change.cursor),
-                                record_kind=kind,
-                                record_id=change.record_id,
-                                quarantined=change.kind == jpb.CHANGE_KIND_RECORD_QUARANTINED,
-                            )
-                        )
-        except DownstreamError as exc:
-            # Fail closed: without the quarantine state nothing derived is served.
-            raise Unavailable(
-                f"cannot read the journal's quarantine state: {exc}",
-                reason="QUARANTINE_STATE_UNAVAILABLE",
-            ) from exc
-        return changes, watermark
+        return PendingQuarantineChanges(stream, after_cursor)
 
     def follow_capture_changes(self, after_cursor: int) -> ChangeStream:
         """Event-appended and subject-purged changes after the cursor, in

@@ -13,7 +13,11 @@ consumer: before a read path queries, :meth:`SourceQuarantine.sync` asks the
 journal for the quarantines and restores committed after the plane's
 'quarantine' cursor (JournalService.StreamChanges, follow = false, which ends
 at the journal's watermark) and applies them; a process keeps the cursor it
-last reached, so only its first sync reads the stored one. Quarantine returns only after
+last reached, so only its first sync reads the stored one, and writes the
+stored one only with changes or every CURSOR_WRITE_EVERY journal changes (no
+commit per read). The learned-context read asks the journal while its query
+runs (:meth:`SourceQuarantine.read_current`) and runs the query again only
+when there were changes. Quarantine returns only after
 its change is committed, so the first read after it returns sees it, and the
 first read after Restore sees the record again. Concurrent syncs are safe:
 each change is applied only over an older one for the same record, and the
@@ -24,14 +28,16 @@ Unavailable (reason QUARANTINE_STATE_UNAVAILABLE) and the read fails closed.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from engram.db import Database
 from learning_service.store import Q, cursor_position
 
 CURSOR = "quarantine"
+CURSOR_WRITE_EVERY = 1000
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -45,10 +51,18 @@ class QuarantineChange:
     quarantined: bool
 
 
-class QuarantineFeed(Protocol):
-    def quarantine_changes(self, after_cursor: int) -> tuple[list[QuarantineChange], int]:
+class PendingChanges(Protocol):
+    def result(self) -> tuple[list[QuarantineChange], int]:
         """(run-record and event quarantines/restores after the cursor, the
         journal watermark they are complete up to)."""
+        ...
+
+    def cancel(self) -> None: ...
+
+
+class QuarantineFeed(Protocol):
+    def begin_quarantine_changes(self, after_cursor: int) -> PendingChanges:
+        """Start asking the journal; the answer is collected while the caller works."""
         ...
 
 
@@ -63,23 +77,64 @@ class SourceQuarantine:
         # only means changes already applied are applied again, which never
         # overwrites a newer one (source_quarantine_put).
         self._known = -1
+        # The stored cursor as this process last wrote or read it: moving it
+        # is a commit, so a sync that finds nothing new writes it only once
+        # the journal has moved CURSOR_WRITE_EVERY past it (what a restarted
+        # process re-reads is bounded by that).
+        self._stored = -1
         self._lock = threading.Lock()
 
-    def sync(self) -> int:
-        """Catch the plane's quarantine state up with the journal; returns the
-        journal cursor it is now current to."""
+    @property
+    def known(self) -> int:
+        """The journal cursor this process has brought the copy to (0 before its first sync)."""
+        with self._lock:
+            return max(0, self._known)
+
+    def _cursor(self) -> int:
         with self._lock:
             cursor = self._known
         if cursor < 0:
             with self.db.connection() as conn:
                 cursor = cursor_position(conn, CURSOR)
-        changes, watermark = self.feed.quarantine_changes(cursor)
-        if watermark > cursor or changes:
+            with self._lock:
+                self._stored = max(self._stored, cursor)
+        return cursor
+
+    def _caught_up(self, cursor: int, changes: Sequence[QuarantineChange], watermark: int) -> int:
+        with self._lock:
+            stored = self._stored
+        if changes or watermark - stored >= CURSOR_WRITE_EVERY:
             self.apply(changes, watermark)
         current = max(cursor, watermark)
         with self._lock:
             self._known = max(self._known, current)
         return current
+
+    def sync(self) -> int:
+        """Catch the plane's quarantine state up with the journal; returns the
+        journal cursor it is now current to."""
+        cursor = self._cursor()
+        changes, watermark = self.feed.begin_quarantine_changes(cursor).result()
+        return self._caught_up(cursor, changes, watermark)
+
+    def read_current(self, read: Callable[[], T]) -> T:
+        """read() as after sync(), with the journal asked while it runs. A
+        read sees every quarantine change up to the cursor this process had
+        applied when it began (applied and committed first); if the journal
+        reports none after that cursor, nothing committed before this call
+        began is missing, so its answer stands; otherwise the changes are
+        applied and read() runs again. A journal that cannot be read fails
+        the call (Unavailable) whatever read() found."""
+        cursor = self._cursor()
+        pending = self.feed.begin_quarantine_changes(cursor)
+        try:
+            answer = read()
+        except BaseException:
+            pending.cancel()
+            raise
+        changes, watermark = pending.result()
+        self._caught_up(cursor, changes, watermark)
+        return read() if changes else answer
 
     def apply(self, changes: Sequence[QuarantineChange], watermark: int) -> None:
         with self.db.transaction() as conn:
@@ -94,3 +149,5 @@ class SourceQuarantine:
                     },
                 )
             conn.execute(Q["cursor_advance_to"], {"name": CURSOR, "position": watermark})
+        with self._lock:
+            self._stored = max(self._stored, watermark)

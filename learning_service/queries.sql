@@ -16,6 +16,12 @@ VALUES (%(operation)s, %(request_id)s, %(request_sha256)s, %(response)s);
 -- The first statement of a read whose queries must see one snapshot.
 SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY;
 
+-- name: generic_plan
+-- For the statement that follows in the same transaction: its generic plan
+-- (context_read: planning it costs more than running it at the sizes of a
+-- normal read, and the plan cache would otherwise keep planning it anew).
+SET LOCAL plan_cache_mode = force_generic_plan;
+
 -- name: counter_add
 INSERT INTO learning.counters (name, value) VALUES (%(name)s, %(amount)s)
 ON CONFLICT (name) DO UPDATE SET value = learning.counters.value + excluded.value;
@@ -204,35 +210,92 @@ WHERE scope_key = ANY (%(scope_keys)s::text[]) AND prompt_eligible
                                %(subject)s, %(workspace)s);
 
 -- The learned-context read (learning_service.context), over
--- learning.context_eligible (prompt_eligible, active rows of the active
--- tier, the columns an entry needs): each query admits exactly the rows
+-- learning.context_gate (prompt_eligible, active rows of the active tier, by
+-- learning_state alone) and learning.context_eligible (the same rows with the
+-- columns an entry needs): each query admits exactly the rows
 -- eligible_in_scopes admits (the scope keys and session_visible added).
 
--- name: context_hits
--- The best-scoring indexed learnings sharing a term with the input (found
--- by their (scope, term) keys, learning.scoped_terms), ranked
--- as learning_service.context.select ranks them: score (the cosine of the
--- two term sets, text.overlap_score, in the same float8 arithmetic; the
--- shared terms counted as the stored set less ts_delete of the input's,
--- built-in and without a subquery per row), then narrower scope, newer,
--- id; `matched` counts every hit before the LIMIT.
-SELECT c.*,
-       (cardinality(c.terms) - length(ts_delete(array_to_tsvector(c.terms), %(terms)s::text[])))
-           ::float8 / sqrt((cardinality(%(terms)s::text[]) * cardinality(c.terms))::float8)
-           AS score,
-       count(*) OVER () AS matched
-FROM learning.context_eligible c
-WHERE c.scope_key = ANY (%(scope_keys)s::text[]) AND c.terms && %(terms)s::text[]
-  AND c.terms_version = %(terms_version)s
-  -- The same condition as the two above, in the form the GIN index holds;
-  -- written last, so a plan that filters rows instead evaluates it (the
-  -- costliest) only on rows that passed them.
-  AND c.scoped_terms && learning.scoped_query(%(scope_keys)s::text[], %(terms)s::text[])
-  AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
-                               %(subject)s, %(workspace)s)
-ORDER BY score DESC, array_position(%(scope_order)s::text[], c.scope_kind), c.created_at DESC,
-         c.learning_id
-LIMIT %(limit)s;
+-- name: context_read
+-- The whole read in one statement (one snapshot, one round trip): the
+-- eligible count, the best-scoring indexed hits ranked and limited, or
+-- with %(fallback)s and no indexed hit the newest eligible learnings, and
+-- the revision watermark. Hits are found and scored through their postings
+-- (learning.learning_terms, migration 0005): the rows of a learning under
+-- the read's (scope, term) pairs are the terms it shares with the input,
+-- so score = shared / sqrt(|input| * |terms|), text.overlap_score in the
+-- same float8 arithmetic. Ranked as learning_service.context.select ranks:
+-- score, narrower scope, newer, id. `unindexed`: learnings without a
+-- current term set may be in scope (the caller then scores them,
+-- context_unindexed).
+-- One row per picked learning (`part` 'hit' or 'recent'), or one row with
+-- NULL entry columns when none is picked; the entry columns are what a
+-- LearnedContextEntry carries. The watermark has the last purge and the
+-- last applied quarantine change beside the last revision: an erasure
+-- removes revisions without adding one, and a quarantine or restore changes
+-- what is served without one, and the snapshot version must still change.
+WITH shared AS (
+    SELECT p.learning_id, count(*) AS shared
+    FROM learning.learning_terms p
+    WHERE p.scope_key = ANY (%(scope_keys)s::text[]) AND p.term = ANY (%(terms)s::text[])
+    GROUP BY p.learning_id
+),
+hits AS MATERIALIZED (
+    SELECT c.learning_id, c.scope_kind, c.created_at,
+           h.shared::float8
+               / sqrt((cardinality(%(terms)s::text[]) * cardinality(c.terms))::float8) AS score
+    FROM shared h
+    JOIN learning.context_gate c USING (learning_id)
+    WHERE c.terms_version = %(terms_version)s
+      AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
+                                   %(subject)s, %(workspace)s)
+),
+in_scope AS (
+    -- An index-only scan of learning_state_gate_idx (0005).
+    SELECT count(*) AS eligible
+    FROM learning.context_gate c
+    WHERE c.scope_key = ANY (%(scope_keys)s::text[])
+      AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
+                                   %(subject)s, %(workspace)s)
+),
+picked AS (
+    (SELECT learning_id, score, 'hit' AS part FROM hits
+     ORDER BY score DESC, array_position(%(scope_order)s::text[], scope_kind), created_at DESC,
+              learning_id
+     LIMIT %(limit)s)
+    UNION ALL
+    (SELECT c.learning_id, 0::float8, 'recent' FROM learning.context_gate c
+     WHERE %(fallback)s AND NOT EXISTS (SELECT FROM hits)
+       AND c.scope_key = ANY (%(scope_keys)s::text[])
+       AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
+                                    %(subject)s, %(workspace)s)
+     ORDER BY c.created_at DESC, array_position(%(scope_order)s::text[], c.scope_kind),
+              c.learning_id
+     LIMIT %(limit)s)
+)
+SELECT n.eligible, (SELECT count(*) FROM hits) AS matched,
+       -- Whether any active learning in scope lacks a current term set (the
+       -- terms_version index; the caller's second read applies the gate).
+       EXISTS (SELECT FROM learning.learning_state s
+               WHERE s.status = 'active' AND s.publish_tier = 'active'
+                 AND (s.terms_version IS NULL OR s.terms_version < %(terms_version)s
+                      OR s.terms_version > %(terms_version)s)
+                 AND s.scope_key = ANY (%(scope_keys)s::text[])) AS unindexed,
+       (SELECT coalesce(max(revision_seq), 0) FROM learning.learning_revisions) AS revision_seq,
+       (SELECT coalesce(max(purge_id), 0) FROM learning.purge_ledger) AS purge_id,
+       (SELECT coalesce(max(change_cursor), 0) FROM learning.source_quarantine)
+           AS quarantine_cursor,
+       p.part, p.score,
+       e.learning_id, e.scope_kind, e.scope_id, e.kind, e.content, st.status, st.publish_tier,
+       e.verification_status, e.policy_decision, e.policy_actor, e.source_run_id,
+       e.source_session_id, e.source_subject, e.source_workspace, e.source_event_id,
+       e.evidence_refs, e.sensitivity, e.candidate_id, e.supersedes, st.superseded_by,
+       e.created_at, e.confidence, e.origin, false AS withheld_by_quarantine, e.expires_at
+FROM in_scope n
+-- The picked rows passed the gate in this statement's snapshot: their entry
+-- columns straight from the two tables.
+LEFT JOIN (picked p
+           JOIN learning.learnings e USING (learning_id)
+           JOIN learning.learning_state st USING (learning_id)) ON true;
 
 -- name: context_unindexed
 -- Eligible learnings without a current term set (written before migration
@@ -247,37 +310,11 @@ WHERE (c.terms_version IS NULL OR c.terms_version < %(terms_version)s
   AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
                                %(subject)s, %(workspace)s);
 
--- name: context_eligible_count
-SELECT count(*) AS eligible
-FROM learning.context_eligible c
-WHERE c.scope_key = ANY (%(scope_keys)s::text[])
-  AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
-                               %(subject)s, %(workspace)s);
-
--- name: context_recent
--- The durable-memory fallback: newest first, narrower scope first on ties.
-SELECT c.*
-FROM learning.context_eligible c
-WHERE c.scope_key = ANY (%(scope_keys)s::text[])
-  AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
-                               %(subject)s, %(workspace)s)
-ORDER BY c.created_at DESC, array_position(%(scope_order)s::text[], c.scope_kind), c.learning_id
-LIMIT %(limit)s;
-
--- name: revision_watermark
--- An erasure removes revisions without adding one, and a journal quarantine
--- or restore changes what is served without one: the last purge and the
--- last applied quarantine change are part of the snapshot so the version
--- still changes.
-SELECT (SELECT coalesce(max(revision_seq), 0) FROM learning.learning_revisions) AS revision_seq,
-       (SELECT coalesce(max(purge_id), 0) FROM learning.purge_ledger) AS purge_id,
-       (SELECT coalesce(max(change_cursor), 0) FROM learning.source_quarantine)
-           AS quarantine_cursor;
-
 -- name: searchable_learnings
 -- Sensitive learnings and learnings withheld by quarantine never reach
 -- search; the prompt_eligible tag comes from the one gate. With a subject,
--- session scopes are that subject/workspace's only.
+-- session scopes are that subject/workspace's only. No scope keys: every
+-- scope. The browse (a query without terms): every such learning.
 SELECT learning_id, kind, content, scope_key, prompt_eligible, updated_at
 FROM learning.learning_current
 WHERE status = 'active' AND sensitivity <> 'sensitive' AND NOT withheld_by_quarantine
@@ -285,6 +322,42 @@ WHERE status = 'active' AND sensitivity <> 'sensitive' AND NOT withheld_by_quara
   AND (%(subject)s::text = ''
        OR learning.session_visible(scope_kind, source_subject, source_workspace,
                                    %(subject)s, %(workspace)s));
+
+-- name: searchable_learning_hits
+-- searchable_learnings sharing a term with the query, found and scored
+-- through their postings (as context_read: shared / sqrt(|query| * |terms|),
+-- text.overlap_score), then those without a current term set with a NULL
+-- score (the caller scores them from their content).
+WITH shared AS (
+    SELECT p.learning_id, count(*) AS shared
+    FROM learning.learning_terms p
+    WHERE p.term = ANY (%(terms)s::text[])
+      AND (cardinality(%(scope_keys)s::text[]) = 0
+           OR p.scope_key = ANY (%(scope_keys)s::text[]))
+    GROUP BY p.learning_id
+),
+searchable AS (
+    SELECT c.learning_id, c.kind, c.content, c.scope_key, c.prompt_eligible, c.updated_at,
+           c.terms, c.terms_version
+    FROM learning.learning_current c
+    WHERE c.status = 'active' AND c.sensitivity <> 'sensitive' AND NOT c.withheld_by_quarantine
+      AND (%(subject)s::text = ''
+           OR learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
+                                       %(subject)s, %(workspace)s))
+)
+SELECT c.learning_id, c.kind, c.content, c.scope_key, c.prompt_eligible, c.updated_at,
+       h.shared::float8
+           / sqrt((cardinality(%(terms)s::text[]) * cardinality(c.terms))::float8) AS score
+FROM shared h
+JOIN searchable c USING (learning_id)
+WHERE c.terms_version = %(terms_version)s
+UNION ALL
+SELECT c.learning_id, c.kind, c.content, c.scope_key, c.prompt_eligible, c.updated_at,
+       NULL::float8
+FROM searchable c
+WHERE (c.terms_version IS NULL OR c.terms_version < %(terms_version)s
+       OR c.terms_version > %(terms_version)s)
+  AND (cardinality(%(scope_keys)s::text[]) = 0 OR c.scope_key = ANY (%(scope_keys)s::text[]));
 
 -- name: searchable_skills
 SELECT skill_name, state, instructions, updated_at FROM learning.skill_current

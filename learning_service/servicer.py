@@ -3,7 +3,8 @@
 Thin on purpose: the rules live in the domain modules; errors are domain
 exceptions that the shared interceptor maps to status codes. Every read of
 candidates, learnings or skills first syncs the journal's quarantine state
-(learning_service.quarantine), after validating the request.
+(learning_service.quarantine), after validating the request; the learned
+context does it while its query runs (ContextReader, read_current).
 """
 
 from __future__ import annotations
@@ -313,7 +314,7 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
             raise InvalidArgument(
                 "max_entries", f"must be 0..{MAX_ENTRIES} (0 means {DEFAULT_MAX_ENTRIES})"
             )
-        self.quarantine.sync()
+        # The reader makes the quarantine state current while it reads.
         result = self.reader.learned_context(
             scopes,
             request.pending_input,
@@ -493,5 +494,7 @@ class LearningServicer(pb_grpc.LearningServiceServicer):
             mode=convert.MODE_TO_PB[mode],
             metrics=metrics,
             learnings_withheld=int(counts["learnings_withheld"]),
-            quarantine_cursor=int(counts["quarantine_cursor"]),
+            # The stored cursor, or where this process has since caught up to
+            # without writing it (SourceQuarantine bounds those writes).
+            quarantine_cursor=max(int(counts["quarantine_cursor"] or 0), self.quarantine.known),
         )

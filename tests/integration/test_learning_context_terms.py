@@ -156,6 +156,19 @@ def test_backfill_and_unindexed_learnings(db: Database, database_url: str) -> No
 WORKSPACE_KEY = ("workspace", "default")
 
 
+def rewrite_sources(conn: psycopg.Connection[Any], learning_id: str, **columns: Any) -> None:
+    """Sources no API call produces. learnings is append-only and the state
+    row keeps a copy of them (migration 0005): both are rewritten, under the
+    replica role (no triggers), in the caller's transaction."""
+    conn.execute("SET LOCAL session_replication_role = replica")
+    sets = ", ".join(f"{name} = %({name})s" for name in columns)
+    for table in ("learnings", "learning_state"):
+        conn.execute(
+            f"UPDATE learning.{table} SET {sets} WHERE learning_id = %(learning_id)s",
+            {**columns, "learning_id": learning_id},
+        )
+
+
 def test_view_quarantine_joins_agree_with_the_function(database_url: str) -> None:
     ids = [insert_learning(database_url, f"fact number {i}", WORKSPACE_KEY) for i in range(8)]
     with psycopg.connect(database_url) as conn, conn.transaction():
@@ -165,13 +178,9 @@ def test_view_quarantine_joins_agree_with_the_function(database_url: str) -> Non
             " ('run_record', 'run-3', false, 2), ('event', '2', true, 3), ('event', '3', false, 4),"
             " ('run_record', '', true, 5), ('event', '0', true, 6)"
         )
-        # learnings is append-only; the sources are set under replica role.
-        conn.execute("SET LOCAL session_replication_role = replica")
         for i, learning_id in enumerate(ids):
-            conn.execute(
-                "UPDATE learning.learnings SET source_run_id = %s, source_event_id = %s"
-                " WHERE learning_id = %s",
-                (f"run-{i}" if i % 2 else "", i % 4, learning_id),
+            rewrite_sources(
+                conn, learning_id, source_run_id=f"run-{i}" if i % 2 else "", source_event_id=i % 4
             )
     with psycopg.connect(database_url) as conn:
         rows = conn.execute(
@@ -220,15 +229,12 @@ def random_plane(url: str, rng: random.Random, n: int) -> None:
         elif roll < 0.25:
             overrides["sensitivity"] = "sensitive"
         learning_id = insert_learning(url, content, (kind, scope_id), **overrides)
+        other_subject = kind == "session" and rng.random() < 0.3
+        indexed = rng.random() < 0.8  # the rest stay unindexed
+        quarantined = rng.random() < 0.05
         with psycopg.connect(url) as conn, conn.transaction():
-            if kind == "session" and rng.random() < 0.3:
-                conn.execute("SET LOCAL session_replication_role = replica")
-                conn.execute(
-                    "UPDATE learning.learnings SET source_subject = 'someone-else'"
-                    " WHERE learning_id = %s",
-                    (learning_id,),
-                )
-            if rng.random() < 0.8:  # the rest stay unindexed
+            # First: the replica role below also silences the postings trigger.
+            if indexed:
                 conn.execute(
                     Q["terms_put"],
                     {
@@ -237,12 +243,10 @@ def random_plane(url: str, rng: random.Random, n: int) -> None:
                         **term_index.revision_terms(content),
                     },
                 )
-            if rng.random() < 0.05:
-                conn.execute("SET LOCAL session_replication_role = replica")
-                conn.execute(
-                    "UPDATE learning.learnings SET source_run_id = %s WHERE learning_id = %s",
-                    (f"run-{i}", learning_id),
-                )
+            if other_subject:
+                rewrite_sources(conn, learning_id, source_subject="someone-else")
+            if quarantined:
+                rewrite_sources(conn, learning_id, source_run_id=f"run-{i}")
                 conn.execute(
                     "INSERT INTO learning.source_quarantine (record_kind, record_id,"
                     " quarantined, change_cursor) VALUES ('run_record', %s, true, %s)",

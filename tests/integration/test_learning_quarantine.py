@@ -28,9 +28,20 @@ class FakeFeed:
         self.watermark = 0
         self.asked: list[int] = []
 
-    def quarantine_changes(self, after_cursor: int) -> tuple[list[QuarantineChange], int]:
+    def begin_quarantine_changes(self, after_cursor: int) -> FakePending:
         self.asked.append(after_cursor)
-        return [c for c in self.changes if c.cursor > after_cursor], self.watermark
+        return FakePending([c for c in self.changes if c.cursor > after_cursor], self.watermark)
+
+
+class FakePending:
+    def __init__(self, changes: list[QuarantineChange], watermark: int) -> None:
+        self.answer = (changes, watermark)
+
+    def result(self) -> tuple[list[QuarantineChange], int]:
+        return self.answer
+
+    def cancel(self) -> None:
+        pass
 
 
 def withheld(db: Database, run_id: str = "", event_id: int = 0) -> bool:
