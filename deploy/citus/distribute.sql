@@ -23,6 +23,7 @@
 --   learning.learnings
 --   learning.learning_revisions
 --   learning.learning_state
+--   learning.learning_terms
 --   learning.policy_versions
 --   learning.skill_versions
 --   learning.skill_events

@@ -116,6 +116,7 @@ TABLES: Final[tuple[Table, ...]] = (
             "learnings",
             "learning_revisions",
             "learning_state",
+            "learning_terms",
             "policy_versions",
             "skill_versions",
             "skill_events",
