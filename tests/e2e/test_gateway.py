@@ -39,7 +39,9 @@ class Stubs:
 
 @pytest.fixture
 def suite(start_services: Callable[..., Suite]) -> Suite:
-    return start_services(ALL)
+    # Fan-out deadlines sized for a loaded test machine: a FindExact that misses its
+    # deadline fails closed, which these tests would read as a wrong verdict.
+    return start_services(ALL, downstream_timeout_ms=10_000)
 
 
 @pytest.fixture
