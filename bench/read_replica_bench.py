@@ -28,7 +28,6 @@ import argparse
 import json
 import random
 import shutil
-import socket
 import sys
 import tempfile
 import threading
@@ -44,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import in_process_settings, percentile
 from engram.channels import open_channel
+from engram.cluster.processes import free_port
 from engram.common.v1 import common_pb2 as cpb
 from engram.db.instance import clone_standby, init_primary
 from engram.journal.v1 import journal_pb2 as pb
@@ -75,12 +75,6 @@ WORDS = [
     "willow",
     "copper",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def lag_bytes(primary_url: str, standby_url: str) -> int:

@@ -42,6 +42,7 @@ from typing import Any
 
 import yaml
 
+from engram import pagination
 from engram.cluster.config import ClusterConfig
 from engram.cluster.processes import Child, free_port, stop_all
 from engram.cluster.router import ROUTED_SERVICES
@@ -306,7 +307,7 @@ class Cluster:
             "ENGRAM_TOKENS_FILE": str(tokens),
             "ENGRAM_SERVICE_TOKEN": service_token,
             # Replicas behind one address must accept each other's page tokens.
-            "ENGRAM_PAGE_TOKEN_SECRET": _secret(config.data_dir / "page-token-secret"),
+            "ENGRAM_PAGE_TOKEN_SECRET": pagination.load_secret("", config.data_dir).decode(),
             "ENGRAM_EMBEDDER": config.embedder,
             "ENGRAM_LOG_LEVEL": config.log_level,
             "ENGRAM_GRACE_SECONDS": str(config.grace_seconds),

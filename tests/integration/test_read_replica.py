@@ -9,7 +9,6 @@ primary without one failed call."""
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 import uuid
@@ -23,6 +22,7 @@ import psycopg
 import pytest
 
 from engram.channels import open_channel
+from engram.cluster.processes import free_port
 from engram.common.v1 import common_pb2 as cpb
 from engram.config import Settings
 from engram.coverage import derive_absence, validate
@@ -37,12 +37,6 @@ from tests.helpers import commit_turn, server_scratch_dir
 STANDBY = read_replica.STANDBY_SOURCE + ":"
 AUTHORITATIVE = cpb.ABSENCE_STATE_ABSENT_AUTHORITATIVE
 IN_SCOPE = cpb.ABSENCE_STATE_ABSENT_IN_SCOPE
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass
