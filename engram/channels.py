@@ -24,6 +24,7 @@ from typing import Any
 
 import grpc
 
+from engram.config import split_address
 from engram.errors import InvalidArgument
 from engram.logs import request_id_var
 
@@ -84,12 +85,15 @@ def split_address_list(address: str, setting: str = "address") -> list[str]:
         return parts
     families = set()
     for part in parts:
-        host, sep, port = part.rpartition(":")
-        if not part or not sep or not port.isdigit() or not 0 < int(port) <= 65535:
-            raise InvalidArgument(setting, f"{part!r} in {address!r} is not host:port")
-        bracketed = host.startswith("[") and host.endswith("]")
         try:
-            ip = ipaddress.ip_address(host[1:-1] if bracketed else host)
+            host, port = split_address(setting, part)
+        except InvalidArgument:
+            host, port = "", 0
+        if not host or port == 0:
+            raise InvalidArgument(setting, f"{part!r} in {address!r} is not host:port")
+        bracketed = part.startswith("[")
+        try:
+            ip = ipaddress.ip_address(host)
         except ValueError:
             raise InvalidArgument(
                 setting,
