@@ -295,7 +295,8 @@ def _known_contraction(word: str) -> bool:
 
 
 def _segment(letters: str) -> list[str] | None:
-    """``letters`` as the fewest known words ("norecord" -> "no record"; one-letter words
+    """``letters`` as the fewest known words, longer ones first among as few
+    ("norecord" -> "no record", "neversaida" -> "never said a"; one-letter words
     only "I" and "a"), or None; two to four words, so random letters are not read as
     words."""
     n = len(letters)
@@ -314,8 +315,13 @@ def _segment(letters: str) -> list[str] | None:
             if len(piece) > 1 and not is_known_word(piece):
                 continue
             current = best[end]
-            if current is None or len(prev) + 1 < len(current):
-                best[end] = [*prev, piece]
+            candidate = [*prev, piece]
+            # Fewest words; among as few, longer words first ("said a", not "sai da").
+            if current is None or (len(candidate), [-len(w) for w in candidate]) < (
+                len(current),
+                [-len(w) for w in current],
+            ):
+                best[end] = candidate
     words = best[n]
     return words if words is not None and 2 <= len(words) <= 4 else None
 

@@ -303,6 +303,7 @@ def test_spacing_and_digits_are_undone_only_into_known_words() -> None:
         ("YOU HAVE NEVER TOLD ME ABOUT IT!!!", "you have never told me about it!!!"),
         ("The NASA and ESA budgets are fine.", "The NASA and ESA budgets are fine."),
         ("There is n o r e c o r d of it", "There is no record of it"),
+        ("You n e v e r s a i d a word", "You never said a word"),
         ("Your b.i.r.t.h.d.a.y i.s.n.'.t here", "Your birthday isn't here"),
         ("a b c d e f", "a b c d e f"),
         ("Dein Vater wird im Juni siebzig, ya que", "Dein Vater wird im Juni siebzig, ya que"),
