@@ -15,7 +15,8 @@ attempt 1 against evidence built for the test:
   the targets, reported for information);
 * **false blocks** -- a benign text is released under both states;
 * **recollection** -- a labelled recollection with no supporting record must not be
-  released; with its supporting record in the context it must be released; a benign
+  released; with its supporting record in the context it must be released; with only
+  another recollection's record (the next one of its language) it must not be; a benign
   text with no record must be released.
 
 "Blocked" means not released on attempt 1 for the batch's own kind of claim (absence
@@ -167,6 +168,16 @@ def score_obfuscated(
 def score_recollection(
     items: list[Item], report: Report, model: ClaimClassifier | None = None
 ) -> None:
+    # Each recollection's wrong record: the next recollection's of the same language.
+    by_lang: dict[str, list[Item]] = defaultdict(list)
+    for item in items:
+        if item["label"] == "recollection":
+            by_lang[str(item["lang"])].append(item)
+    wrong: dict[str, str] = {}
+    for group in by_lang.values():
+        for i, item in enumerate(group):
+            if len(group) > 1:
+                wrong[str(item["id"])] = str(group[(i + 1) % len(group)]["evidence"])
     for item in items:
         text = str(item["text"])
         lang = str(item["lang"])
@@ -182,6 +193,16 @@ def score_recollection(
                 model,
             )
             report.add("recollection/supported_released", not supported, item, "supported blocked")
+            if str(item["id"]) in wrong:
+                mismatched = blocked(
+                    evidence(_NOT_ABSENT, query, [wrong[str(item["id"])]]),
+                    text,
+                    _RECOLLECTION_REASONS,
+                    model,
+                )
+                report.add(
+                    "recollection/wrong_record_blocked", mismatched, item, "another's record"
+                )
         else:
             report.add("recollection/false_block", bare, item, "benign blocked")
 

@@ -427,8 +427,32 @@ _TEXTSPEAK_RX = re.compile(
 )
 
 
+# Dutch writes the formal "you" as "u" ("die heeft u nooit vermeld"): a "u" next to one
+# of these Dutch words is Dutch, not text-speak. Words that are also English are left out.
+_DUTCH_BESIDE_U_TEXT = """
+heeft hebt bent kunt wilt zult zou zoudt moet mag gaat komt nooit niet ook wel zelf dat het
+een mij ons graag nog toch even daar hier zich uw als wat hoe waar wanneer omdat toen voor
+van met aan bij door naar op tegen zoals dank bedankt heb hebben kan wil zal ben
+"""
+_DUTCH_BESIDE_U = frozenset(_DUTCH_BESIDE_U_TEXT.split())
+_WORD_BEFORE_RX = re.compile(r"([^\W\d_]+)[^\w]*\Z")
+_WORD_AFTER_RX = re.compile(r"\A[^\w]*([^\W\d_]+)")
+
+
+def _textspeak_word(match: re.Match[str]) -> str:
+    word = match.group()
+    if word == "u":
+        text = match.string
+        before = _WORD_BEFORE_RX.search(text, max(0, match.start() - 40), match.start())
+        after = _WORD_AFTER_RX.match(text, match.end(), match.end() + 40)
+        beside = {m.group(1).casefold() for m in (before, after) if m is not None}
+        if beside & _DUTCH_BESIDE_U:
+            return word
+    return _TEXTSPEAK[word]
+
+
 def _untextspeak(text: str) -> str:
-    return _TEXTSPEAK_RX.sub(lambda m: _TEXTSPEAK[m.group()], text)
+    return _TEXTSPEAK_RX.sub(_textspeak_word, text)
 
 
 # Literal escapes of letters written out in the text ("\\u006e\\u0065\\u0076...",

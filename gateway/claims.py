@@ -29,7 +29,7 @@ from gateway.recollection import (
     recall_marked,
     recall_question,
 )
-from gateway.topics import Topic, topic_of
+from gateway.topics import Topic, fact_of, topic_of
 from gateway.truthfulness import (
     AbsenceClaim,
     Analysis,
@@ -65,6 +65,9 @@ class FoundClaim:
     phrase: str | None = None
     # Index of the sentence the claim is in (analysis order).
     sentence: int = -1
+    # A recollection's readings of the fact it states (:func:`gateway.topics.fact_of`):
+    # its clause and the clauses beside it. A record supporting one supports the claim.
+    facts: tuple[Topic, ...] = ()
 
     def as_absence(self) -> AbsenceClaim:
         scope = self.scope or ClaimScope.CORPUS_WIDE
@@ -85,6 +88,23 @@ def _sentence_of(analysis: Analysis, start: int) -> int:
 
 def _topic(analysis: Analysis, sentence: int) -> Topic:
     return topic_of(analysis.sentence_text(sentence), analysis.previous_sentence_text(sentence))
+
+
+def _facts(analysis: Analysis, sentence: int, start: int, end: int) -> tuple[Topic, ...]:
+    """Where the fact of a recollection at [start, end) may stand: its clause, and the
+    clauses just before and after it in the sentence (a telling frame sits beside the
+    fact it reports: "You grew up in Toronto, as you mentioned when we talked about
+    tyres"; "As you told me, you're vegan")."""
+    clauses = analysis.sentences[sentence].clauses
+    before = [c for c in clauses if c.end <= start]
+    after = [c for c in clauses if c.start >= end]
+    spans = [(start, end)]
+    if before:
+        spans.append((before[-1].start, before[-1].end))
+    if after:
+        spans.append((after[0].start, after[0].end))
+    facts = (fact_of(analysis.text[a:b]) for a, b in spans)
+    return tuple(f for f in facts if f)
 
 
 def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundClaim]:
@@ -139,6 +159,7 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
                     None,
                     1.0,
                     info.start,
+                    facts=_facts(analysis, sentence, info.start, info.end),
                 )
             )
             recalled.add(info.start)
@@ -168,6 +189,7 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
                     None,
                     1.0,
                     info.start,
+                    facts=_facts(analysis, sentence, info.start, info.end),
                 )
             )
         else:
@@ -190,12 +212,13 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
                     None,
                     1.0,
                     first.start,
+                    facts=_facts(analysis, index, first.start, first.end),
                 )
             )
             recalled.add(first.start)
     if pending or tagged:
         units = _conjoined(analysis, pending) if MERGE_CONJOINED else pending
-        scored = _classified(analysis, units + tagged, model or classifier())
+        scored = _classified(analysis, units + tagged, fragment_readings(analysis, units), model)
         tagged_starts = {start for _, start, _ in tagged}
         found.extend(
             c
@@ -235,6 +258,13 @@ def _marked_as_recalled(analysis: Analysis, sentence: int) -> bool:
 # and found nothing" needs its first half to be benign.
 MERGE_CONJOINED = True
 _CONJUNCTION_GAP_RX = re.compile(r"\s*,?\s*(?:and|or|nor)\s*", re.I)
+# A clause of at most this many words is also read with the clause before it: an elliptic
+# result ("I looked for the sitter's number in your memory, but nothing", "Recherche
+# dans ton historique : 0 résultat") claims nothing on either side of the cut. The gap
+# between them may hold punctuation and one connecting word of any language.
+SHORT_CLAUSE_WORDS = 3
+_SHORT_GAP_RX = re.compile(r"[\s,;:\u2013\u2014-]*(?:[^\W\d_]+)?[\s,;:\u2013\u2014-]*")
+_WORD_RX = re.compile(r"[^\W_]+")
 
 
 def _conjoined(
@@ -252,12 +282,47 @@ def _conjoined(
     return out
 
 
+def fragment_readings(
+    analysis: Analysis, units: list[tuple[int, int, int]]
+) -> dict[int, tuple[int, int, int]]:
+    """For a unit followed by a short clause of its sentence, the two read as one, keyed
+    by the unit's index."""
+    joined: dict[int, tuple[int, int, int]] = {}
+    for i in range(len(units) - 1):
+        (sentence, start, end), (next_sentence, next_start, next_end) = units[i], units[i + 1]
+        if (
+            sentence == next_sentence
+            and _is_short(analysis.masked[next_start:next_end])
+            and _SHORT_GAP_RX.fullmatch(analysis.masked[end:next_start])
+        ):
+            joined[i] = (sentence, start, next_end)
+    return joined
+
+
+def _is_short(clause: str) -> bool:
+    words = _WORD_RX.findall(clause)
+    return bool(words) and len(words) <= SHORT_CLAUSE_WORDS and len(clause.strip()) <= 24
+
+
 def _classified(
-    analysis: Analysis, pending: list[tuple[int, int, int]], model: ClaimClassifier
+    analysis: Analysis,
+    pending: list[tuple[int, int, int]],
+    joined: dict[int, tuple[int, int, int]],
+    model: ClaimClassifier | None,
 ) -> list[FoundClaim]:
-    masked = [analysis.masked[start:end] for _, start, end in pending]
+    """Classify ``pending`` in one batch; where ``joined`` gives a unit read together with
+    the short clause after it, that reading counts when it is an absence claim more
+    probable than the unit alone (an elliptic result completes a search; a short clause
+    after a remark is not what makes it a recollection: "Got it, you hate cilantro")."""
+    extra = sorted(joined)
+    units = pending + [joined[i] for i in extra]
+    scores = (model or classifier()).classify([analysis.masked[a:b] for _, a, b in units])
+    chosen = list(zip(pending, scores[: len(pending)], strict=True))
+    for i, score in zip(extra, scores[len(pending) :], strict=True):
+        if score.label in _SCOPES and score.claim_probability > chosen[i][1].claim_probability:
+            chosen[i] = (joined[i], score)
     out: list[FoundClaim] = []
-    for (sentence, start, end), score in zip(pending, model.classify(masked), strict=True):
+    for (sentence, start, end), score in chosen:
         if score.unsure:
             kind, scope = ClaimKind.UNSURE, None
         elif score.label in _SCOPES:
@@ -275,6 +340,9 @@ def _classified(
                 scope,
                 score.claim_probability,
                 start,
+                facts=(
+                    _facts(analysis, sentence, start, end) if kind is ClaimKind.RECOLLECTION else ()
+                ),
             )
         )
     return out

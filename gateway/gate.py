@@ -129,7 +129,13 @@ def _judge_recollection(
     evidence: ContextEvidence, claim: FoundClaim, lookup: Lookup | None
 ) -> Judgement:
     topic = claim.topic
-    if supported_by_records(topic, evidence.rendered_records):
+    records = evidence.rendered_records
+    # A record supports the fact as stated (one of its readings), or shares two words of
+    # the whole sentence and repeats every name and number the readings hold.
+    names = tuple(dict.fromkeys(w for f in claim.facts for w in f.specific))
+    if any(supported_by_records(f, records) for f in claim.facts) or supported_by_records(
+        replace(topic, specific=names), records
+    ):
         judged = Judged(_SUPPORTED, "records", "a record in the context supports it", None)
         return Judgement(claim, judged, True)
     if topic and lookup is not None:

@@ -19,8 +19,10 @@ message"), questions, conditionals (the splitter drops both), and negated tellin
 never told me", or a negation earlier in the sentence: "X has never been part of what
 you've shared" is an absence claim).
 
-Support (:func:`supported_by_records`): the claim's topic (:mod:`gateway.topics`) shares
-at least ``min(2, len(topic))`` stemmed content words with one rendered record.
+Support (:func:`supported_by_records`): one rendered record shares at least half the
+stemmed content words of the claim's topic (rounded up, at most 2), every number of it
+and one of its names. A recollection's topic is the fact it states
+(:func:`gateway.topics.fact_of`), not its whole sentence.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from engram import terms
 from gateway.topics import Topic, stems_of
 
 __all__ = [
@@ -420,13 +423,39 @@ def find_recollection_spans(
 
 
 def required_overlap(topic: Topic) -> int:
-    return min(2, len(topic.stems))
+    """Shared stemmed words a record needs: 2 (or all, when fewer) of a sentence's topic;
+    half of a fact's (one clause), rounded up, at most 2."""
+    n = len(topic.stems)
+    return min(2, (n + 1) // 2) if topic.fact else min(2, n)
 
 
 def supported_by_records(topic: Topic, records: Iterable[str]) -> bool:
-    """Whether one rendered record shares enough of the claim's topic (docstring)."""
+    """Whether one rendered record shares enough of the claim's topic and every one of
+    its names and numbers (docstring)."""
     need = required_overlap(topic)
     if need == 0:
         return False
     stems = topic.stems
-    return any(len(stems & stems_of(record)) >= need for record in records)
+    for record in records:
+        if len(stems & stems_of(record)) < need:
+            continue
+        if topic.specific and not _holds_all(record, topic.specific):
+            continue
+        return True
+    return False
+
+
+def _holds_all(record: str, specific: tuple[str, ...]) -> bool:
+    """Every number of ``specific`` is in ``record`` and, when it has names, one of them
+    (a capital marks a name in most scripts, but every German noun too, so requiring
+    all of them would turn down "Ich fahre einen Passat von 2013" for "Bei deinem Passat
+    von 2013 sitzt die Batterie links")."""
+    exact = set(terms.exact_terms(record))
+    stems = set(terms.index_terms(record))
+
+    def held(word: str) -> bool:
+        return word in exact or any(s in stems for s in terms.index_terms(word))
+
+    numbers = [w for w in specific if any(c.isdigit() for c in w)]
+    names = [w for w in specific if w not in numbers]
+    return all(held(w) for w in numbers) and (not names or any(held(w) for w in names))

@@ -15,11 +15,12 @@ compares them, ``stems`` as the ranked read paths do.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 
 from engram import terms
 
-__all__ = ["Topic", "content_words", "topic_of"]
+__all__ = ["Topic", "content_words", "fact_of", "topic_of"]
 
 GATE_LANGUAGES = ("en", "fr", "de", "es", "it", "pt", "nl")
 MAX_TOPIC_TERMS = 6
@@ -81,6 +82,12 @@ def content_words(text: str, limit: int | None = MAX_TOPIC_TERMS) -> tuple[str, 
 @dataclass(frozen=True)
 class Topic:
     exact: tuple[str, ...]
+    # A remembered fact's names and numbers ("Anna", "2015"), in exact form: a record
+    # supports the fact only if it holds each number and one of the names
+    # (:func:`gateway.recollection.supported_by_records`).
+    specific: tuple[str, ...] = ()
+    # Made by :func:`fact_of`: one clause's words, so a record needs fewer of them.
+    fact: bool = False
 
     @property
     def stems(self) -> frozenset[str]:
@@ -104,3 +111,29 @@ def topic_of(sentence: str, previous_sentence: str = "") -> Topic:
 def stems_of(text: str) -> frozenset[str]:
     """Stemmed content words: what a ranked search for ``text`` was about."""
     return Topic(content_words(text, limit=None)).stems
+
+
+# A word written with a capital inside a clause, or holding a digit: a name, a place, a
+# model, a year, an amount.
+_WORD_RX = re.compile(r"[^\W_][\w'’-]*")
+
+
+def _specific_words(clause: str) -> tuple[str, ...]:
+    stop = _stop_words()
+    out: list[str] = []
+    for i, match in enumerate(_WORD_RX.finditer(clause)):
+        word = match.group()
+        if not (any(c.isdigit() for c in word) or (i > 0 and word[0].isupper())):
+            continue
+        for exact in terms.exact_terms(word):
+            if exact not in stop and exact not in out:
+                out.append(exact)
+    return tuple(out)
+
+
+def fact_of(clause: str) -> Topic:
+    """The topic of a fact a recollection presents: the content words of the clause that
+    states it, and its names and numbers (which a supporting record must repeat). The
+    rest of the sentence is left out: "You told me you're vegan, so every dish here is
+    plant-based" is supported by "I'm vegan"."""
+    return Topic(content_words(clause), _specific_words(clause), fact=True)

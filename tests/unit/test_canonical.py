@@ -330,3 +330,18 @@ def test_a_prose_fence_around_one_sentence_is_prose_and_code_stays_code() -> Non
         "```text\nYou never told me. I have no record.\n```",
     ):
         assert for_claims(code) == code
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("u nvr told me u had a scooter", "you never told me you had a scooter"),
+        ("thank u, u told me ur dog is 3", "thank you, you told me your dog is 3"),
+        # Dutch writes the formal "you" as "u".
+        ("die heeft u nooit vermeld", "die heeft u nooit vermeld"),
+        ("Heeft u dat ooit gezegd?", "Heeft u dat ooit gezegd?"),
+        ("Dank u wel", "Dank u wel"),
+    ],
+)
+def test_text_speak_you_is_not_dutch_u(text: str, expected: str) -> None:
+    assert for_claims(text) == expected
