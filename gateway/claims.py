@@ -87,7 +87,7 @@ def _sentence_of(analysis: Analysis, start: int) -> int:
 
 
 def _topic(analysis: Analysis, sentence: int) -> Topic:
-    return topic_of(analysis.sentence_text(sentence), analysis.previous_sentence_text(sentence))
+    return topic_of(analysis.sentence_words(sentence), analysis.previous_sentence_words(sentence))
 
 
 def _facts(analysis: Analysis, sentence: int, start: int, end: int) -> tuple[Topic, ...]:

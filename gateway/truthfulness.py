@@ -1296,6 +1296,17 @@ class Analysis:
             return ""
         return self.sentence_text(index - 1)
 
+    def sentence_words(self, index: int) -> str:
+        """The sentence with its quotations as written (masked for the rules, but the
+        words a search was run for: "I searched your notes for 'dentist'")."""
+        s = self.sentences[index]
+        return self.text[s.start : s.end]
+
+    def previous_sentence_words(self, index: int) -> str:
+        if index == 0 or self.sentences[index - 1].paragraph != self.sentences[index].paragraph:
+            return ""
+        return self.sentence_words(index - 1)
+
 
 def _alignment(original: str, canonical: str) -> tuple[int, ...]:
     """Map each canonical offset (and the end) to an offset of the original."""

@@ -303,6 +303,9 @@ def scoped_exact(state: int) -> ExactEvidence:
         ("You never told me about your vet.", False, False),
         ("I also looked up your vet's name, but nothing came back.", False, False),
         ("I couldn't find anything about your dog.", False, False),
+        # the searched words in quotation marks are the claim's topic
+        ("I searched your notes for 'sister' and nothing came up.", True, True),
+        ("I searched your notes for «vet» and nothing came up.", False, False),
         # a claim with no topic is bound to no search
         ("You never told me.", False, False),
         ("Nothing came up.", False, False),
