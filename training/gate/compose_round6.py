@@ -1372,22 +1372,16 @@ def compose(lang: str, rng: random.Random, problems: list[str]) -> list[dict[str
         add(sentence, BENIGN)
     for t in d["tails"]:
         add(_cap(t) + ".", BENIGN)
-    seen: set[tuple[str, str]] = set()
-    unique = []
-    for row in rows:
-        key = (row["label"], row["text"])
-        if key not in seen:
-            seen.add(key)
-            unique.append(row)
+    unique = {(row["label"], row["text"]): row for row in rows}  # first place, one copy
     labels: dict[str, set[str]] = {}
-    for label, text in seen:
+    for label, text in unique:
         labels.setdefault(text, set()).add(label)
     problems.extend(
         f"{lang}: {text!r} labelled {sorted(both)}"
         for text, both in labels.items()
         if len(both) > 1
     )
-    return unique
+    return list(unique.values())
 
 
 def _store(lang: str, store: str | dict[str, str]) -> dict[str, str]:
