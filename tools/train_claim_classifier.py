@@ -79,6 +79,11 @@ BLIND_WEIGHT = 3.0
 # Weight of the round-5 clauses (remembered facts presented as known, and their twins):
 # the folded batches hold many second-person facts labelled benign around them.
 ROUND5_WEIGHT = 3.0
+# Weight of the round-6 clauses (telling frames by polarity, absence without a telling
+# verb, searches of the user's stores, and their twins). 1, unlike round 5: at 3 the
+# eight-fold LOBO gave query-scoped recall 0.826 against 0.834 at 1, corpus-wide 0.891
+# against 0.890, the same false blocks (1.5%) and one more obfuscation family passing.
+ROUND6_WEIGHT = 1.0
 # The recollection head: a binary logistic regression over the e5 embedding, "does this
 # clause present something about the user as remembered?", fitted on the written corpus
 # (every round) and the folded batches' recollections only (their benign clauses hold
@@ -220,6 +225,8 @@ def train(corpus: Corpus, *, verbose: bool = True) -> dict[str, npt.NDArray[np.g
             if s.startswith("blind_")
             else ROUND5_WEIGHT
             if s.startswith("round5_")
+            else ROUND6_WEIGHT
+            if s.startswith("round6_")
             else 1.0
             for s in corpus.sources
         ]
