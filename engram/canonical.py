@@ -427,26 +427,37 @@ _TEXTSPEAK_RX = re.compile(
 )
 
 
-# Dutch writes the formal "you" as "u" ("die heeft u nooit vermeld"): a "u" next to one
-# of these Dutch words is Dutch, not text-speak. Words that are also English are left out.
-_DUTCH_BESIDE_U_TEXT = """
-heeft hebt bent kunt wilt zult zou zoudt moet mag gaat komt nooit niet ook wel zelf dat het
-een mij ons graag nog toch even daar hier zich uw als wat hoe waar wanneer omdat toen voor
-van met aan bij door naar op tegen zoals dank bedankt heb hebben kan wil zal ben
+# Text-speak that is a word of another gate language beside that language's words: Dutch
+# writes the formal "you" as "u" ("die heeft u nooit vermeld"), French "dont" is "of
+# which" ("ce dont nous avons parlé"). Words that are also English are left out.
+_DUTCH_WORDS = """
+heeft hebt bent kunt wilt zult zou zoudt moet mag gaat komt nooit niet ook wel zelf
+dat het een mij ons graag nog toch even daar hier zich uw als wat hoe waar wanneer
+omdat toen voor van met aan bij door naar op tegen zoals dank bedankt heb hebben
+kan wil zal ben
 """
-_DUTCH_BESIDE_U = frozenset(_DUTCH_BESIDE_U_TEXT.split())
+_FRENCH_WORDS = """
+ce celui celle ceux celles ceci cela chose choses nous vous il ils elle elles on je
+tu j le la les lequel laquelle un une des du personne ami amie sujet projet livre
+façon manière moment jour fois raison endroit dossier question problème parlé
+"""
+_OTHER_LANGUAGE_BESIDE = {
+    "u": frozenset(_DUTCH_WORDS.split()),
+    "dont": frozenset(_FRENCH_WORDS.split()),
+}
 _WORD_BEFORE_RX = re.compile(r"([^\W\d_]+)[^\w]*\Z")
 _WORD_AFTER_RX = re.compile(r"\A[^\w]*([^\W\d_]+)")
 
 
 def _textspeak_word(match: re.Match[str]) -> str:
     word = match.group()
-    if word == "u":
+    other = _OTHER_LANGUAGE_BESIDE.get(word)
+    if other is not None:
         text = match.string
         before = _WORD_BEFORE_RX.search(text, max(0, match.start() - 40), match.start())
         after = _WORD_AFTER_RX.match(text, match.end(), match.end() + 40)
         beside = {m.group(1).casefold() for m in (before, after) if m is not None}
-        if beside & _DUTCH_BESIDE_U:
+        if beside & other:
             return word
     return _TEXTSPEAK[word]
 
@@ -545,6 +556,9 @@ def _unformat(text: str) -> str:
     text = _INLINE_CODE_RX.sub(r"\1", text)
     text = _strip_symbols(text)
     text = _join_lines(text)
+    # Accents come off before digits are read as letters: "$ÈRA" is "$ERA" is "sera",
+    # in one pass (the canonical text of a canonical text is itself).
+    text = _LETTERS_RX.sub(_unmark, text)
     text = _SPACED_LEET_RX.sub(_unspace_leet, text)
     text = _SPACED_RX.sub(_unspace, text)
     text = _MIXED_RX.sub(_unleet, text)

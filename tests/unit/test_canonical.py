@@ -345,3 +345,8 @@ def test_a_prose_fence_around_one_sentence_is_prose_and_code_stays_code() -> Non
 )
 def test_text_speak_you_is_not_dutch_u(text: str, expected: str) -> None:
     assert for_claims(text) == expected
+
+
+def test_french_dont_is_not_text_speak() -> None:
+    assert for_claims("dans ce dont nous avons parlé") == "dans ce dont nous avons parlé"
+    assert for_claims("I dont have that") == "I don't have that"
