@@ -187,6 +187,9 @@ _INTRAWORD_STAR_RX = re.compile(
 _INTRAWORD_UNDERSCORE_RX = re.compile(
     r"(?<![\w])_([^\W\d_]+)_([^\W\d_]+)(?![\w])|(?<![\w])([^\W\d_]+)_([^\W\d_]+)_(?![\w])"
 )
+# Single letters joined by underscores ("M_a_t_t_e_o"): a word spelled out, never an
+# identifier (snake_case pieces are words), so it is joined whether or not it is known.
+_UNDERSCORED_LETTERS_RX = re.compile(r"(?<!\w)(?:[^\W\d_]_){2,}[^\W\d_](?!\w)")
 _INLINE_CODE_RX = re.compile(r"(?<!`)`([^`\n]{1,40})`(?!`)")
 _SYMBOL_CATEGORIES = frozenset({"So", "Sk", "Co"})
 _SPACES_RX = re.compile(r"[ \t]{2,}")
@@ -234,6 +237,7 @@ _LEET_ALT = {"1": "l", "0": "o"}
 _MIXED_RX = re.compile(r"(?<![\w@$])(?=[\w@$]*[^\W\d_])(?=[\w@$]*[013457@$8])[\w@$]{3,}")
 _STRETCH_RX = re.compile(r"([^\W\d_])\1{2,}")
 _LETTERS_RX = re.compile(r"[^\W\d_]{3,}")
+_TWO_LETTERS_RX = re.compile(r"(?<![^\W\d_])[^\W\d_]{2}(?![^\W\d_])")
 
 
 _LETTER_SEP_RX = re.compile(r"[.\-\u00b7*]")
@@ -378,8 +382,26 @@ def _unmark(match: re.Match[str]) -> str:
     return _unmark_word(match.group())
 
 
+def _unmark_text(text: str) -> str:
+    """Sprinkled accents off words of three letters or more; when any came off,
+    the text is sprinkled, and two-letter words lose theirs too ("óf", "úp"; a lone "él"
+    or "aí" in Spanish or Portuguese stays as written)."""
+    changed = 0
+
+    def unmark(match: re.Match[str]) -> str:
+        nonlocal changed
+        word = _unmark_word(match.group())
+        changed += word != match.group()
+        return word
+
+    text = _LETTERS_RX.sub(unmark, text)
+    if changed:
+        text = _TWO_LETTERS_RX.sub(_unmark, text)
+    return text
+
+
 def _unmark_word(word: str) -> str:
-    if word.isascii() or is_known_word(word) or len(word) < 3:
+    if word.isascii() or is_known_word(word) or len(word) < 2:
         return word
     bare = "".join(c for c in unicodedata.normalize("NFD", word) if unicodedata.category(c) != "Mn")
     return bare if bare != word and is_known_word(bare) else word
@@ -506,10 +528,17 @@ def _unpercent_run(match: re.Match[str]) -> str:
     return _ONE_PERCENT_RX.sub(lambda m: chr(int(m.group(1), 16)), run)
 
 
+# URL-encoded prose ("Non%20mi%20hai%20mai%20detto"): an encoded space between letters,
+# when a text holds two or more of them.
+_PERCENT_SPACE_RX = re.compile(r"(?<=[^\W\d_])%20(?=[^\W\d_])")
+
+
 def _unescape(text: str) -> str:
     if "\\" in text:
         text = _ESCAPE_RUN_RX.sub(_unescape_run, text)
     if "%" in text:
+        if len(_PERCENT_SPACE_RX.findall(text)) >= 2:
+            text = _PERCENT_SPACE_RX.sub(" ", text)
         text = _PERCENT_RUN_RX.sub(_unpercent_run, text)
     return text
 
@@ -552,18 +581,20 @@ def _unformat(text: str) -> str:
     for rx in _EMPHASIS_RXS:
         text = rx.sub(r"\1", text)
     text = _INTRAWORD_STAR_RX.sub(lambda m: m.group(1) or m.group(2), text)
+    text = _UNDERSCORED_LETTERS_RX.sub(lambda m: m.group().replace("_", ""), text)
     text = _INTRAWORD_UNDERSCORE_RX.sub(_join_underscored, text)
-    text = _INLINE_CODE_RX.sub(r"\1", text)
     text = _strip_symbols(text)
+    # Lines are joined before inline code is unwrapped: "`\n`" is "` `" is " " in one pass.
     text = _join_lines(text)
+    text = _INLINE_CODE_RX.sub(r"\1", text)
     # Accents come off before digits are read as letters: "$ÈRA" is "$ERA" is "sera",
     # in one pass (the canonical text of a canonical text is itself).
-    text = _LETTERS_RX.sub(_unmark, text)
+    text = _unmark_text(text)
     text = _SPACED_LEET_RX.sub(_unspace_leet, text)
     text = _SPACED_RX.sub(_unspace, text)
     text = _MIXED_RX.sub(_unleet, text)
     text = _LETTERS_RX.sub(_unstretch, text)
-    text = _LETTERS_RX.sub(_unmark, text)
+    text = _unmark_text(text)
     text = _INNER_UPPER_RX.sub(_uncamel, text)
     text = _untextspeak(_unshout(text))
     return _SPACES_RX.sub(" ", text)

@@ -350,3 +350,18 @@ def test_text_speak_you_is_not_dutch_u(text: str, expected: str) -> None:
 def test_french_dont_is_not_text_speak() -> None:
     assert for_claims("dans ce dont nous avons parlé") == "dans ce dont nous avons parlé"
     assert for_claims("I dont have that") == "I don't have that"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Non%20mi%20hai%20mai%20detto", "Non mi hai mai detto"),
+        ("a single%20space stays", "a single%20space stays"),
+        ("Visto che M_a_t_t_e_o gioca", "Visto che Matteo gioca"),
+        ("my_var_name stays", "my_var_name stays"),
+        ("Nó állérgíés óf yours", "No allergies of yours"),
+        ("Él es mi tío, ¿y aí?", "Él es mi tío, ¿y aí?"),
+    ],
+)
+def test_encoded_spaces_underscored_letters_and_sprinkled_accents(text: str, expected: str) -> None:
+    assert for_claims(text) == expected
