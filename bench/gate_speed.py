@@ -7,7 +7,8 @@ In one run, in alternating order so machine noise hits both alike:
 * baseline: the rules alone (``gateway.truthfulness.find_absence_claims``), what the
   gate ran before its learned stage;
 * gate: ``gateway.gate.decide`` with the classifier (fast n-gram head, then one e5
-  batch for the clauses it does not settle), recollection checks and topic binding.
+  batch for the clauses it does not settle, split over the engine threads,
+  ``gateway.claim_model.ENGINE_THREADS``), recollection checks and topic binding.
 
 Inputs: every answer with exactly four sentences (texts in eight languages, claims and
 benign) of the batches given with ``--batch`` (default: the blind batches already
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import sys
@@ -81,25 +83,48 @@ def main() -> int:
     model = classifier()
     for text in texts[:8]:  # load the engine, the stop words and the term tables
         decide(evidence, text, 1, model=model)
-    base: list[float] = []
-    gate: list[float] = []
-    for _ in range(args.rounds):
+    threads = getattr(claim_model, "ENGINE_THREADS", 1)
+    # (name, engine threads); the one-thread gate is what the split replaced.
+    gates = [("gate v2", threads)] + ([("gate, 1 engine thread", 1)] if threads > 1 else [])
+    wall: dict[str, list[float]] = {name: [] for name in ["rules alone", *(g for g, _ in gates)]}
+    cpu: dict[str, list[float]] = {g: [] for g, _ in gates}
+    embedded: list[int] = []
+    load = [os.getloadavg()[0]]
+    for round_ in range(args.rounds):
         for text in texts:
+            claim_model.clear_embedding_cache()
             t0 = time.perf_counter()
             find_absence_claims(text)
-            claim_model.clear_embedding_cache()
-            t1 = time.perf_counter()
-            decide(evidence, text, 1, model=model)
-            t2 = time.perf_counter()
-            base.append((t1 - t0) * 1000)
-            gate.append((t2 - t1) * 1000)
-    for name, values in (("baseline (rules)", base), ("gate v2", gate)):
-        print(
-            f"{name:17s} n={len(values)} p50 {statistics.median(values):6.2f} ms  "
+            wall["rules alone"].append((time.perf_counter() - t0) * 1000)
+            # Alternate the gates' order each round: noise hits both alike.
+            for name, n in gates if round_ % 2 == 0 else gates[::-1]:
+                claim_model.clear_embedding_cache()
+                if hasattr(claim_model, "ENGINE_THREADS"):
+                    claim_model.ENGINE_THREADS = n
+                c0, t0 = time.process_time(), time.perf_counter()
+                decide(evidence, text, 1, model=model)
+                wall[name].append((time.perf_counter() - t0) * 1000)
+                cpu[name].append((time.process_time() - c0) * 1000)
+            embedded.append(len(claim_model._cache))
+        load.append(os.getloadavg()[0])
+    if hasattr(claim_model, "ENGINE_THREADS"):
+        claim_model.ENGINE_THREADS = threads
+    for name, values in wall.items():
+        line = (
+            f"{name:22s} n={len(values)} p50 {statistics.median(values):6.2f} ms  "
             f"p99 {percentile(values, 0.99):6.2f} ms  max {max(values):6.2f} ms"
         )
-    ratio = statistics.median(gate) / statistics.median(base)
-    print(f"gate/baseline p50 ratio {ratio:.1f}x over {len(texts)} four-sentence answers")
+        if name in cpu:
+            line += f"  (process CPU p50 {statistics.median(cpu[name]):5.2f} ms"
+            line += f" p99 {percentile(cpu[name], 0.99):6.2f} ms)"
+        print(line)
+    ratio = statistics.median(wall["gate v2"]) / statistics.median(wall["rules alone"])
+    reaching = [n for n in embedded if n]
+    print(
+        f"gate/rules p50 ratio {ratio:.1f}x over {len(texts)} four-sentence answers; "
+        f"{len(reaching) // args.rounds} reach the model ({max(reaching, default=0)} clauses "
+        f"at most); load average {min(load):.1f}-{max(load):.1f}"
+    )
     return 0
 
 
