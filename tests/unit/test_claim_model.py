@@ -153,6 +153,4 @@ def _reference_features(text: str) -> dict[int, float]:
 )
 def test_fast_features_match_their_definition_in_order(text: str) -> None:
     # Order matters too: the head sums the weights in the features' order.
-    assert list(claim_features.feature_ids(text).items()) == list(
-        _reference_features(text).items()
-    )
+    assert list(claim_features.feature_ids(text).items()) == list(_reference_features(text).items())
