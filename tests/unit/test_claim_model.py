@@ -154,3 +154,25 @@ def _reference_features(text: str) -> dict[int, float]:
 def test_fast_features_match_their_definition_in_order(text: str) -> None:
     # Order matters too: the head sums the weights in the features' order.
     assert list(claim_features.feature_ids(text).items()) == list(_reference_features(text).items())
+
+
+def test_loading_loads_the_heads_and_the_engine_once() -> None:
+    claim_model.load()
+    engine, model = claim_model._e5(), claim_model.classifier()
+    claim_model.load()
+    assert claim_model._e5() is engine and claim_model.classifier() is model
+    assert len(claim_model._engine) == 1 and len(claim_model._classifier) == 1
+
+
+def test_a_failed_gate_load_at_start_is_logged_not_raised(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from gateway import component
+
+    def broken() -> None:
+        raise OSError("heads file unreadable")
+
+    monkeypatch.setattr(claim_model, "load", broken)
+    component._load_the_gate()
+    assert "loading the release gate's classifier failed" in caplog.text
+    assert "heads file unreadable" in caplog.text
