@@ -16,7 +16,8 @@ reported, :data:`SEEN_BATCHES`; a batch still being written or not yet reported 
 never read unless named). The model and every table load before timing (once per
 process, as in the server), and the clause-embedding cache is emptied before each
 answer, so every timed decision embeds its clauses afresh (a regeneration would hit
-the cache; a first answer does not). Prints p50/p99 in ms and the gate/baseline ratio; the journaled
+the cache; a first answer does not); ``--cached`` keeps them, timing the decision
+without the e5 pass. Prints p50/p99 in ms and the gate/baseline ratio; the journaled
 verdict that ReleaseResponse adds on top is measured by bench/gateway_bench.py.
 """
 
@@ -66,6 +67,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--batch", type=Path, action="append", default=None)
+    parser.add_argument(
+        "--cached",
+        action="store_true",
+        help="keep the clause embeddings of a first pass: the decision without the e5 pass",
+    )
     args = parser.parse_args()
     batches = args.batch or [BLIND / name for name in SEEN_BATCHES]
     texts = four_sentence_answers(batches)
@@ -81,8 +87,13 @@ def main() -> int:
         query_text="what did I tell you about my trip",
     )
     model = classifier()
-    for text in texts[:8]:  # load the engine, the stop words and the term tables
+    for text in texts if args.cached else texts[:8]:  # load the engine and the tables
         decide(evidence, text, 1, model=model)
+
+    def forget() -> None:
+        if not args.cached:
+            claim_model.clear_embedding_cache()
+
     threads = getattr(claim_model, "ENGINE_THREADS", 1)
     # (name, engine threads); the one-thread gate is what the split replaced.
     gates = [("gate v2", threads)] + ([("gate, 1 engine thread", 1)] if threads > 1 else [])
@@ -92,13 +103,13 @@ def main() -> int:
     load = [os.getloadavg()[0]]
     for round_ in range(args.rounds):
         for text in texts:
-            claim_model.clear_embedding_cache()
+            forget()
             t0 = time.perf_counter()
             find_absence_claims(text)
             wall["rules alone"].append((time.perf_counter() - t0) * 1000)
             # Alternate the gates' order each round: noise hits both alike.
             for name, n in gates if round_ % 2 == 0 else gates[::-1]:
-                claim_model.clear_embedding_cache()
+                forget()
                 if hasattr(claim_model, "ENGINE_THREADS"):
                     claim_model.ENGINE_THREADS = n
                 c0, t0 = time.process_time(), time.perf_counter()
@@ -120,10 +131,15 @@ def main() -> int:
         print(line)
     ratio = statistics.median(wall["gate v2"]) / statistics.median(wall["rules alone"])
     reaching = [n for n in embedded if n]
+    reached = (
+        "embeddings cached"
+        if args.cached
+        else f"{len(reaching) // args.rounds} reach the model "
+        f"({max(reaching, default=0)} clauses at most)"
+    )
     print(
         f"gate/rules p50 ratio {ratio:.1f}x over {len(texts)} four-sentence answers; "
-        f"{len(reaching) // args.rounds} reach the model ({max(reaching, default=0)} clauses "
-        f"at most); load average {min(load):.1f}-{max(load):.1f}"
+        f"{reached}; load average {min(load):.1f}-{max(load):.1f}"
     )
     return 0
 
