@@ -29,7 +29,9 @@ Two heads and a combiner trained by ``tools/train_claim_classifier.py`` on the c
 
 Nothing is filtered before the fast stage: every clause the rules did not settle is
 scored, and an unfamiliar language (few seen words) always reaches the model stage.
-The model and heads load once per process (:func:`classifier`).
+The model and heads load once per process (:func:`classifier`; the gateway calls
+:func:`load` at start); the clauses of one answer that reach the model are embedded in
+one call split over :data:`ENGINE_THREADS` threads, with bit-identical results.
 """
 
 from __future__ import annotations
