@@ -279,15 +279,16 @@ def assemble_series(
     return result
 
 
+def assembled_context(gateway: Any, input_text: str) -> str:
+    """The id of a context assembled for ``input_text`` in the benchmark session."""
+    request = gpb.AssembleContextRequest(
+        subject=SUBJECT, session_id=SESSION, input_text=input_text, request_id=str(uuid.uuid4())
+    )
+    return str(gateway.AssembleContext(request).context_id)
+
+
 def release_series(gateway: Any, calls: int, clients: int) -> dict[str, Any]:
-    context_id = gateway.AssembleContext(
-        gpb.AssembleContextRequest(
-            subject=SUBJECT,
-            session_id=SESSION,
-            input_text="what about w0001 w0003",
-            request_id=str(uuid.uuid4()),
-        )
-    ).context_id
+    context_id = assembled_context(gateway, "what about w0001 w0003")
     texts = ["The item is filed under w0001.", "You never told me about w0001."]
     latencies: list[float] = []
     verdicts: dict[str, int] = {}
@@ -333,14 +334,7 @@ def answer_series(gateway: Any, rounds: int) -> dict[str, Any]:
     from gateway import claim_model
 
     texts = four_sentence_answers([BLIND / name for name in SEEN_BATCHES])
-    context_id = gateway.AssembleContext(
-        gpb.AssembleContextRequest(
-            subject=SUBJECT,
-            session_id=SESSION,
-            input_text="what did I tell you about my trip",
-            request_id=str(uuid.uuid4()),
-        )
-    ).context_id
+    context_id = assembled_context(gateway, "what did I tell you about my trip")
     threads = claim_model.ENGINE_THREADS
     variants = [(f"split over {threads} engine threads", threads), ("one engine thread", 1)]
     latencies: dict[str, list[float]] = {name: [] for name, _ in variants}
