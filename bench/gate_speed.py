@@ -7,7 +7,8 @@ In one run, in alternating order so machine noise hits both alike:
 * baseline: the rules alone (``gateway.truthfulness.find_absence_claims``), what the
   gate ran before its learned stage;
 * gate: ``gateway.gate.decide`` with the classifier (fast n-gram head, then one e5
-  batch for the clauses it does not settle), recollection checks and topic binding.
+  batch for the clauses it does not settle, split over the engine threads,
+  ``gateway.claim_model.ENGINE_THREADS``), recollection checks and topic binding.
 
 Inputs: every answer with exactly four sentences (texts in eight languages, claims and
 benign) of the batches given with ``--batch`` (default: the blind batches already
@@ -15,7 +16,8 @@ reported, :data:`SEEN_BATCHES`; a batch still being written or not yet reported 
 never read unless named). The model and every table load before timing (once per
 process, as in the server), and the clause-embedding cache is emptied before each
 answer, so every timed decision embeds its clauses afresh (a regeneration would hit
-the cache; a first answer does not). Prints p50/p99 in ms and the gate/baseline ratio; the journaled
+the cache; a first answer does not); ``--cached`` keeps them, timing the decision
+without the e5 pass. Prints p50/p99 in ms and the gate/baseline ratio; the journaled
 verdict that ReleaseResponse adds on top is measured by bench/gateway_bench.py.
 """
 
@@ -23,11 +25,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -60,10 +64,33 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def _time_engine_calls() -> list[float]:
+    """CPU ms of each engine call (its own thread's), appended as the calls end."""
+    calls: list[float] = []
+    query = getattr(claim_model, "_query", None)
+    if query is None:  # a tree from before the split: one call on the caller's thread
+        return calls
+
+    def timed(engine: object, texts: list[str]) -> Any:
+        started = time.thread_time()
+        try:
+            return query(engine, texts)
+        finally:
+            calls.append((time.thread_time() - started) * 1000)
+
+    claim_model._query = timed
+    return calls
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--batch", type=Path, action="append", default=None)
+    parser.add_argument(
+        "--cached",
+        action="store_true",
+        help="keep the clause embeddings of a first pass: the decision without the e5 pass",
+    )
     args = parser.parse_args()
     batches = args.batch or [BLIND / name for name in SEEN_BATCHES]
     texts = four_sentence_answers(batches)
@@ -79,27 +106,69 @@ def main() -> int:
         query_text="what did I tell you about my trip",
     )
     model = classifier()
-    for text in texts[:8]:  # load the engine, the stop words and the term tables
+    for text in texts if args.cached else texts[:8]:  # load the engine and the tables
         decide(evidence, text, 1, model=model)
-    base: list[float] = []
-    gate: list[float] = []
-    for _ in range(args.rounds):
+
+    def forget() -> None:
+        if not args.cached:
+            claim_model.clear_embedding_cache()
+
+    threads = getattr(claim_model, "ENGINE_THREADS", 1)
+    # (name, engine threads); the one-thread gate is what the split replaced.
+    gates = [("gate v2", threads)] + ([("gate, 1 engine thread", 1)] if threads > 1 else [])
+    wall: dict[str, list[float]] = {name: [] for name in ["rules alone", *(g for g, _ in gates)]}
+    cpu: dict[str, list[float]] = {g: [] for g, _ in gates}
+    critical: dict[str, list[float]] = {g: [] for g, _ in gates}
+    parts = _time_engine_calls()
+    embedded: list[int] = []
+    load = [os.getloadavg()[0]]
+    for round_ in range(args.rounds):
         for text in texts:
+            forget()
             t0 = time.perf_counter()
             find_absence_claims(text)
-            claim_model.clear_embedding_cache()
-            t1 = time.perf_counter()
-            decide(evidence, text, 1, model=model)
-            t2 = time.perf_counter()
-            base.append((t1 - t0) * 1000)
-            gate.append((t2 - t1) * 1000)
-    for name, values in (("baseline (rules)", base), ("gate v2", gate)):
-        print(
-            f"{name:17s} n={len(values)} p50 {statistics.median(values):6.2f} ms  "
+            wall["rules alone"].append((time.perf_counter() - t0) * 1000)
+            # Alternate the gates' order each round: noise hits both alike.
+            for name, n in gates if round_ % 2 == 0 else gates[::-1]:
+                forget()
+                if hasattr(claim_model, "ENGINE_THREADS"):
+                    claim_model.ENGINE_THREADS = n
+                parts.clear()
+                c0, t0 = time.process_time(), time.perf_counter()
+                decide(evidence, text, 1, model=model)
+                wall[name].append((time.perf_counter() - t0) * 1000)
+                used = (time.process_time() - c0) * 1000
+                cpu[name].append(used)
+                # What an idle machine would wait for: the caller's own work and the
+                # longest engine call (the split's calls run side by side).
+                critical[name].append(used - sum(parts) + max(parts, default=0.0))
+            embedded.append(len(claim_model._cache))
+        load.append(os.getloadavg()[0])
+    if hasattr(claim_model, "ENGINE_THREADS"):
+        claim_model.ENGINE_THREADS = threads
+    for name, values in wall.items():
+        line = (
+            f"{name:22s} n={len(values)} p50 {statistics.median(values):6.2f} ms  "
             f"p99 {percentile(values, 0.99):6.2f} ms  max {max(values):6.2f} ms"
         )
-    ratio = statistics.median(gate) / statistics.median(base)
-    print(f"gate/baseline p50 ratio {ratio:.1f}x over {len(texts)} four-sentence answers")
+        if name in cpu:
+            line += f"  (process CPU p50 {statistics.median(cpu[name]):5.2f} ms"
+            line += f" p99 {percentile(cpu[name], 0.99):6.2f} ms; critical path"
+            line += f" p50 {statistics.median(critical[name]):5.2f}"
+            line += f" p99 {percentile(critical[name], 0.99):6.2f} ms)"
+        print(line)
+    ratio = statistics.median(wall["gate v2"]) / statistics.median(wall["rules alone"])
+    reaching = [n for n in embedded if n]
+    reached = (
+        "embeddings cached"
+        if args.cached
+        else f"{len(reaching) // args.rounds} reach the model "
+        f"({max(reaching, default=0)} clauses at most)"
+    )
+    print(
+        f"gate/rules p50 ratio {ratio:.1f}x over {len(texts)} four-sentence answers; "
+        f"{reached}; load average {min(load):.1f}-{max(load):.1f}"
+    )
     return 0
 
 

