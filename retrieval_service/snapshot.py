@@ -98,6 +98,10 @@ class EpisodeIds(Sequence[str]):
     def __len__(self) -> int:
         return int(self._rows.size)
 
+    def location(self, position: int) -> tuple[int, int]:
+        """(segment, row) of a candidate."""
+        return int(self._segs[position]), int(self._rows[position])
+
     @overload
     def __getitem__(self, position: int) -> str: ...
 
