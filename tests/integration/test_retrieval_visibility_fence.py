@@ -104,7 +104,8 @@ def test_a_current_snapshot_serves_the_journal_s_own_bodies(
         assert found is not None
         held.append(bodies.episode(snapshot, *found))
     assert held == list(journal.episodes)
-    assert held[0].session_ids == ["s1", "s2"] and held[0].occurrence_count == 2
+    pixel = held[0]
+    assert pixel is not None and pixel.session_ids == ["s1", "s2"] and pixel.occurrence_count == 2
 
 
 @pytest.mark.parametrize("what", ["episode", "turn event", "purge"])
