@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import percentile
 from bench.retrieval_corpus import SUBJECT, WORKSPACE, Corpus, prepare, query_text
+from engram import ranking
 from engram.channels import open_channel
 from engram.config import Settings
 from engram.embedder_cache import shared_embedder
@@ -49,6 +50,8 @@ from engram.journal.v1 import journal_pb2_grpc as jgrpc
 from engram.retrieval.v1 import retrieval_pb2 as rpb
 from engram.retrieval.v1 import retrieval_pb2_grpc as rgrpc
 from engram.server import start_suite
+from retrieval_service import dense as dense_mod
+from retrieval_service.dense import faiss
 from retrieval_service.recall import VISIBILITY_SNAPSHOT
 from retrieval_service.snapshot import SearchRequest, Snapshot
 
@@ -125,6 +128,37 @@ def dense_recall(runtime: Any, vectors: np.ndarray, url: str) -> dict[str, float
         "dense_only_p99_ms": round(percentile(latencies, 99) * 1000, 3),
         "queries": len(vectors),
     }
+
+
+def ef_search_sweep(
+    runtime: Any, vectors: np.ndarray, efs: tuple[int, ...] = (100, 128, 192)
+) -> dict[str, Any]:
+    """Recall@10 of the top 10 of Recall's dense list (k = ranking.WINDOW) against
+    exact search, and the FAISS search time, at several efSearch values (the
+    resident index uses dense.HNSW_EF_SEARCH, at least k)."""
+    base = runtime.index.snapshot.segments[0]
+    if base.dense.kind != dense_mod.KIND_HNSW:
+        return {}
+    subject = runtime.index.interner.lookup(SUBJECT)
+    workspace = runtime.index.interner.lookup(WORKSPACE)
+    lo, hi = base.scope_range(subject, workspace)
+    exact = [set(np.argsort(-(base.dense.vectors[lo:hi] @ v))[:10].tolist()) for v in vectors]
+    k = ranking.WINDOW
+    found: dict[str, Any] = {"k": k}
+    for ef in efs:
+        params = faiss.SearchParametersHNSW(sel=faiss.IDSelectorRange(lo, hi), efSearch=ef)
+        recalls, latencies = [], []
+        for vector, truth in zip(vectors, exact, strict=True):
+            started = time.perf_counter()
+            _d, labels = base.dense.faiss_index.search(vector.reshape(1, -1), k, params=params)
+            latencies.append(time.perf_counter() - started)
+            top = {int(x) - lo for x in labels[0][:10]}
+            recalls.append(len(top & truth) / 10)
+        found[f"ef_{ef}"] = {
+            "recall_at_10": round(float(np.mean(recalls)), 4),
+            "faiss_p50_ms": round(percentile(latencies, 50) * 1000, 3),
+        }
+    return found
 
 
 def main() -> None:
@@ -316,7 +350,9 @@ def main() -> None:
         }
         result["top1_agreement_vector"] = round(agree_top1 / args.queries, 3)
         summary["latency"] = result
-        summary["dense"] = dense_recall(runtime, corpus.queries(args.recall_queries)[0], url)
+        recall_vectors = corpus.queries(args.recall_queries)[0]
+        summary["dense"] = dense_recall(runtime, recall_vectors, url)
+        summary["ef_search"] = ef_search_sweep(runtime, recall_vectors)
         print(json.dumps(summary, indent=1), flush=True)
         channel.close()
     finally:
