@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -189,7 +190,9 @@ def main() -> None:
             "listen": "127.0.0.1:0",
             "database_url": url,
             "embedder": args.embedder,
-            "data_dir": str(args.out / f"data-{args.episodes}-{model}"),
+            "data_dir": str(
+                args.out / f"data-{args.episodes}-{re.sub(r'[^A-Za-z0-9._-]+', '_', model)}"
+            ),
             "index_persist": args.keep_index,
             "metrics_port": -1,
             "index_staleness_seconds": 60,
