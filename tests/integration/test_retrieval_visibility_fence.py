@@ -22,7 +22,7 @@ from engram.server import Suite
 from retrieval_service import bodies
 from retrieval_service.records import split_key
 from tests.helpers import commit_turn
-from tests.integration.test_retrieval import TOPICS, Client, ids, seed
+from tests.integration.test_retrieval import TOPICS, Client, _quarantine, ids, seed
 
 pytestmark = pytest.mark.integration
 
@@ -36,19 +36,6 @@ def _fence(client: Client) -> int:
         row = conn.execute("SELECT cursor FROM journal.visibility_fence").fetchone()
     assert row is not None
     return int(row[0])
-
-
-def _quarantine(client: Client, kind: Any, record_id: str, restore: bool = False) -> None:
-    fields = {
-        "record_kind": kind,
-        "record_id": record_id,
-        "reason": "test",
-        "request_id": str(uuid.uuid4()),
-    }
-    if restore:
-        client.journal.Restore(jpb.RestoreRequest(**fields))
-    else:
-        client.journal.Quarantine(jpb.QuarantineRequest(**fields))
 
 
 def _counts(client: Client) -> dict[str, int]:
