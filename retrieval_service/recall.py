@@ -259,6 +259,7 @@ class Recaller:
     def _count_visibility(self, how: str) -> None:
         with self._fallback_lock:
             self._visibility[how] += 1
+        count_plane_event("retrieval", f"resident_{how}")
 
     @property
     def fallbacks_total(self) -> int:
