@@ -16,6 +16,8 @@ import grpc
 import psycopg
 import pytest
 
+from engram import coverage as cov
+from engram.common.v1 import common_pb2 as cpb
 from engram.journal.v1 import journal_pb2 as jpb
 from engram.retrieval.v1 import retrieval_pb2 as rpb
 from engram.server import Suite
@@ -181,3 +183,26 @@ def test_quarantines_racing_recalls_are_never_served(topology: Client) -> None:
     assert recalls > len(targets)
     counts = _counts(client)
     assert counts["snapshot"] + counts["reread"] >= recalls
+
+
+def test_a_fence_that_cannot_be_read_serves_nothing(
+    start_services: Callable[..., Suite], channel_to: Callable[..., grpc.Channel]
+) -> None:
+    """The journal serves the feed, but this process's database URL leads
+    nowhere: an unverified snapshot is never served, nor an empty SEARCHED."""
+    journal_suite = start_services(["journal"])
+    retrieval_suite = start_services(
+        ["retrieval"],
+        journal_addr=journal_suite.address,
+        database_url="postgresql://engram@127.0.0.1:1/engram?connect_timeout=1",
+        index_staleness_seconds=3600,
+    )
+    client = Client(retrieval_suite, channel_to, journal_suite)
+    seed(client)
+    client.caught_up()
+    response = client.recall("cat named Pixel")
+    assert response.served_by == rpb.SERVED_BY_NONE
+    assert not response.hits
+    assert response.coverage.outcome == cpb.SEARCH_OUTCOME_UNAVAILABLE
+    assert response.absence_state == cpb.ABSENCE_STATE_UNAVAILABLE
+    cov.validate(response.coverage)
