@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 import time
 import uuid
@@ -241,12 +242,25 @@ def _copy_chunk(
                 )
 
 
+def _adopt_unsuffixed(server_url: str, out: Path, episodes: int, model: str, name: str) -> None:
+    """Rename a corpus built under the earlier name (one per size) when its model matches."""
+    old = out / f"retrieval_{episodes}.json"
+    if not old.exists() or json.loads(old.read_text()).get("model") != model:
+        return
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f'ALTER DATABASE "retrieval_{episodes}" RENAME TO "{name}"')
+    old.rename(out / f"{name}.json")
+
+
 def prepare(out: Path, episodes: int, model: str) -> tuple[EmbeddedPostgres, str, dict[str, float]]:
     """Start the embedded server under `out` and load the corpus once per size."""
     server = start_embedded(out)
-    name = f"retrieval_{episodes}"
+    # One database per size and model tag (the vectors are the same; the tag
+    # decides which embedder's queries the journal searches them with).
+    name = f"retrieval_{episodes}_{re.sub(r'[^a-z0-9]+', '_', model.lower())}"
     url = with_database(server.url, name)
     marker = out / f"{name}.json"
+    _adopt_unsuffixed(server.url, out, episodes, model, name)
     if marker.exists():
         saved = json.loads(marker.read_text())
         if saved.get("model") == model:

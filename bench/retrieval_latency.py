@@ -10,15 +10,17 @@ The services run in this process on one port (journal + retrieval, MiniLM
 embedder, index persistence off); RetrievalService builds its index by
 replaying the change feed at start, and the benchmark waits for it.
 
-Per query, five calls in turn (so machine noise hits all alike): Recall
+Per query, six calls in turn (so machine noise hits all alike): Recall
 and SearchEpisodes with a precomputed query vector (excluding query
-embedding); the same Recall with its visibility re-read sent through
-JournalService.BatchGetEpisodes over gRPC (the path before the direct
-database read, as a same-run baseline); then Recall and SearchEpisodes with
-query text only (each service embeds the query with MiniLM; --no-text skips
-these two). k = 10. Recall's resident path includes its visibility re-read,
-the price of never serving a quarantined hit: a direct read of the
-journal's database (retrieval_service.direct), the process knowing its URL.
+embedding); the same Recall with its hits re-read from the journal's
+database instead of served from the snapshot after the visibility fence
+(the path before the fence, a same-run baseline); the same with the re-read
+sent through JournalService.BatchGetEpisodes over gRPC (the path before
+that); then Recall and SearchEpisodes with query text only (each service
+embeds the query with --embedder; --no-text skips these two). k = 10.
+Recall's resident path includes its visibility check, the price of never
+serving a quarantined hit: one read of the visibility fence row
+(retrieval_service.direct), the process knowing the database URL.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -39,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import percentile
 from bench.retrieval_corpus import SUBJECT, WORKSPACE, Corpus, prepare, query_text
+from engram import ranking
 from engram.channels import open_channel
 from engram.config import Settings
 from engram.embedder_cache import shared_embedder
@@ -47,7 +51,10 @@ from engram.journal.v1 import journal_pb2_grpc as jgrpc
 from engram.retrieval.v1 import retrieval_pb2 as rpb
 from engram.retrieval.v1 import retrieval_pb2_grpc as rgrpc
 from engram.server import start_suite
-from retrieval_service.snapshot import SearchRequest
+from retrieval_service import dense as dense_mod
+from retrieval_service.dense import faiss
+from retrieval_service.recall import VISIBILITY_SNAPSHOT
+from retrieval_service.snapshot import SearchRequest, Snapshot
 
 
 def rss_bytes() -> int:
@@ -60,6 +67,14 @@ def stats(values: list[float]) -> dict[str, float]:
         "p50_ms": round(percentile(values, 50) * 1000, 3),
         "p99_ms": round(percentile(values, 99) * 1000, 3),
     }
+
+
+def body_bytes(snapshot: Snapshot) -> int:
+    """Bytes the snapshot spends on episode bodies (texts, hash, body columns)."""
+    return sum(
+        int(s.text_offsets.nbytes + s.text_bytes.nbytes + s.sha256.nbytes + s.body.nbytes)
+        for s in snapshot.segments
+    )
 
 
 def timed(call: Any, request: Any) -> tuple[float, Any]:
@@ -116,6 +131,37 @@ def dense_recall(runtime: Any, vectors: np.ndarray, url: str) -> dict[str, float
     }
 
 
+def ef_search_sweep(
+    runtime: Any, vectors: np.ndarray, efs: tuple[int, ...] = (100, 128, 192)
+) -> dict[str, Any]:
+    """Recall@10 of the top 10 of Recall's dense list (k = ranking.WINDOW) against
+    exact search, and the FAISS search time, at several efSearch values (the
+    resident index uses dense.HNSW_EF_SEARCH, at least k)."""
+    base = runtime.index.snapshot.segments[0]
+    if base.dense.kind != dense_mod.KIND_HNSW:
+        return {}
+    subject = runtime.index.interner.lookup(SUBJECT)
+    workspace = runtime.index.interner.lookup(WORKSPACE)
+    lo, hi = base.scope_range(subject, workspace)
+    exact = [set(np.argsort(-(base.dense.vectors[lo:hi] @ v))[:10].tolist()) for v in vectors]
+    k = ranking.WINDOW
+    found: dict[str, Any] = {"k": k}
+    for ef in efs:
+        params = faiss.SearchParametersHNSW(sel=faiss.IDSelectorRange(lo, hi), efSearch=ef)
+        recalls, latencies = [], []
+        for vector, truth in zip(vectors, exact, strict=True):
+            started = time.perf_counter()
+            _d, labels = base.dense.faiss_index.search(vector.reshape(1, -1), k, params=params)
+            latencies.append(time.perf_counter() - started)
+            top = {int(x) - lo for x in labels[0][:10]}
+            recalls.append(len(top & truth) / 10)
+        found[f"ef_{ef}"] = {
+            "recall_at_10": round(float(np.mean(recalls)), 4),
+            "faiss_p50_ms": round(percentile(latencies, 50) * 1000, 3),
+        }
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -144,7 +190,9 @@ def main() -> None:
             "listen": "127.0.0.1:0",
             "database_url": url,
             "embedder": args.embedder,
-            "data_dir": str(args.out / f"data-{args.episodes}"),
+            "data_dir": str(
+                args.out / f"data-{args.episodes}-{re.sub(r'[^A-Za-z0-9._-]+', '_', model)}"
+            ),
             "index_persist": args.keep_index,
             "metrics_port": -1,
             "index_staleness_seconds": 60,
@@ -179,26 +227,38 @@ def main() -> None:
             "resident_bytes_per_episode": round(status.resident_bytes / status.episodes, 1),
             "rss_delta_bytes_per_episode": round((rss_after - rss_before) / status.episodes, 1),
         }
+        runtime: Any = next(b for b in suite.bindings if b.name == "retrieval").servicer.runtime  # type: ignore[attr-defined]
+        summary["index"]["body_bytes_per_episode"] = round(
+            body_bytes(runtime.index.snapshot) / status.episodes, 1
+        )
         print(json.dumps(summary), flush=True)
 
         corpus = Corpus(args.episodes)
         vectors, clusters = corpus.queries(args.queries + args.warmup)
-        names = ["recall_vector", "search_vector", "recall_vector_rpc"]
+        names = ["recall_vector", "search_vector", "recall_vector_reread", "recall_vector_rpc"]
         if not args.no_text:
             names += ["recall_text", "search_text"]
         series: dict[str, list[float]] = {k: [] for k in names}
         served: dict[int, int] = {}
         server_embed, server_search = [], []
-        server_search_vector: dict[str, list[float]] = {"direct": [], "rpc": []}
-        runtime: Any = next(b for b in suite.bindings if b.name == "retrieval").servicer.runtime  # type: ignore[attr-defined]
+        server_search_vector: dict[str, list[float]] = {"fence": [], "reread": [], "rpc": []}
         recaller = runtime.recaller
-        assert runtime.direct is not None, "the benchmark measures the direct read"
+        assert runtime.direct is not None, "the benchmark measures the direct reads"
+        fence = recaller.fence
+        from_snapshot = 0
+
+        def recall_reread(request: rpb.RecallRequest) -> rpb.RecallResponse:
+            recaller.fence = None
+            try:
+                response: rpb.RecallResponse = retrieval.Recall(request)
+                return response
+            finally:
+                recaller.fence = fence
 
         def recall_via_rpc(request: rpb.RecallRequest) -> rpb.RecallResponse:
             recaller._episodes = runtime.client
             try:
-                response: rpb.RecallResponse = retrieval.Recall(request)
-                return response
+                return recall_reread(request)
             finally:
                 recaller._episodes = runtime.direct
 
@@ -218,6 +278,13 @@ def main() -> None:
                     "search_vector",
                     journal.SearchEpisodes,
                     jpb.SearchEpisodesRequest(
+                        query_text=text, subject=SUBJECT, limit=10, query_embedding=values
+                    ),
+                ),
+                (
+                    "recall_vector_reread",
+                    recall_reread,
+                    rpb.RecallRequest(
                         query_text=text, subject=SUBJECT, limit=10, query_embedding=values
                     ),
                 ),
@@ -243,18 +310,21 @@ def main() -> None:
             for name, call, request in calls:
                 if name not in series:
                     continue
+                held = recaller.visibility_counts[VISIBILITY_SNAPSHOT]
                 elapsed, responses[name] = timed(call, request)
                 if i >= args.warmup:
                     series[name].append(elapsed)
+                    if name == "recall_vector":
+                        from_snapshot += recaller.visibility_counts[VISIBILITY_SNAPSHOT] - held
             if i >= args.warmup:
-                for name in ("recall_vector", "recall_vector_rpc"):
+                for name in ("recall_vector", "recall_vector_reread", "recall_vector_rpc"):
                     served[responses[name].served_by] = served.get(responses[name].served_by, 0) + 1
-                server_search_vector["direct"].append(
-                    responses["recall_vector"].search_micros / 1e6
-                )
-                server_search_vector["rpc"].append(
-                    responses["recall_vector_rpc"].search_micros / 1e6
-                )
+                for key, name in (
+                    ("fence", "recall_vector"),
+                    ("reread", "recall_vector_reread"),
+                    ("rpc", "recall_vector_rpc"),
+                ):
+                    server_search_vector[key].append(responses[name].search_micros / 1e6)
                 if not args.no_text:
                     recall = responses["recall_text"]
                     server_embed.append(recall.embed_micros / 1e6)
@@ -267,11 +337,13 @@ def main() -> None:
             result[f"ratio_p50_{mode}"] = round(
                 result[f"search_{mode}"]["p50_ms"] / result[f"recall_{mode}"]["p50_ms"], 2
             )
-        result["ratio_p50_rpc_reread_over_direct"] = round(
-            result["recall_vector_rpc"]["p50_ms"] / result["recall_vector"]["p50_ms"], 2
-        )
-        result["recall_server_search_vector_direct"] = stats(server_search_vector["direct"])
-        result["recall_server_search_vector_rpc"] = stats(server_search_vector["rpc"])
+        for name in ("reread", "rpc"):
+            result[f"ratio_p50_{name}_over_fence"] = round(
+                result[f"recall_vector_{name}"]["p50_ms"] / result["recall_vector"]["p50_ms"], 2
+            )
+        for key, values in server_search_vector.items():
+            result[f"recall_server_search_vector_{key}"] = stats(values)
+        result["recall_vector_served_from_snapshot"] = from_snapshot
         if not args.no_text:
             result["recall_server_embed"] = stats(server_embed)
             result["recall_server_search"] = stats(server_search)
@@ -281,7 +353,9 @@ def main() -> None:
         }
         result["top1_agreement_vector"] = round(agree_top1 / args.queries, 3)
         summary["latency"] = result
-        summary["dense"] = dense_recall(runtime, corpus.queries(args.recall_queries)[0], url)
+        recall_vectors = corpus.queries(args.recall_queries)[0]
+        summary["dense"] = dense_recall(runtime, recall_vectors, url)
+        summary["ef_search"] = ef_search_sweep(runtime, recall_vectors)
         print(json.dumps(summary, indent=1), flush=True)
         channel.close()
     finally:

@@ -219,6 +219,14 @@ def watermark(db: Database) -> int:
     return int(row["last_cursor"])
 
 
+def visibility_fence(db: Database) -> int:
+    """The cursor of the latest visibility change (migration 0014)."""
+    with db.connection() as conn:
+        row = conn.execute(Q["visibility_fence"]).fetchone()
+    assert row is not None
+    return int(row["cursor"])
+
+
 def head(db: Database) -> int:
     """The highest committed cursor."""
     with db.connection() as conn:

@@ -51,6 +51,11 @@ SELECT journal.append_changes(
     %(record_kinds)s::text[], %(record_ids)s::text[], %(event_types)s::text[],
     %(event_ids)s::bigint[]) AS cursors;
 
+-- name: visibility_fence
+-- The cursor of the latest quarantine, restore or purge change (migration
+-- 0014): an index that has applied the feed up to it reflects all of them.
+SELECT f.cursor FROM journal.visibility_fence f;
+
 -- name: feed_watermark
 -- The highest final cursor: every change at or below it is committed and
 -- visible in this snapshot, and no other will ever appear there.

@@ -112,6 +112,9 @@ def ops_from_change(
         first_seen_us=timestamp_us(episode.first_seen_at),
         user_name=episode.user_name,
         assistant_name=episode.assistant_name,
+        content_sha256=episode.content_sha256,
+        occurrence_count=episode.occurrence_count,
+        embedding_model=episode.embedding_model,
     )
     return [Upsert(change.cursor, record)]
 

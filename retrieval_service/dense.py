@@ -36,7 +36,12 @@ HNSW_M = 32
 # against exact search (efSearch 64: 0.937), where the default
 # efConstruction 40 gives ~0.92 at efSearch 128.
 HNSW_EF_CONSTRUCTION = 80
-HNSW_EF_SEARCH = 128
+# A search uses max(HNSW_EF_SEARCH, k); Recall's dense list is k = 100
+# (engram.ranking.WINDOW) long. At 1M, the top 10 of that list had recall@10
+# 0.9805 at efSearch 100 and 0.9865 at 128, for 0.42 against 0.47 ms of FAISS
+# (docs/benchmarks.md, "Retrieval: Recall without the loopback re-read"), so
+# the floor is the window itself.
+HNSW_EF_SEARCH = 100
 # Ranges (or filtered row sets) at most this large are searched exactly.
 EXACT_RANGE = 20_000
 # Up to this many tombstones in a range are skipped by fetching extra neighbours.

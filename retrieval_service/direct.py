@@ -1,13 +1,15 @@
-"""Recall's visibility read straight from the journal's database.
+"""Recall's visibility reads straight from the journal's database.
 
-The resident snapshot holds no episode text and may lag a quarantine or purge
-by a feed batch, so every hit Recall returns is re-read from committed state:
-its body, its context turns, and whether it is still visible. Over gRPC that is
-a BatchGetEpisodes round trip through the journal; here it is the same read
+The resident snapshot may lag a quarantine or purge by a feed batch. Each
+resident Recall first reads the visibility fence (one row: the cursor of the
+latest quarantine, restore or purge change, migration 0014); a snapshot that
+has applied the feed up to it serves its own bodies. Otherwise, and for
+context turns, the hits are re-read from committed state: their bodies, their
+context turns, and whether they are still visible. Over gRPC that re-read is a
+BatchGetEpisodes round trip; here it is the same read
 (memory_service.search_rpcs.visible_episodes: the journal's own query and
-visibility rule, one place) on a connection of this process, so a quarantine
-is honoured on the first read after Quarantine returns exactly as before,
-without the loopback hop. Used whenever the process knows the database URL.
+visibility rule, one place) on a connection of this process. Used whenever the
+process knows the database URL.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import psycopg
 from engram.db import Database
 from engram.errors import Unavailable
 from engram.journal.v1 import journal_pb2 as jpb
+from memory_service.feed import visibility_fence
 from memory_service.search import EpisodeSearch
 from memory_service.search_rpcs import visible_episodes
 
@@ -38,6 +41,16 @@ class DirectEpisodes:
         """Visible episodes in request order (BatchGetEpisodes' contract)."""
         try:
             return visible_episodes(self._search, list(dict.fromkeys(episode_ids)), context_turns)
+        except psycopg.OperationalError as error:
+            raise Unavailable(
+                f"database unavailable: {error}", reason="DATABASE_UNAVAILABLE"
+            ) from error
+
+    def fence(self) -> int:
+        """The visibility fence: the cursor a snapshot must have applied to
+        serve without a re-read."""
+        try:
+            return visibility_fence(self._db)
         except psycopg.OperationalError as error:
             raise Unavailable(
                 f"database unavailable: {error}", reason="DATABASE_UNAVAILABLE"

@@ -38,7 +38,8 @@ from retrieval_service.snapshot import Snapshot
 log = logging.getLogger("engram.retrieval.persist")
 
 # v2: segments carry rank_meta (engram.ranking metadata per row).
-FORMAT = "engram.retrieval.snapshot.v2"
+# v3: and the episodes' bodies (texts, content hash, body columns).
+FORMAT = "engram.retrieval.snapshot.v3"
 _META_FIELDS = (
     "key_hi",
     "key_lo",
@@ -53,6 +54,10 @@ _META_FIELDS = (
     "sess_offsets",
     "sess_values",
     "rank_meta",
+    "text_offsets",
+    "text_bytes",
+    "sha256",
+    "body",
 )
 
 

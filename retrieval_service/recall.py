@@ -18,16 +18,25 @@ Path choice, first match wins:
 
 Visibility: the follower may lag a quarantine or purge by up to a batch, but
 a quarantined or purged episode must never be served once the ledger call
-returned. So the resident path re-reads the episodes it is about to return
-(one read, <= limit + a small margin ids) from committed state, which drops
-quarantined and purged ones (and ones whose content a quarantined turn event
-hides): straight from the journal's database when this process knows its URL
-(retrieval_service.direct: the journal's own query, no gRPC hop), else with
-JournalService.BatchGetEpisodes. The re-read body also supplies the returned
-text and is re-checked against the request's session and time filters (an
-episode may have re-occurred since the snapshot). If the database or the
-journal cannot be reached for that check, nothing is served: coverage
-UNAVAILABLE.
+returned. When this process knows the journal's database URL, a resident
+Recall starts by reading the visibility fence (one row, migration 0014: the
+cursor of the latest quarantine, restore or purge change, raised in that
+change's own transaction). A call acknowledged before the Recall started has
+committed, so the fence read is >= its change's cursor; a snapshot whose
+applied cursor is >= the fence has applied that change (the feed delivers
+every change below an applied cursor), so it serves its hits from the bodies
+it holds (retrieval_service.bodies), with no other read. Otherwise (the
+snapshot is behind the fence, context turns were asked for, a row holds no
+body, or there is no database URL) the resident path re-reads the episodes it
+is about to return (one read, <= limit + a small margin ids) from committed
+state, which drops quarantined and purged ones (and ones whose content a
+quarantined turn event hides): straight from the journal's database when it
+can (retrieval_service.direct: the journal's own query, no gRPC hop), else
+with JournalService.BatchGetEpisodes. The re-read body also supplies the
+returned text and is re-checked against the request's session and time
+filters (an episode may have re-occurred since the snapshot). If the
+database or the journal cannot be reached for the fence or the re-read,
+nothing is served: coverage UNAVAILABLE.
 
 Coverage: the resident path seals its own (read path retrieval.resident.v1,
 ranked: semantic UNKNOWN, exactness UNKNOWN); the fallback's coverage is the
@@ -59,11 +68,12 @@ from engram.fusion import session_excluded
 from engram.journal.v1 import journal_pb2 as jpb
 from engram.metrics import count_plane_event
 from engram.timeutil import to_timestamp
+from retrieval_service import bodies
 from retrieval_service.changes import timestamp_us
 from retrieval_service.follower import Freshness
 from retrieval_service.index import ResidentIndex
 from retrieval_service.journal_client import JournalClient, JournalFailed
-from retrieval_service.snapshot import SearchRequest, Snapshot
+from retrieval_service.snapshot import EpisodeIds, SearchRequest, Snapshot
 
 log = logging.getLogger("engram.retrieval.recall")
 
@@ -86,6 +96,9 @@ REASON_INDEX_ERROR = "index_error"
 REASON_SHADOW = "shadow"
 REASON_DISABLED = "disabled"
 REASON_BELOW_MIN_SNAPSHOT = "below_min_snapshot"
+
+VISIBILITY_SNAPSHOT = "snapshot"
+VISIBILITY_REREAD = "reread"
 
 
 class EpisodeReader(Protocol):
@@ -138,7 +151,7 @@ class Ranked:
     """One fused candidate; its id is read from the candidates only when needed
     (the resident index ranks on integer keys)."""
 
-    ids: Sequence[str]
+    ids: EpisodeIds | Sequence[str]
     position: int
     score: float
     dense_rank: int
@@ -212,12 +225,16 @@ class Recaller:
         ranker: ranking.Ranker | None = None,
         episodes: EpisodeReader | None = None,
         floor_wait: float = 0.5,
+        fence: Callable[[], int] | None = None,
     ) -> None:
         self._index = index
         self._freshness = freshness
         self._client = client
         # The visibility re-read (direct database read, or the journal's RPC).
         self._episodes: EpisodeReader = episodes if episodes is not None else client
+        # Reads the visibility fence (None: every resident hit is re-read).
+        self.fence = fence
+        self._visibility = {VISIBILITY_SNAPSHOT: 0, VISIBILITY_REREAD: 0}
         self._embedder = embedder
         self.staleness_limit = staleness_limit
         self.shadow_mode = shadow_mode
@@ -232,6 +249,17 @@ class Recaller:
         self._shadow_slots = threading.BoundedSemaphore(8)
         self._fallbacks = 0
         self._fallback_lock = threading.Lock()
+
+    @property
+    def visibility_counts(self) -> dict[str, int]:
+        """Resident answers served from the snapshot's bodies / re-read."""
+        with self._fallback_lock:
+            return dict(self._visibility)
+
+    def _count_visibility(self, how: str) -> None:
+        with self._fallback_lock:
+            self._visibility[how] += 1
+        count_plane_event("retrieval", f"resident_{how}")
 
     @property
     def fallbacks_total(self) -> int:
@@ -262,6 +290,12 @@ class Recaller:
         return None, snapshot
 
     def recall(self, query: RecallQuery) -> RecallResult:
+        # Read before the snapshot is chosen: any snapshot taken afterwards is
+        # at least as new as one this fence would accept.
+        try:
+            fence = self._read_fence(query)
+        except (Unavailable, JournalFailed) as error:
+            return self._unserved(query, error)
         reason, snapshot = self._blocker(query.min_snapshot_version)
         # Embed once when the resident index will use the vector (serving or
         # shadowing); the fallback then sends it along instead of the journal
@@ -277,7 +311,7 @@ class Recaller:
                 reason = reason or REASON_INDEX_ERROR
         if reason is None and snapshot is not None and vector is not None:
             try:
-                return self._resident(query, snapshot, vector, embed_micros, prepared)
+                return self._resident(query, snapshot, vector, embed_micros, prepared, fence)
             except (Unavailable, JournalFailed) as error:
                 return self._unserved(query, error)
             except Exception:
@@ -297,6 +331,19 @@ class Recaller:
         return result
 
     # -------------------------------------------------------------- resident
+
+    def _read_fence(self, query: RecallQuery) -> int | None:
+        """The visibility fence when the resident path could use it, else None."""
+        fence = self.fence
+        if (
+            fence is None
+            or query.context_turns
+            or not self.serving_enabled
+            or self.shadow_mode
+            or self._index.snapshot is None
+        ):
+            return None
+        return fence()
 
     @staticmethod
     def _prepare(query: RecallQuery, snapshot: Snapshot | None) -> ranking.Query:
@@ -356,13 +403,22 @@ class Recaller:
         vector: npt.NDArray[np.float32],
         embed_micros: int,
         prepared: ranking.Query,
+        fence: int | None = None,
     ) -> RecallResult:
         started = time.perf_counter_ns()
         fused = self._search(query, snapshot, vector, prepared)
-        hits = self._confirm(query, fused)
+        held = None
+        if fence is not None and snapshot.applied_cursor >= fence:
+            held = self._from_snapshot(query, snapshot, fused)
+        if held is None:
+            self._count_visibility(VISIBILITY_REREAD)
+            hits = self._confirm(query, fused)
+        else:
+            self._count_visibility(VISIBILITY_SNAPSHOT)
+            hits = held
         search_micros = (time.perf_counter_ns() - started) // 1000
         windowed = query.start is not None or query.end is not None
-        # Quarantine and purge are re-checked against the journal for every hit.
+        # Quarantine and purge: the fence or a re-read of every hit (module docstring).
         coverage = cov.ranked_recall_coverage(
             read_path=RESIDENT_READ_PATH,
             source_systems=[f"faiss:{snapshot.dense_type}", LEXICAL_SOURCE],
@@ -376,6 +432,23 @@ class Recaller:
         return RecallResult(
             hits, coverage, SERVED_RESIDENT, REASON_NONE, embed_micros, search_micros
         )
+
+    @staticmethod
+    def _from_snapshot(
+        query: RecallQuery, snapshot: Snapshot, fused: list[Ranked]
+    ) -> list[Hit] | None:
+        """The top hits from the bodies the snapshot holds (every candidate is
+        a live row that passed the request's filters), or None when one of them
+        holds no body."""
+        hits: list[Hit] = []
+        for item in fused[: query.limit]:
+            if not isinstance(item.ids, EpisodeIds):
+                return None
+            episode = bodies.episode(snapshot, *item.ids.location(item.position))
+            if episode is None:
+                return None
+            hits.append(Hit(episode, item.score, item.dense_rank, item.lexical_rank))
+        return hits
 
     def _confirm(self, query: RecallQuery, fused: list[Ranked]) -> list[Hit]:
         """Keep the fused candidates the journal still shows, in fused order."""

@@ -1,6 +1,7 @@
 """What the index is fed: episode records and the operations a change-feed
 batch turns into. Strings that repeat across episodes (subject, workspace,
-session ids) are interned to int32 so per-episode metadata stays numeric."""
+session ids, speaker names, embedding model) are interned to int32 so
+per-episode metadata stays numeric; the texts are kept as UTF-8 bytes."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TypedDict
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +32,16 @@ META_FLAGS = 5  # bit 0: ends with "?"; bit 1: has an image caption
 META_DATES = 6  # up to MAX_DATES engram.dates codes (0 = none)
 MAX_DATES = 3
 META_COLUMNS = META_DATES + MAX_DATES
+
+# The rest of an episode's body (what Recall returns), one int64 row per episode.
+BODY_HELD = 0  # 1 when the row carries its body (texts, hash, these columns)
+BODY_OCCURRENCES = 1  # occurrence_count
+BODY_MODEL = 2  # interned embedding_model
+BODY_USER = 3  # interned user_name as the journal stores it
+BODY_ASSISTANT = 4  # interned assistant_name
+BODY_COLUMNS = 5
+SHA256_BYTES = 32
+NO_BODY: tuple[int, ...] = (0,) * BODY_COLUMNS
 
 
 class Interner:
@@ -87,8 +99,8 @@ def join_key(hi: int, lo: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class EpisodeRecord:
-    """One episode as the index holds it (no text: bodies are re-read from
-    the journal for the hits actually returned)."""
+    """One episode as the index holds it: search metadata and, when the feed
+    gave it, the body Recall returns (texts, content hash, BODY_* columns)."""
 
     key_hi: int
     key_lo: int
@@ -100,6 +112,10 @@ class EpisodeRecord:
     vector: FloatVector | None
     terms: Counter[str]
     meta: tuple[int, ...] = (0,) * META_COLUMNS
+    user_text: bytes = b""
+    assistant_text: bytes = b""
+    sha256: bytes = bytes(SHA256_BYTES)
+    body: tuple[int, ...] = NO_BODY
 
     @property
     def episode_id(self) -> str:
@@ -121,7 +137,12 @@ def make_record(
     first_seen_us: int = 0,
     user_name: str = "",
     assistant_name: str = "",
+    content_sha256: str = "",
+    occurrence_count: int = 0,
+    embedding_model: str = "",
 ) -> EpisodeRecord:
+    """The record of an episode; its body is held when `content_sha256` (the
+    journal's hex digest) is given."""
     hi, lo = split_key(episode_id)
     sessions = tuple(interner.intern(s) for s in (session_ids or [session_id]))
     first_session = (session_ids or [session_id])[0]
@@ -147,7 +168,54 @@ def make_record(
         vector=vector,
         terms=term_counts(user_text, assistant_text, dates_mod.date_text(codes)),
         meta=meta,
+        **_body(
+            interner,
+            user_text,
+            assistant_text,
+            content_sha256,
+            occurrence_count,
+            embedding_model,
+            user_name,
+            assistant_name,
+        ),
     )
+
+
+class _Body(TypedDict, total=False):
+    user_text: bytes
+    assistant_text: bytes
+    sha256: bytes
+    body: tuple[int, ...]
+
+
+def _body(
+    interner: Interner,
+    user_text: str,
+    assistant_text: str,
+    content_sha256: str,
+    occurrence_count: int,
+    embedding_model: str,
+    user_name: str,
+    assistant_name: str,
+) -> _Body:
+    try:
+        digest = bytes.fromhex(content_sha256)
+    except ValueError:
+        digest = b""
+    if len(digest) != SHA256_BYTES:
+        return {}  # not held: Recall re-reads this episode from the journal
+    return {
+        "user_text": user_text.encode("utf-8"),
+        "assistant_text": assistant_text.encode("utf-8"),
+        "sha256": digest,
+        "body": (
+            1,
+            occurrence_count,
+            interner.intern(embedding_model),
+            interner.intern(user_name),
+            interner.intern(assistant_name),
+        ),
+    }
 
 
 def episode_dates(user_text: str, assistant_text: str, first_seen_us: int) -> list[int]:

@@ -2,9 +2,12 @@
 index and a BM25 index, rows sorted by scope (subject, workspace).
 
 Per-episode metadata is numpy arrays of fixed-width numbers (interned string
-ids, microsecond timestamps, the UUID as two uint64), so an episode costs its
-vector plus a few dozen bytes. Texts are not held: hits are re-read from the
-journal, which is also the visibility check (see recall.py).
+ids, microsecond timestamps, the UUID as two uint64). The body Recall returns
+is held too: both texts as UTF-8 in one byte array with offsets, the content
+hash as 32 bytes and a few BODY_* numbers, so an episode costs its vector, its
+texts and about 130 bytes (docs/benchmarks.md has the measured figure).
+Whether a request may serve these bodies without reading the journal is
+recall.py's visibility fence.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from retrieval_service.dense import DenseIndex
 from retrieval_service.lexical import LexicalSegment
 from retrieval_service.records import EpisodeRecord
 
+U8 = npt.NDArray[np.uint8]
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 I32 = npt.NDArray[np.int32]
@@ -55,6 +59,12 @@ class Segment:
     # (n, records.META_COLUMNS) ranking metadata (first_seen_us, speakers,
     # thread, text shape, resolved dates).
     rank_meta: I64
+    # Bodies: the user and assistant text of row r are text_bytes[o[2r]:o[2r+1]]
+    # and text_bytes[o[2r+1]:o[2r+2]] with o = text_offsets (2n + 1,).
+    text_offsets: I64
+    text_bytes: U8
+    sha256: U8  # (n, SHA256_BYTES)
+    body: I64  # (n, records.BODY_COLUMNS)
     dense: DenseIndex
     lexical: LexicalSegment
     vectors_missing: int = field(default=0)
@@ -119,6 +129,12 @@ class Segment:
     def episode_id(self, row: int) -> str:
         return str(uuid.UUID(int=(int(self.key_hi[row]) << 64) | int(self.key_lo[row])))
 
+    def texts_of(self, row: int) -> tuple[str, str]:
+        o = self.text_offsets
+        a, b, c = int(o[2 * row]), int(o[2 * row + 1]), int(o[2 * row + 2])
+        data = self.text_bytes
+        return data[a:b].tobytes().decode("utf-8"), data[b:c].tobytes().decode("utf-8")
+
     def sessions_of(self, row: int) -> I32:
         return self.sess_values[int(self.sess_offsets[row]) : int(self.sess_offsets[row + 1])]
 
@@ -155,6 +171,10 @@ class Segment:
             self.sess_offsets,
             self.sess_values,
             self.rank_meta,
+            self.text_offsets,
+            self.text_bytes,
+            self.sha256,
+            self.body,
         )
         return (
             sum(int(a.nbytes) for a in arrays)
@@ -177,11 +197,41 @@ class SegmentParts:
     sess_offsets: I64
     sess_values: I32
     rank_meta: I64
+    text_offsets: I64
+    text_bytes: U8
+    sha256: U8
+    body: I64
     vectors: FloatMatrix
     vocab: list[str]
     term_ids: I32
     posting_rows: I32
     posting_tf: npt.NDArray[np.uint16]
+
+
+_GATHER_SPANS = 1 << 16
+
+
+def take_texts(offsets: I64, data: U8, rows: I64) -> tuple[I64, U8]:
+    """The (user, assistant) text spans of `rows`, in that order, as new
+    offsets and bytes (gathered in bounded chunks: a 1M-row base would
+    otherwise need an index array eight times its text)."""
+    spans = np.empty(rows.size * 2, dtype=np.int64)
+    spans[0::2] = rows * 2
+    spans[1::2] = rows * 2 + 1
+    starts = offsets[:-1][spans]
+    lengths = offsets[1:][spans] - starts
+    out_offsets = np.zeros(spans.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=out_offsets[1:])
+    out = np.empty(int(out_offsets[-1]), dtype=np.uint8)
+    for a in range(0, spans.size, _GATHER_SPANS):
+        z = min(a + _GATHER_SPANS, spans.size)
+        lo, hi = int(out_offsets[a]), int(out_offsets[z])
+        if hi > lo:
+            gather = np.repeat(starts[a:z] - out_offsets[a:z], lengths[a:z]) + np.arange(
+                lo, hi, dtype=np.int64
+            )
+            out[lo:hi] = data[gather]
+    return out_offsets, out
 
 
 def _freeze(*arrays: npt.NDArray[Any]) -> None:
@@ -209,6 +259,7 @@ def assemble(parts: SegmentParts, kind: str, dim: int) -> Segment:
     else:
         sess_values = np.empty(0, dtype=np.int32)
 
+    text_offsets, text_bytes = take_texts(parts.text_offsets, parts.text_bytes, order)
     key_hi = np.ascontiguousarray(parts.key_hi[order])
     key_lo = np.ascontiguousarray(parts.key_lo[order])
     lo_order = np.argsort(key_lo, kind="stable").astype(np.int32)
@@ -243,6 +294,14 @@ def assemble(parts: SegmentParts, kind: str, dim: int) -> Segment:
         rank_meta=np.ascontiguousarray(
             parts.rank_meta.reshape(-1, records_mod.META_COLUMNS)[order], dtype=np.int64
         ),
+        text_offsets=text_offsets,
+        text_bytes=text_bytes,
+        sha256=np.ascontiguousarray(
+            parts.sha256.reshape(-1, records_mod.SHA256_BYTES)[order], dtype=np.uint8
+        ),
+        body=np.ascontiguousarray(
+            parts.body.reshape(-1, records_mod.BODY_COLUMNS)[order], dtype=np.int64
+        ),
         dense=dense,
         lexical=lexical,
         vectors_missing=int(n - int(has_vector.sum())),
@@ -261,6 +320,10 @@ def assemble(parts: SegmentParts, kind: str, dim: int) -> Segment:
         segment.sess_offsets,
         segment.sess_values,
         segment.rank_meta,
+        segment.text_offsets,
+        segment.text_bytes,
+        segment.sha256,
+        segment.body,
     )
     return segment
 
@@ -286,6 +349,10 @@ class SegmentBuilder:
         self._sess_counts = array.array("q")
         self._sess_values = array.array("i")
         self._meta = array.array("q")
+        self._text = bytearray()
+        self._text_lengths = array.array("q")
+        self._sha256 = bytearray()
+        self._body = array.array("q")
         self._chunks: list[FloatMatrix] = []
         self._vocab: dict[str, int] = {}
         self._term_ids = array.array("i")
@@ -312,6 +379,12 @@ class SegmentBuilder:
         self._sess_counts.append(len(record.sessions))
         self._sess_values.extend(record.sessions)
         self._meta.extend(record.meta)
+        self._text += record.user_text
+        self._text += record.assistant_text
+        self._text_lengths.append(len(record.user_text))
+        self._text_lengths.append(len(record.assistant_text))
+        self._sha256 += record.sha256
+        self._body.extend(record.body)
         if row % self._CHUNK == 0:
             self._chunks.append(np.zeros((self._CHUNK, self.dim), dtype=np.float32))
         if record.vector is not None:
@@ -379,6 +452,11 @@ class SegmentBuilder:
         vocab = [""] * len(self._vocab)
         for term, term_id in self._vocab.items():
             vocab[term_id] = term
+        text_offsets = np.zeros(2 * n_all + 1, dtype=np.int64)
+        np.cumsum(_buffer(self._text_lengths, np.int64), out=text_offsets[1:])
+        text_offsets, text_bytes = take_texts(
+            text_offsets, np.frombuffer(bytes(self._text), dtype=np.uint8), rows
+        )
         return SegmentParts(
             key_hi=_buffer(self._hi, np.uint64)[rows],
             key_lo=_buffer(self._lo, np.uint64)[rows],
@@ -390,6 +468,12 @@ class SegmentBuilder:
             sess_offsets=kept_offsets,
             sess_values=np.ascontiguousarray(sess_values[gather], dtype=np.int32),
             rank_meta=_buffer(self._meta, np.int64).reshape(-1, records_mod.META_COLUMNS)[rows],
+            text_offsets=text_offsets,
+            text_bytes=text_bytes,
+            sha256=np.frombuffer(bytes(self._sha256), dtype=np.uint8).reshape(
+                -1, records_mod.SHA256_BYTES
+            )[rows],
+            body=_buffer(self._body, np.int64).reshape(-1, records_mod.BODY_COLUMNS)[rows],
             vectors=vectors,
             vocab=vocab,
             term_ids=term_ids[live_postings],
@@ -428,6 +512,10 @@ def merge(
             "sess_counts",
             "sess_values",
             "meta",
+            "text_lengths",
+            "text",
+            "sha256",
+            "body",
             "vectors",
             "terms",
             "prow",
@@ -456,6 +544,11 @@ def merge(
         )
         columns["sess_values"].append(segment.sess_values[gather])
         columns["meta"].append(segment.rank_meta[rows])
+        text_offsets, text_bytes = take_texts(segment.text_offsets, segment.text_bytes, rows)
+        columns["text_lengths"].append(np.diff(text_offsets))
+        columns["text"].append(text_bytes)
+        columns["sha256"].append(segment.sha256[rows])
+        columns["body"].append(segment.body[rows])
         columns["vectors"].append(segment.dense.vectors[rows])
         vocab, term_ids, prow, tf = lexical_mod.expand(segment.lexical)
         remap = np.fromiter(
@@ -477,6 +570,9 @@ def merge(
     sess_counts = cat("sess_counts", np.int64)
     offsets = np.zeros(sess_counts.size + 1, dtype=np.int64)
     np.cumsum(sess_counts, out=offsets[1:])
+    text_lengths = cat("text_lengths", np.int64)
+    text_offsets = np.zeros(text_lengths.size + 1, dtype=np.int64)
+    np.cumsum(text_lengths, out=text_offsets[1:])
     vocab_list = [""] * len(vocab_index)
     for term, term_id in vocab_index.items():
         vocab_list[term_id] = term
@@ -493,6 +589,14 @@ def merge(
         rank_meta=np.concatenate(columns["meta"]).astype(np.int64, copy=False)
         if columns["meta"]
         else np.zeros((0, records_mod.META_COLUMNS), dtype=np.int64),
+        text_offsets=text_offsets,
+        text_bytes=cat("text", np.uint8),
+        sha256=np.concatenate(columns["sha256"]).astype(np.uint8, copy=False)
+        if columns["sha256"]
+        else np.zeros((0, records_mod.SHA256_BYTES), dtype=np.uint8),
+        body=np.concatenate(columns["body"]).astype(np.int64, copy=False)
+        if columns["body"]
+        else np.zeros((0, records_mod.BODY_COLUMNS), dtype=np.int64),
         vectors=np.concatenate(columns.pop("vectors"))
         if base_row
         else np.zeros((0, dim), dtype=np.float32),

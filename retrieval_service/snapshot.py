@@ -35,6 +35,9 @@ from retrieval_service.segment import Segment
 
 BoolArray = npt.NDArray[np.bool_]
 I64 = npt.NDArray[np.int64]
+# Hits of one list: (scores, segment of each, row of each).
+Hits = tuple[npt.NDArray[np.float64], I64, I64]
+_NO_HITS: Hits = (np.empty(0, np.float64), np.empty(0, np.int64), np.empty(0, np.int64))
 
 # Inline merging of small segments: at most this many, and never larger than
 # SMALL_MAX_ROWS live rows (beyond that the background merge folds them into
@@ -97,6 +100,10 @@ class EpisodeIds(Sequence[str]):
 
     def __len__(self) -> int:
         return int(self._rows.size)
+
+    def location(self, position: int) -> tuple[int, int]:
+        """(segment, row) of a candidate."""
+        return int(self._segs[position]), int(self._rows[position])
 
     @overload
     def __getitem__(self, position: int) -> str: ...
@@ -228,8 +235,8 @@ class Snapshot:
             if request.vector is None
             else np.ascontiguousarray(request.vector, dtype=np.float32).reshape(1, -1)
         )
-        dense_hits: list[tuple[float, int, int]] = []
-        lexical_hits: list[tuple[float, int, int]] = []
+        dense_hits: list[Hits] = []
+        lexical_hits: list[Hits] = []
         # Unfiltered lexical scores per segment (rows ascending), for neighbours.
         lex_all: dict[int, tuple[I64, npt.NDArray[np.float64]]] = {}
         for index, segment in enumerate(self.segments):
@@ -238,7 +245,7 @@ class Snapshot:
                 continue
             allowed = self._mask_fn(index, request, exclude, lo, hi)
             if vector is not None:
-                dense_hits.extend(
+                dense_hits.append(
                     self._dense_hits(index, segment, request, vector, allowed, exclude, lo, hi)
                 )
             if weighted:
@@ -252,29 +259,37 @@ class Snapshot:
                     keep = allowed(lo, hi)[rows - lo]
                     rows, scores = rows[keep], scores[keep]
                 rows, scores = _segment_top(rows, scores, request.lexical_window)
-                lexical_hits.extend(
-                    (float(s), index, int(r)) for s, r in zip(scores, rows, strict=True)
+                lexical_hits.append(
+                    (
+                        scores.astype(np.float64, copy=False),
+                        np.full(rows.size, index, dtype=np.int64),
+                        rows.astype(np.int64, copy=False),
+                    )
                 )
-        dense_top = self._top(dense_hits, request.dense_window)
-        lexical_top = self._top(lexical_hits, request.lexical_window)
-        chosen: dict[tuple[int, int], None] = {}
-        for _score, index, row in dense_top + lexical_top:
-            chosen.setdefault((index, row), None)
-        if not chosen:
+        dense_top = self._top_hits(dense_hits, request.dense_window)
+        lexical_top = self._top_hits(lexical_hits, request.lexical_window)
+        # The union, each candidate where it first appears (dense list first).
+        all_segs = np.concatenate((dense_top[1], lexical_top[1]))
+        all_rows = np.concatenate((dense_top[2], lexical_top[2]))
+        if not all_rows.size:
             return ranking.empty_candidates()
-        segs = np.fromiter((k[0] for k in chosen), dtype=np.int64, count=len(chosen))
-        rows_c = np.fromiter((k[1] for k in chosen), dtype=np.int64, count=len(chosen))
-        meta = np.empty((len(chosen), records_mod.META_COLUMNS), dtype=np.int64)
+        _unique, first = np.unique(all_segs << 40 | all_rows, return_index=True)
+        first.sort()
+        segs, rows_c = all_segs[first], all_rows[first]
+        n = int(segs.size)
+        meta = np.empty((n, records_mod.META_COLUMNS), dtype=np.int64)
         for index in np.unique(segs):
             at = segs == index
             meta[at] = self.segments[int(index)].rank_meta[rows_c[at]]
         prev_s, prev_r, next_s, next_r = self._neighbours(meta)
-        cos = self._cosines(segs, rows_c, vector)
-        cos_prev = self._cosines(prev_s, prev_r, vector)
-        cos_next = self._cosines(next_s, next_r, vector)
-        lex = self._lex_scores(segs, rows_c, lex_all)
-        lex_prev = self._lex_scores(prev_s, prev_r, lex_all)
-        lex_next = self._lex_scores(next_s, next_r, lex_all)
+        # One pass for the candidates and both neighbours (a row's score is
+        # the same bits however many rows are scored with it).
+        around_s = np.concatenate((segs, prev_s, next_s))
+        around_r = np.concatenate((rows_c, prev_r, next_r))
+        cosines = self._cosines(around_s, around_r, vector)
+        cos, cos_prev, cos_next = cosines[:n], cosines[n : 2 * n], cosines[2 * n :]
+        lexes = self._lex_scores(around_s, around_r, lex_all)
+        lex, lex_prev, lex_next = lexes[:n], lexes[n : 2 * n], lexes[2 * n :]
         named = {
             i
             for i in (
@@ -287,9 +302,9 @@ class Snapshot:
             meta[:, records_mod.META_ASSISTANT], list(named)
         )
         dates = meta[:, records_mod.META_DATES :]
-        time = np.zeros(len(chosen))
+        time = np.zeros(n)
         if query.dates:
-            for j in range(len(chosen)):
+            for j in range(n):
                 day = dates_mod.day_code(_utc_day(int(meta[j, records_mod.META_FIRST_SEEN])))
                 time[j] = dates_mod.time_match(
                     list(query.dates), day, [int(c) for c in dates[j] if c]
@@ -297,7 +312,7 @@ class Snapshot:
         length = np.log1p(meta[:, records_mod.META_LENGTH].astype(np.float64))
         flags = meta[:, records_mod.META_FLAGS]
         ids = EpisodeIds(self.segments, segs, rows_c)
-        dense_scores = [h[0] for h in dense_top]
+        dense_scores = dense_top[0]
         return ranking.Candidates(
             ids,
             cos,
@@ -312,9 +327,9 @@ class Snapshot:
             (flags & 1).astype(np.float64),
             ((flags >> 1) & 1).astype(np.float64),
             (dates[:, 0] != 0).astype(np.float64),
-            dense_hi=max(dense_scores) if dense_scores else 0.0,
-            dense_lo=min(dense_scores) if dense_scores else 0.0,
-            in_dense=len(dense_top),
+            dense_hi=float(dense_scores.max()) if dense_scores.size else 0.0,
+            dense_lo=float(dense_scores.min()) if dense_scores.size else 0.0,
+            in_dense=int(dense_scores.size),
             keys=ids.keys(),
         )
 
@@ -355,7 +370,7 @@ class Snapshot:
         exclude: int,
         lo: int,
         hi: int,
-    ) -> list[tuple[float, int, int]]:
+    ) -> Hits:
         mask_fn = allowed
         if segment.vectors_missing:
             has_vector = self._vector_mask(index)
@@ -380,28 +395,27 @@ class Snapshot:
         # Re-scored the one layout-independent way (dense.exact_scores); the
         # search kept every row within float32 rounding of its k-th best.
         dense_scores = dense_mod.exact_scores(segment.dense.vectors, dense_rows, vector)
-        return [
-            (float(s), index, int(r))
-            for s, r in zip(dense_scores.tolist(), dense_rows.tolist(), strict=True)
-        ]
+        return dense_scores, np.full(dense_rows.size, index, dtype=np.int64), dense_rows
 
-    def _top(self, hits: list[tuple[float, int, int]], window: int) -> list[tuple[float, int, int]]:
-        """The best ``window`` hits; ties by episode id (a UUID's text orders as
-        its (high, low) 64-bit halves), as in _rank."""
+    def _top_hits(self, hits: list[Hits], window: int) -> Hits:
+        """The best ``window`` hits, best first; ties by episode id (a UUID's
+        text orders as its (high, low) 64-bit halves), as in _rank."""
         if not hits:
-            return []
-        scores = np.fromiter((h[0] for h in hits), dtype=np.float64, count=len(hits))
-        segs = np.fromiter((h[1] for h in hits), dtype=np.int64, count=len(hits))
-        rows = np.fromiter((h[2] for h in hits), dtype=np.int64, count=len(hits))
-        key_hi = np.empty(len(hits), dtype=np.uint64)
-        key_lo = np.empty(len(hits), dtype=np.uint64)
+            return _NO_HITS
+        scores = np.concatenate([h[0] for h in hits])
+        segs = np.concatenate([h[1] for h in hits])
+        rows = np.concatenate([h[2] for h in hits])
+        if not rows.size:
+            return _NO_HITS
+        key_hi = np.empty(rows.size, dtype=np.uint64)
+        key_lo = np.empty(rows.size, dtype=np.uint64)
         for index in np.unique(segs):
             at = segs == index
             segment = self.segments[int(index)]
             key_hi[at] = segment.key_hi[rows[at]]
             key_lo[at] = segment.key_lo[rows[at]]
         order = np.lexsort((key_lo, key_hi, -scores))[:window]
-        return [(float(scores[i]), int(segs[i]), int(rows[i])) for i in order]
+        return scores[order], segs[order], rows[order]
 
     def _neighbours(self, meta: I64) -> tuple[I64, I64, I64, I64]:
         """(segment, row) of the previous and next live episode of each
@@ -507,8 +521,9 @@ class Snapshot:
                 continue
             allowed = self._mask_fn(index, request, exclude, lo, hi)
             if vector is not None:
+                found = self._dense_hits(index, segment, request, vector, allowed, exclude, lo, hi)
                 dense_hits.extend(
-                    self._dense_hits(index, segment, request, vector, allowed, exclude, lo, hi)
+                    zip(found[0].tolist(), found[1].tolist(), found[2].tolist(), strict=True)
                 )
             if weighted:
                 rows, scores = segment.lexical.score_range(weighted, lo, hi, avgdl)

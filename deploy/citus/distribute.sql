@@ -14,6 +14,7 @@
 -- These stay ordinary tables on the coordinator:
 --   journal.changes
 --   journal.feed_cursor_base
+--   journal.visibility_fence
 --   journal.counters
 --   journal.maintenance_reports
 --   learning.candidates

@@ -100,6 +100,11 @@ TABLES: Final[tuple[Table, ...]] = (
     _coordinator("journal", "feed_cursor_base", "the feed clock's per-database constant"),
     _coordinator(
         "journal",
+        "visibility_fence",
+        "one row holding a change cursor, raised in the transaction that appends the change",
+    ),
+    _coordinator(
+        "journal",
         "counters",
         "a few hot rows; as a reference table every increment would be a two-phase "
         "commit on every node",

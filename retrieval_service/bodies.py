@@ -1,0 +1,45 @@
+"""Episodes as Recall returns them, made from the bodies a snapshot holds.
+
+The same fields BatchGetEpisodes gives (memory_service.convert.episode, no
+embedding, no context turns), as the feed delivered them when the row was
+applied: a snapshot at change cursor c returns each hit as of c.
+"""
+
+from __future__ import annotations
+
+from google.protobuf import timestamp_pb2
+
+from engram.journal.v1 import journal_pb2 as jpb
+from retrieval_service import records as records_mod
+from retrieval_service.snapshot import Snapshot
+
+
+def _timestamp(us: int) -> timestamp_pb2.Timestamp:
+    seconds, micros = divmod(us, 1_000_000)
+    return timestamp_pb2.Timestamp(seconds=seconds, nanos=micros * 1000)
+
+
+def episode(snapshot: Snapshot, segment_index: int, row: int) -> jpb.Episode | None:
+    """The episode of a row, or None when the row holds no body."""
+    segment = snapshot.segments[segment_index]
+    body = segment.body[row]
+    if not body[records_mod.BODY_HELD]:
+        return None
+    value = snapshot.interner.value
+    user_text, assistant_text = segment.texts_of(row)
+    return jpb.Episode(
+        episode_id=segment.episode_id(row),
+        subject=value(int(segment.subject[row])),
+        workspace=value(int(segment.workspace[row])),
+        session_id=value(int(segment.session[row])),
+        user_text=user_text,
+        assistant_text=assistant_text,
+        content_sha256=segment.sha256[row].tobytes().hex(),
+        occurrence_count=int(body[records_mod.BODY_OCCURRENCES]),
+        first_seen_at=_timestamp(int(segment.rank_meta[row, records_mod.META_FIRST_SEEN])),
+        last_seen_at=_timestamp(int(segment.last_seen_us[row])),
+        embedding_model=value(int(body[records_mod.BODY_MODEL])),
+        session_ids=[value(int(s)) for s in segment.sessions_of(row)],
+        user_name=value(int(body[records_mod.BODY_USER])),
+        assistant_name=value(int(body[records_mod.BODY_ASSISTANT])),
+    )
