@@ -213,8 +213,10 @@ def read_0004(db: Database, pending_input: str) -> Selection:
 
 
 def read_new(db: Database, pending_input: str) -> Selection:
+    """The read as a suite on the journal's database serves it: the journal's
+    quarantine tables in the statement."""
     params = {"scope_keys": [s.key for s in SCOPES], "subject": SUBJECT, "workspace": WORKSPACE}
-    return select_indexed(db, params, pending_input, MAX_ENTRIES)[0]
+    return select_indexed(db, params, pending_input, MAX_ENTRIES, "journal")[0]
 
 
 def grow(
@@ -322,6 +324,20 @@ def grow(
             for row in revisions:
                 copy.write_row(row)
         for run_id in quarantined:
+            # The journal's ledger entry and projection (what Quarantine
+            # writes) and the plane's copy of it (what the sync writes).
+            entry = conn.execute(
+                "INSERT INTO journal.quarantine_ledger (record_kind, record_id, action, reason,"
+                " actor, subject, workspace) VALUES ('run_record', %s, 'quarantine', 'bench',"
+                " 'bench', %s, %s) RETURNING entry_id, recorded_at",
+                (run_id, SUBJECT, WORKSPACE),
+            ).fetchone()
+            assert entry is not None
+            conn.execute(
+                "INSERT INTO journal.quarantined (record_kind, record_id, entry_id, since)"
+                " VALUES ('run_record', %s, %s, %s)",
+                (run_id, entry[0], entry[1]),
+            )
             conn.execute(
                 "INSERT INTO learning.source_quarantine (record_kind, record_id, quarantined,"
                 " change_cursor) VALUES ('run_record', %s, true, 1)",
@@ -330,6 +346,8 @@ def grow(
         conn.execute("ANALYZE learning.learnings")
         conn.execute("ANALYZE learning.learning_state")
         conn.execute("ANALYZE learning.source_quarantine")
+        conn.execute("ANALYZE journal.quarantined")
+        conn.execute("ANALYZE journal.quarantine_ledger")
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("VACUUM (ANALYZE) learning.learning_state")
 
@@ -394,6 +412,16 @@ def answer(picked: Selection) -> tuple[Any, ...]:
         picked.omitted_zero_score,
         picked.omitted_by_limit,
         picked.recency_fallback,
+    )
+
+
+def rpc_answer(response: pb.GetLearnedContextResponse) -> tuple[Any, ...]:
+    """answer() of a GetLearnedContext response."""
+    return (
+        [(e.learning.learning_id, round(e.score, 12)) for e in response.entries],
+        response.omitted_zero_score,
+        response.omitted_by_limit,
+        response.recency_fallback,
     )
 
 
@@ -513,12 +541,16 @@ def measure_grpc(url: str, texts: list[str], repeats: int, baseline: Path | None
             channel = open_channel(f"127.0.0.1:{ports[name]}")
             stack.callback(channel.close)
             calls[name] = rpc_call(pb_grpc.LearningServiceStub(channel))
-        split, _ = alternating(calls, texts, repeats)
+        split, answers = alternating(calls, texts, repeats)
         report: dict[str, Any] = {"served_from": sources}
         for name in calls:
             report |= halves(name, split[name])
         if baseline:
             report["ratio_rpc_p50_vs_baseline"] = ratio(report["rpc_baseline"], report["rpc_new"])
+            report["rpc_mismatches_vs_baseline"] = sum(
+                rpc_answer(a) != rpc_answer(b)
+                for a, b in zip(answers["rpc_baseline"], answers["rpc_new"], strict=True)
+            )
         journal = JournalClient(f"127.0.0.1:{ports['rpc_new']}", "", 5.0)
         stack.callback(journal.close)
         db = Database(url, max_size=2, name="bench-sync").open()
