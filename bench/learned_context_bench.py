@@ -1,7 +1,7 @@
 """GetLearnedContext at 1k and 100k learnings: the read through term
-postings in one statement (learning_service/migrations/0005_learning_term_postings.sql)
-against the 0004 read it replaced and the full scan before that, on the same
-data in the same run.
+postings in one statement (learning_service/migrations/0005_learning_term_postings.sql),
+withholding by the journal's quarantine tables, against the 0004 read and
+the full scan before that, on the same data in the same run.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/learned_context_bench.py \
         [--sizes 1000 100000] [--in-scope 1000] [--baseline-checkout /path/to/main]
@@ -16,7 +16,8 @@ learning migrated):
    with probability --in-scope / size, else in another subject's session
    (1% of those of the same session id) or another persona or project. 5%
    provisional, 3% sensitive, 2% revoked, 1% expired, 0.5% withheld by a
-   quarantined source run.
+   quarantined source run (in the journal's quarantine ledger and projection
+   as Quarantine writes them, and in the plane's copy as the sync does).
 2. Inputs: --queries pending inputs of 6-16 words from the same vocabulary
    plus 3 stop words, 5% asking to use durable memory, 5% of words never
    learned; seeded. Nothing was tuned on them; the two halves are reported
@@ -25,13 +26,16 @@ learning migrated):
    (the read before 0004: every eligible row in scope, 33 columns, scored in
    Python after re-tokenising each, the counters committed), the 0004 read
    (learned_context_0004.sql, verbatim, pipelined in one read-only
-   transaction) and context.select_indexed; the entries, scores and counts of
-   every input are compared (the full scan on a subset: it is slow).
+   transaction) and context.select_indexed over the journal's quarantine
+   tables (as a suite on the journal's database reads); the entries, scores
+   and counts of every input are compared (the full scan on a subset: it is
+   slow).
 4. Over gRPC, each suite (journal and learning) in a process of its own on
    port 0: GetLearnedContext end to end from this checkout and, with
    --baseline-checkout, from that checkout (the same database, called in
-   alternation, input by input), and the quarantine sync a read waits for
-   (one StreamChanges catch-up) timed alone.
+   alternation, input by input; their answers compared the same way), and
+   the quarantine sync a read over the copy waits for (one StreamChanges
+   catch-up) timed alone.
 """
 
 from __future__ import annotations

@@ -147,8 +147,10 @@ def composed(statement: str, source: str) -> str:
 
 
 def _code(name: str) -> str:
-    """A named query without its comment lines."""
-    return "\n".join(line for line in Q[name].splitlines() if not line.startswith("--"))
+    """A named query without its comment lines and indentation: psycopg
+    caches the conversion of statements up to 4096 characters only."""
+    lines = (line.strip() for line in Q[name].splitlines())
+    return "\n".join(line for line in lines if line and not line.startswith("--"))
 
 
 CONTEXT_READ = {source: composed("context_read", source) for source in QUARANTINE_SOURCES}

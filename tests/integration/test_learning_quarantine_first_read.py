@@ -142,7 +142,7 @@ def test_the_journal_path_never_asks_the_feed(
     channel = channel_to(suite)
     learning_id, run_id, _ = seed(suite, channel, "inproc")
     binding = next(b for b in suite.bindings if b.name == "learning")
-    db = binding.servicer.reader.db  # type: ignore[attr-defined]
+    db = binding.servicer.reader.db
     assert quarantine_source(db) == "journal"
     assert quarantine_source(db, "feed") == "copy"
     reader = ContextReader(db, quarantine=SourceQuarantine(db, UnusableFeed(), "journal"))
