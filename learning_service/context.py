@@ -137,16 +137,16 @@ def composed(statement: str, source: str) -> str:
     context_gate, with the quarantine state of `source`: "copy" (the plane's
     copy, learning.source_quarantine) or "journal" (the journal's own tables,
     in this database)."""
-    body = _code(statement)
+    body = query_code(statement)
     tail = f",\n{body.removeprefix('WITH ')}" if body.startswith("WITH ") else f"\n{body}"
     return (
-        f"WITH withheld_sources AS NOT MATERIALIZED ({_code(f'withheld_sources_{source}')}),\n"
-        f"quarantine_version AS ({_code(f'quarantine_version_{source}')}),\n"
-        f"context_gate AS NOT MATERIALIZED ({_code('context_gate')}){tail}"
+        f"WITH withheld_sources AS NOT MATERIALIZED ({query_code(f'withheld_sources_{source}')}),\n"
+        f"quarantine_version AS ({query_code(f'quarantine_version_{source}')}),\n"
+        f"context_gate AS NOT MATERIALIZED ({query_code('context_gate')}){tail}"
     )
 
 
-def _code(name: str) -> str:
+def query_code(name: str) -> str:
     """A named query without its comment lines and indentation: psycopg
     caches the conversion of statements up to 4096 characters only."""
     lines = (line.strip() for line in Q[name].splitlines())

@@ -29,6 +29,7 @@ from learning_service.context import ContextReader
 from learning_service.model import Scope, ScopeKind
 from learning_service.quarantine import PendingChanges, SourceQuarantine, quarantine_source
 from tests.integration.test_learning_support import (
+    candidate,
     complete_run,
     error_info,
     fails,
@@ -69,17 +70,14 @@ def seed(suite: Any, channel: grpc.Channel, mark: str) -> tuple[str, str, int]:
     s = stubs(channel)
     run_id = f"run-{uuid.uuid4().hex[:8]}"
     done = complete_run(s.journal, run_id, f"file the {WORD} {mark}", session_id=SESSION)
-    created = s.learning.CreateCandidate(
-        pb.CreateCandidateRequest(
-            scope=cpb.Scope(kind=cpb.SCOPE_KIND_SESSION, id=SESSION),
-            kind=pb.LEARNING_KIND_FACT,
-            content=f"The {WORD} {mark} report is filed on Fridays.",
-            confidence=90,
-            source=pb.Source(
-                run_id=run_id, session_id=SESSION, subject=SUBJECT, event_id=done.event_id
-            ),
-        )
-    ).candidate
+    created = candidate(
+        s.learning,
+        f"The {WORD} {mark} report is filed on Fridays.",
+        scope=cpb.Scope(kind=cpb.SCOPE_KIND_SESSION, id=SESSION),
+        source=pb.Source(
+            run_id=run_id, session_id=SESSION, subject=SUBJECT, event_id=done.event_id
+        ),
+    )
     learning = publish(s.learning, created.candidate_id)
     return learning.learning_id, run_id, done.event_id
 
