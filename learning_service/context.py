@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 import psycopg
+from psycopg import sql
 
 from engram.common.v1 import common_pb2 as cpb
 from engram.coverage import build_coverage
@@ -139,11 +140,16 @@ def composed(statement: str, source: str) -> str:
     in this database)."""
     body = query_code(statement)
     tail = f",\n{body.removeprefix('WITH ')}" if body.startswith("WITH ") else f"\n{body}"
-    return (
+    text = (
         f"WITH withheld_sources AS NOT MATERIALIZED ({query_code(f'withheld_sources_{source}')}),\n"
         f"quarantine_version AS ({query_code(f'quarantine_version_{source}')}),\n"
         f"context_gate AS NOT MATERIALIZED ({query_code('context_gate')}){tail}"
     )
+    # The normaliser version is this process's constant: as a literal, the
+    # generic plan can estimate the rows of another version (almost none)
+    # and find them through learning_state_terms_version_idx instead of
+    # scanning every active row in scope.
+    return text.replace("%(terms_version)s", sql.Literal(TERMS_VERSION).as_string(None))
 
 
 def query_code(name: str) -> str:
@@ -190,7 +196,6 @@ def select_indexed(
     args = {
         **params,
         "terms": sorted(query),
-        "terms_version": TERMS_VERSION,
         "scope_order": SCOPE_KINDS_NARROWEST_FIRST,
         "limit": max_entries,
         "fallback": asks_for_durable_memory(pending_input),

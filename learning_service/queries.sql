@@ -225,6 +225,8 @@ WHERE scope_key = ANY (%(scope_keys)s::text[]) AND prompt_eligible
 --          context_gate AS NOT MATERIALIZED (context_gate)
 --     <context_read or context_unindexed, its own WITH joined to this one>
 --
+-- with the terms_version parameter as a literal (the normaliser version).
+--
 -- The source is the plane's copy of the journal's quarantine state
 -- (learning.source_quarantine, made current by the quarantine sync) or,
 -- when this database is the journal's, the journal's own tables, read in the
