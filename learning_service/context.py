@@ -149,7 +149,8 @@ def composed(statement: str, source: str) -> str:
     # generic plan can estimate the rows of another version (almost none)
     # and find them through learning_state_terms_version_idx instead of
     # scanning every active row in scope.
-    return text.replace("%(terms_version)s", sql.Literal(TERMS_VERSION).as_string(None))
+    literal = sql.Literal(TERMS_VERSION).as_string(None).replace("%", "%%")
+    return text.replace("%(terms_version)s", literal)
 
 
 def query_code(name: str) -> str:
