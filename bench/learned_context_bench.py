@@ -1,7 +1,7 @@
 """GetLearnedContext at 1k and 100k learnings: the read through term
-postings in one statement (learning_service/migrations/0005_learning_term_postings.sql)
-against the 0004 read it replaced and the full scan before that, on the same
-data in the same run.
+postings in one statement (learning_service/migrations/0005_learning_term_postings.sql),
+withholding by the journal's quarantine tables, against the 0004 read and
+the full scan before that, on the same data in the same run.
 
     OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/learned_context_bench.py \
         [--sizes 1000 100000] [--in-scope 1000] [--baseline-checkout /path/to/main]
@@ -16,7 +16,8 @@ learning migrated):
    with probability --in-scope / size, else in another subject's session
    (1% of those of the same session id) or another persona or project. 5%
    provisional, 3% sensitive, 2% revoked, 1% expired, 0.5% withheld by a
-   quarantined source run.
+   quarantined source run (in the journal's quarantine ledger and projection
+   as Quarantine writes them, and in the plane's copy as the sync does).
 2. Inputs: --queries pending inputs of 6-16 words from the same vocabulary
    plus 3 stop words, 5% asking to use durable memory, 5% of words never
    learned; seeded. Nothing was tuned on them; the two halves are reported
@@ -25,13 +26,16 @@ learning migrated):
    (the read before 0004: every eligible row in scope, 33 columns, scored in
    Python after re-tokenising each, the counters committed), the 0004 read
    (learned_context_0004.sql, verbatim, pipelined in one read-only
-   transaction) and context.select_indexed; the entries, scores and counts of
-   every input are compared (the full scan on a subset: it is slow).
+   transaction) and context.select_indexed over the journal's quarantine
+   tables (as a suite on the journal's database reads); the entries, scores
+   and counts of every input are compared (the full scan on a subset: it is
+   slow).
 4. Over gRPC, each suite (journal and learning) in a process of its own on
    port 0: GetLearnedContext end to end from this checkout and, with
    --baseline-checkout, from that checkout (the same database, called in
-   alternation, input by input), and the quarantine sync a read waits for
-   (one StreamChanges catch-up) timed alone.
+   alternation, input by input; their answers compared the same way), and
+   the quarantine sync a read over the copy waits for (one StreamChanges
+   catch-up) timed alone.
 """
 
 from __future__ import annotations
@@ -213,8 +217,10 @@ def read_0004(db: Database, pending_input: str) -> Selection:
 
 
 def read_new(db: Database, pending_input: str) -> Selection:
+    """The read as a suite on the journal's database serves it: the journal's
+    quarantine tables in the statement."""
     params = {"scope_keys": [s.key for s in SCOPES], "subject": SUBJECT, "workspace": WORKSPACE}
-    return select_indexed(db, params, pending_input, MAX_ENTRIES)[0]
+    return select_indexed(db, params, pending_input, MAX_ENTRIES, "journal")[0]
 
 
 def grow(
@@ -322,6 +328,20 @@ def grow(
             for row in revisions:
                 copy.write_row(row)
         for run_id in quarantined:
+            # The journal's ledger entry and projection (what Quarantine
+            # writes) and the plane's copy of it (what the sync writes).
+            entry = conn.execute(
+                "INSERT INTO journal.quarantine_ledger (record_kind, record_id, action, reason,"
+                " actor, subject, workspace) VALUES ('run_record', %s, 'quarantine', 'bench',"
+                " 'bench', %s, %s) RETURNING entry_id, recorded_at",
+                (run_id, SUBJECT, WORKSPACE),
+            ).fetchone()
+            assert entry is not None
+            conn.execute(
+                "INSERT INTO journal.quarantined (record_kind, record_id, entry_id, since)"
+                " VALUES ('run_record', %s, %s, %s)",
+                (run_id, entry[0], entry[1]),
+            )
             conn.execute(
                 "INSERT INTO learning.source_quarantine (record_kind, record_id, quarantined,"
                 " change_cursor) VALUES ('run_record', %s, true, 1)",
@@ -330,6 +350,8 @@ def grow(
         conn.execute("ANALYZE learning.learnings")
         conn.execute("ANALYZE learning.learning_state")
         conn.execute("ANALYZE learning.source_quarantine")
+        conn.execute("ANALYZE journal.quarantined")
+        conn.execute("ANALYZE journal.quarantine_ledger")
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("VACUUM (ANALYZE) learning.learning_state")
 
@@ -394,6 +416,16 @@ def answer(picked: Selection) -> tuple[Any, ...]:
         picked.omitted_zero_score,
         picked.omitted_by_limit,
         picked.recency_fallback,
+    )
+
+
+def rpc_answer(response: pb.GetLearnedContextResponse) -> tuple[Any, ...]:
+    """answer() of a GetLearnedContext response."""
+    return (
+        [(e.learning.learning_id, round(e.score, 12)) for e in response.entries],
+        response.omitted_zero_score,
+        response.omitted_by_limit,
+        response.recency_fallback,
     )
 
 
@@ -513,12 +545,16 @@ def measure_grpc(url: str, texts: list[str], repeats: int, baseline: Path | None
             channel = open_channel(f"127.0.0.1:{ports[name]}")
             stack.callback(channel.close)
             calls[name] = rpc_call(pb_grpc.LearningServiceStub(channel))
-        split, _ = alternating(calls, texts, repeats)
+        split, answers = alternating(calls, texts, repeats)
         report: dict[str, Any] = {"served_from": sources}
         for name in calls:
             report |= halves(name, split[name])
         if baseline:
             report["ratio_rpc_p50_vs_baseline"] = ratio(report["rpc_baseline"], report["rpc_new"])
+            report["rpc_mismatches_vs_baseline"] = sum(
+                rpc_answer(a) != rpc_answer(b)
+                for a, b in zip(answers["rpc_baseline"], answers["rpc_new"], strict=True)
+            )
         journal = JournalClient(f"127.0.0.1:{ports['rpc_new']}", "", 5.0)
         stack.callback(journal.close)
         db = Database(url, max_size=2, name="bench-sync").open()

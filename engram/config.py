@@ -102,6 +102,15 @@ class Settings:
     workers_enabled: bool = field(
         default=True, metadata={"help": "run background workers (embedding, capture, review)"}
     )
+    learning_quarantine_state: str = field(
+        default="auto",
+        metadata={
+            "help": "learning: where GetLearnedContext reads the journal's quarantine state: "
+            "auto (the journal's tables when the learning database holds them, else the "
+            "change feed) | feed (always the change feed: a learning database apart from "
+            "the journal's that still holds a journal schema)"
+        },
+    )
 
     @classmethod
     def load(
@@ -150,6 +159,8 @@ class Settings:
             raise InvalidArgument("grace_seconds", "must not be negative")
         if self.index_floor_wait_seconds < 0:
             raise InvalidArgument("index_floor_wait_seconds", "must not be negative")
+        if self.learning_quarantine_state not in ("auto", "feed"):
+            raise InvalidArgument("learning_quarantine_state", "must be auto or feed")
         self.served_workspaces()
         self.retrieval_routes()
         if (

@@ -22,7 +22,7 @@ from learning_service.learnings import LearningBook
 from learning_service.pending_counters import FLUSH_SECONDS, PendingCounters
 from learning_service.plugins import ExtractorClient, JudgeClients
 from learning_service.policy_store import PolicyStore
-from learning_service.quarantine import SourceQuarantine
+from learning_service.quarantine import SourceQuarantine, quarantine_source
 from learning_service.review import Reviewer
 from learning_service.servicer import SERVICE, LearningServicer
 from learning_service.skills import SkillBook
@@ -35,7 +35,10 @@ def build(ctx: BuildContext) -> ServiceBinding:
     settings = ctx.settings
     db = Database(ctx.database_url, max_size=settings.pool_max_size, name="learning").open()
     journal = JournalClient(ctx.journal_addr, settings.service_token, deadline_seconds(settings))
-    quarantine = SourceQuarantine(db, journal)
+    # The learned context reads the journal's quarantine tables when they are
+    # in this database (learning_service.quarantine).
+    source = quarantine_source(db, settings.learning_quarantine_state)
+    quarantine = SourceQuarantine(db, journal, source)
     term_index.backfill(db)
     counters = PendingCounters(db)
     counter_loop = BackgroundLoop("learning-counters", counters.step, idle_seconds=FLUSH_SECONDS)

@@ -2,7 +2,9 @@
 and the status counts. Prompt visibility comes only from the SQL gate
 (learning.learning_current.prompt_eligible, which includes "not withheld by
 quarantine"; the caller syncs the quarantine state first, see
-learning_service.quarantine), and a session scope is the reading
+learning_service.quarantine; the learned context's own gate, context_gate
+in queries.sql, reads the journal's quarantine tables instead when this
+database is the journal's), and a session scope is the reading
 subject/workspace's only (learning.session_visible, in the same queries);
 this module scores and packs.
 """
@@ -14,13 +16,20 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import psycopg
+from psycopg import sql
+
 from engram.common.v1 import common_pb2 as cpb
 from engram.coverage import build_coverage
 from engram.db import Database
 from engram.metrics import count_plane_event
 from learning_service.model import SCOPE_ORDER, Scope, ScopeKind
 from learning_service.pending_counters import PendingCounters
-from learning_service.quarantine import SourceQuarantine
+from learning_service.quarantine import (
+    QUARANTINE_SOURCES,
+    SourceQuarantine,
+    journal_state_unavailable,
+)
 from learning_service.store import Q, Row, counters
 from learning_service.term_index import TERMS_VERSION
 from learning_service.text import asks_for_durable_memory, overlap_score, sha256_hex, term_set
@@ -124,6 +133,37 @@ def _recent_key(s: ScoredLearning) -> tuple[float, int, str]:
     return (-_recency(s.row), _scope_rank(s.row), str(s.row["learning_id"]))
 
 
+def composed(statement: str, source: str) -> str:
+    """A learned-context statement (context_read, context_unindexed) over
+    context_gate, with the quarantine state of `source`: "copy" (the plane's
+    copy, learning.source_quarantine) or "journal" (the journal's own tables,
+    in this database)."""
+    body = query_code(statement)
+    tail = f",\n{body.removeprefix('WITH ')}" if body.startswith("WITH ") else f"\n{body}"
+    text = (
+        f"WITH withheld_sources AS NOT MATERIALIZED ({query_code(f'withheld_sources_{source}')}),\n"
+        f"quarantine_version AS ({query_code(f'quarantine_version_{source}')}),\n"
+        f"context_gate AS NOT MATERIALIZED ({query_code('context_gate')}){tail}"
+    )
+    # The normaliser version is this process's constant: as a literal, the
+    # generic plan can estimate the rows of another version (almost none)
+    # and find them through learning_state_terms_version_idx instead of
+    # scanning every active row in scope.
+    literal = sql.Literal(TERMS_VERSION).as_string(None).replace("%", "%%")
+    return text.replace("%(terms_version)s", literal)
+
+
+def query_code(name: str) -> str:
+    """A named query without its comment lines and indentation: psycopg
+    caches the conversion of statements up to 4096 characters only."""
+    lines = (line.strip() for line in Q[name].splitlines())
+    return "\n".join(line for line in lines if line and not line.startswith("--"))
+
+
+CONTEXT_READ = {source: composed("context_read", source) for source in QUARANTINE_SOURCES}
+CONTEXT_UNINDEXED = {source: composed("context_unindexed", source) for source in QUARANTINE_SOURCES}
+
+
 @dataclass
 class IndexedRead:
     """What one context_read statement answered."""
@@ -137,7 +177,11 @@ class IndexedRead:
 
 
 def select_indexed(
-    db: Database, params: Mapping[str, Any], pending_input: str, max_entries: int
+    db: Database,
+    params: Mapping[str, Any],
+    pending_input: str,
+    max_entries: int,
+    quarantine_source: str = "copy",
 ) -> tuple[Selection, Row]:
     """select() over every eligible learning in scope, without reading them
     all: one statement (context_read) counts them, finds and ranks the
@@ -146,34 +190,44 @@ def select_indexed(
     current term set (none once the startup backfill ran) are scored here
     from their content, read in the same snapshot. Same entries, scores and
     counts as select() over eligible_in_scopes; returns the revision
-    watermark of the snapshot too."""
+    watermark of the snapshot too. `quarantine_source`: whose quarantine
+    state withholds (composed()); the journal's tables unreadable is
+    Unavailable (QUARANTINE_STATE_UNAVAILABLE)."""
     query = term_set(pending_input)
     args = {
         **params,
         "terms": sorted(query),
-        "terms_version": TERMS_VERSION,
         "scope_order": SCOPE_KINDS_NARROWEST_FIRST,
         "limit": max_entries,
         "fallback": asks_for_durable_memory(pending_input),
     }
-    # One statement is one snapshot; with its plan setting, one round trip.
-    with db.connection() as conn:
-        with conn.pipeline():
-            with conn.transaction():
+    statement = CONTEXT_READ[quarantine_source]
+    try:
+        # One statement is one snapshot; with its plan setting, one round
+        # trip. No BEGIN/COMMIT: the two statements of a pipeline up to its
+        # sync are one implicit transaction, which SET LOCAL applies to
+        # (an explicit one costs two more round trips).
+        with db.connection() as conn:
+            with conn.pipeline():
                 conn.execute(Q["generic_plan"])
-                found = conn.execute(Q["context_read"], args, prepare=True)
+                found = conn.execute(statement, args, prepare=True)
             read = _indexed_from(found.fetchall())
-        unindexed: list[Row] = []
-        if read.unindexed:
-            # Rare (rows older than their normaliser): both reads in one snapshot.
-            with conn.pipeline(), conn.transaction():
-                conn.execute(Q["read_only_snapshot"])
-                conn.execute(Q["generic_plan"])
-                again = conn.execute(Q["context_read"], args, prepare=True)
-                extra = conn.execute(Q["context_unindexed"], args)
-                rows = again.fetchall()
-                unindexed = extra.fetchall()
-            read = _indexed_from(rows)
+            unindexed: list[Row] = []
+            if read.unindexed:
+                # Rare (rows older than their normaliser): both reads in one snapshot.
+                with conn.pipeline(), conn.transaction():
+                    conn.execute(Q["read_only_snapshot"])
+                    conn.execute(Q["generic_plan"])
+                    again = conn.execute(statement, args, prepare=True)
+                    extra = conn.execute(CONTEXT_UNINDEXED[quarantine_source], args)
+                    rows = again.fetchall()
+                    unindexed = extra.fetchall()
+                read = _indexed_from(rows)
+    except (psycopg.errors.UndefinedTable, psycopg.errors.InsufficientPrivilege) as exc:
+        if quarantine_source == "copy":
+            raise
+        # Fail closed: without the journal's quarantine state nothing is served.
+        raise journal_state_unavailable(exc) from exc
     return _merge(read, unindexed, query, max_entries), read.watermark
 
 
@@ -228,9 +282,11 @@ def _merge(
 
 
 class ContextReader:
-    """`quarantine`: the plane's copy of the journal's quarantine state, made
-    current for every read (SourceQuarantine.read_current); None only where
-    nothing can change it (tests, benchmarks)."""
+    """`quarantine`: the journal's quarantine state as the read sees it:
+    when quarantine.source is "journal" the read's own statement reads the
+    journal's tables; otherwise the plane's copy, made current for every
+    read (SourceQuarantine.read_current). None only where nothing can change
+    it (tests, benchmarks): the copy as it stands."""
 
     def __init__(
         self,
@@ -257,11 +313,17 @@ class ContextReader:
         keys = [s.key for s in scopes]
         params = {"scope_keys": keys, "subject": subject, "workspace": workspace}
 
+        source = self.quarantine.source if self.quarantine else "copy"
+
         # The count, the hits and the version come from one snapshot.
         def read() -> tuple[Selection, Row]:
-            return select_indexed(self.db, params, pending_input, max_entries)
+            return select_indexed(self.db, params, pending_input, max_entries, source)
 
-        picked, watermark = self.quarantine.read_current(read) if self.quarantine else read()
+        if self.quarantine is None or source == "journal":
+            # The journal's quarantine state is in the statement's snapshot.
+            picked, watermark = read()
+        else:
+            picked, watermark = self.quarantine.read_current(read)
         metrics = {
             "context_omitted_zero_score_total": picked.omitted_zero_score,
             "context_omitted_by_limit_total": picked.omitted_by_limit,

@@ -15,9 +15,9 @@ from typing import Any
 from google.protobuf.json_format import MessageToDict
 
 from engram.downstream import ChangeStream, DownstreamError, change_stream, journal_client
-from engram.errors import NotFound, Unavailable
+from engram.errors import NotFound
 from engram.journal.v1 import journal_pb2 as jpb
-from learning_service.quarantine import QuarantineChange
+from learning_service.quarantine import QuarantineChange, journal_state_unavailable
 from learning_service.skills import RunEvidence
 
 log = logging.getLogger("engram.learning.journal")
@@ -125,11 +125,7 @@ class PendingQuarantineChanges:
                             )
                         )
         except DownstreamError as exc:
-            # Fail closed: without the quarantine state nothing derived is served.
-            raise Unavailable(
-                f"cannot read the journal's quarantine state: {exc}",
-                reason="QUARANTINE_STATE_UNAVAILABLE",
-            ) from exc
+            raise journal_state_unavailable(exc) from exc
         return changes, watermark
 
     def cancel(self) -> None:

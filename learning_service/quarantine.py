@@ -23,6 +23,14 @@ first read after Restore sees the record again. Concurrent syncs are safe:
 each change is applied only over an older one for the same record, and the
 cursor only moves forward. When the journal cannot be read, the sync raises
 Unavailable (reason QUARANTINE_STATE_UNAVAILABLE) and the read fails closed.
+
+When this database is the journal's (the single-database deployment: the
+journal's quarantine tables are here), the learned-context read needs no
+sync at all: its one statement reads the journal's own quarantine
+projection (journal.quarantined) in its snapshot, so a quarantine or
+restore committed before the read began is always seen, whatever the change
+feed is doing, and nothing is asked over gRPC (`source` "journal", chosen at
+start by :func:`quarantine_source`). The other read paths keep the copy.
 """
 
 from __future__ import annotations
@@ -33,11 +41,34 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from engram.db import Database
+from engram.errors import Unavailable
 from learning_service.store import Q, cursor_position
 
 CURSOR = "quarantine"
 CURSOR_WRITE_EVERY = 1000
 T = TypeVar("T")
+# Where a learned-context read finds what quarantine withholds: the plane's
+# copy ("copy"), or the journal's own tables in this database ("journal").
+QUARANTINE_SOURCES = ("copy", "journal")
+
+
+def journal_state_unavailable(error: BaseException) -> Unavailable:
+    """Fail closed: without the quarantine state nothing derived is served."""
+    return Unavailable(
+        f"cannot read the journal's quarantine state: {error}",
+        reason="QUARANTINE_STATE_UNAVAILABLE",
+    )
+
+
+def quarantine_source(db: Database, setting: str = "auto") -> str:
+    """The source for the setting learning_quarantine_state: with "auto",
+    "journal" when this database holds the journal's quarantine tables
+    readable by this role, else "copy"; with "feed", "copy"."""
+    if setting == "feed":
+        return "copy"
+    with db.connection() as conn:
+        row = conn.execute(Q["journal_quarantine_readable"]).fetchone()
+    return "journal" if row is not None and row["readable"] else "copy"
 
 
 @dataclass(frozen=True)
@@ -67,9 +98,12 @@ class QuarantineFeed(Protocol):
 
 
 class SourceQuarantine:
-    def __init__(self, db: Database, feed: QuarantineFeed) -> None:
+    def __init__(self, db: Database, feed: QuarantineFeed, source: str = "copy") -> None:
+        assert source in QUARANTINE_SOURCES
         self.db = db
         self.feed = feed
+        # What the learned-context read withholds by (see the module docstring).
+        self.source = source
         # The cursor this process last brought the copy to. Asking the
         # journal from it rather than from the stored cursor saves a database
         # read per sync and keeps the guarantee: the journal is still asked

@@ -17,9 +17,10 @@ VALUES (%(operation)s, %(request_id)s, %(request_sha256)s, %(response)s);
 SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY;
 
 -- name: generic_plan
--- For the statement that follows in the same transaction: its generic plan
--- (context_read: planning it costs more than running it at the sizes of a
--- normal read, and the plan cache would otherwise keep planning it anew).
+-- For the statement that follows in the same transaction (or the same
+-- pipeline sync: an implicit transaction): its generic plan (context_read:
+-- planning it costs more than running it at the sizes of a normal read, and
+-- the plan cache would otherwise keep planning it anew).
 SET LOCAL plan_cache_mode = force_generic_plan;
 
 -- name: counter_add
@@ -55,6 +56,12 @@ ON CONFLICT (record_kind, record_id) DO UPDATE SET
     change_cursor = excluded.change_cursor,
     updated_at = now()
 WHERE learning.source_quarantine.change_cursor < excluded.change_cursor;
+
+-- name: journal_quarantine_readable
+-- Does this database hold the journal's quarantine tables, readable here?
+SELECT coalesce(has_table_privilege(to_regclass('journal.quarantined'), 'SELECT')
+                AND has_table_privilege(to_regclass('journal.quarantine_ledger'), 'SELECT'),
+                false) AS readable;
 
 -- ------------------------------------------------------------------ policy
 
@@ -209,11 +216,63 @@ WHERE scope_key = ANY (%(scope_keys)s::text[]) AND prompt_eligible
   AND learning.session_visible(scope_kind, source_subject, source_workspace,
                                %(subject)s, %(workspace)s);
 
--- The learned-context read (learning_service.context), over
--- learning.context_gate (prompt_eligible, active rows of the active tier, by
--- learning_state alone) and learning.context_eligible (the same rows with the
--- columns an entry needs): each query admits exactly the rows
--- eligible_in_scopes admits (the scope keys and session_visible added).
+-- The learned-context read (learning_service.context): context_read and
+-- context_unindexed are composed with the gate and the quarantine state of
+-- the read's source (learning_service.context.composed):
+--
+--     WITH withheld_sources AS NOT MATERIALIZED (withheld_sources_<source>),
+--          quarantine_version AS (quarantine_version_<source>),
+--          context_gate AS NOT MATERIALIZED (context_gate)
+--     <context_read or context_unindexed, its own WITH joined to this one>
+--
+-- with the terms_version parameter as a literal (the normaliser version).
+--
+-- The source is the plane's copy of the journal's quarantine state
+-- (learning.source_quarantine, made current by the quarantine sync) or,
+-- when this database is the journal's, the journal's own tables, read in the
+-- same snapshot as everything else. Each query admits exactly the rows
+-- eligible_in_scopes admits (the scope keys and session_visible added) when
+-- the copy is current.
+
+-- name: withheld_sources_copy
+-- The run records and events withheld by quarantine, by the plane's copy.
+SELECT record_kind, record_id FROM learning.source_quarantine WHERE quarantined
+
+-- name: withheld_sources_journal
+-- The same, by the journal's own projection of its quarantine ledger
+-- (journal.quarantined: a row while the record is quarantined; Quarantine
+-- and Restore commit it before they return).
+SELECT record_kind, record_id FROM journal.quarantined
+WHERE record_kind IN ('run_record', 'event')
+
+-- name: quarantine_version_copy
+-- The journal cursor of the last quarantine change applied to the copy.
+SELECT coalesce(max(change_cursor), 0) AS version FROM learning.source_quarantine
+
+-- name: quarantine_version_journal
+-- The journal's last quarantine ledger entry of a run record or an event.
+SELECT coalesce(max(entry_id), 0) AS version FROM journal.quarantine_ledger
+WHERE record_kind IN ('run_record', 'event')
+
+-- name: context_gate
+-- What a learned-context read may inject, by learning_state alone: active
+-- rows of the active tier that pass the injection gate
+-- (learning.is_prompt_eligible, as learning.learning_gate applies it) and
+-- whose source run record or run.completed event is not withheld (the rule
+-- of learning.source_quarantined, over withheld_sources).
+SELECT s.learning_id, s.scope_key, s.scope_kind, s.source_subject, s.source_workspace,
+       s.created_at, s.terms, s.terms_version
+FROM learning.learning_state s
+WHERE s.status = 'active' AND s.publish_tier = 'active'
+  AND learning.is_prompt_eligible(s.kind, s.sensitivity, s.status, s.publish_tier,
+                                  s.verification_status, s.policy_decision, s.expires_at,
+                                  now())
+  AND NOT EXISTS (SELECT FROM withheld_sources w
+                  WHERE w.record_kind = 'run_record' AND s.source_run_id <> ''
+                    AND w.record_id = s.source_run_id)
+  AND NOT EXISTS (SELECT FROM withheld_sources w
+                  WHERE w.record_kind = 'event' AND s.source_event_id > 0
+                    AND w.record_id = s.source_event_id::text)
 
 -- name: context_read
 -- The whole read in one statement (one snapshot, one round trip): the
@@ -230,9 +289,9 @@ WHERE scope_key = ANY (%(scope_keys)s::text[]) AND prompt_eligible
 -- One row per picked learning (`part` 'hit' or 'recent'), or one row with
 -- NULL entry columns when none is picked; the entry columns are what a
 -- LearnedContextEntry carries. The watermark has the last purge and the
--- last applied quarantine change beside the last revision: an erasure
--- removes revisions without adding one, and a quarantine or restore changes
--- what is served without one, and the snapshot version must still change.
+-- last quarantine change beside the last revision: an erasure removes
+-- revisions without adding one, and a quarantine or restore changes what is
+-- served without one, and the snapshot version must still change.
 WITH shared AS (
     SELECT p.learning_id, count(*) AS shared
     FROM learning.learning_terms p
@@ -244,7 +303,7 @@ hits AS MATERIALIZED (
            h.shared::float8
                / sqrt((cardinality(%(terms)s::text[]) * cardinality(c.terms))::float8) AS score
     FROM shared h
-    JOIN learning.context_gate c USING (learning_id)
+    JOIN context_gate c USING (learning_id)
     WHERE c.terms_version = %(terms_version)s
       AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
                                    %(subject)s, %(workspace)s)
@@ -252,7 +311,7 @@ hits AS MATERIALIZED (
 in_scope AS (
     -- An index-only scan of learning_state_gate_idx (0005).
     SELECT count(*) AS eligible
-    FROM learning.context_gate c
+    FROM context_gate c
     WHERE c.scope_key = ANY (%(scope_keys)s::text[])
       AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
                                    %(subject)s, %(workspace)s)
@@ -263,7 +322,7 @@ picked AS (
               learning_id
      LIMIT %(limit)s)
     UNION ALL
-    (SELECT c.learning_id, 0::float8, 'recent' FROM learning.context_gate c
+    (SELECT c.learning_id, 0::float8, 'recent' FROM context_gate c
      WHERE %(fallback)s AND NOT EXISTS (SELECT FROM hits)
        AND c.scope_key = ANY (%(scope_keys)s::text[])
        AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
@@ -282,8 +341,7 @@ SELECT n.eligible, (SELECT count(*) FROM hits) AS matched,
                  AND s.scope_key = ANY (%(scope_keys)s::text[])) AS unindexed,
        (SELECT coalesce(max(revision_seq), 0) FROM learning.learning_revisions) AS revision_seq,
        (SELECT coalesce(max(purge_id), 0) FROM learning.purge_ledger) AS purge_id,
-       (SELECT coalesce(max(change_cursor), 0) FROM learning.source_quarantine)
-           AS quarantine_cursor,
+       (SELECT version FROM quarantine_version) AS quarantine_cursor,
        p.part, p.score,
        e.learning_id, e.scope_kind, e.scope_id, e.kind, e.content, st.status, st.publish_tier,
        e.verification_status, e.policy_decision, e.policy_actor, e.source_run_id,
@@ -300,10 +358,16 @@ LEFT JOIN (picked p
 -- name: context_unindexed
 -- Eligible learnings without a current term set (written before migration
 -- 0004 or by hand, by another normaliser version, or with a term too long
--- to index): scored from their content. The range pair keeps the
--- terms_version index usable.
-SELECT c.*
-FROM learning.context_eligible c
+-- to index): scored from their content, with context_read's entry columns.
+-- The range pair keeps the terms_version index usable.
+SELECT e.learning_id, e.scope_kind, e.scope_id, e.kind, e.content, st.status, st.publish_tier,
+       e.verification_status, e.policy_decision, e.policy_actor, e.source_run_id,
+       e.source_session_id, e.source_subject, e.source_workspace, e.source_event_id,
+       e.evidence_refs, e.sensitivity, e.candidate_id, e.supersedes, st.superseded_by,
+       e.created_at, e.confidence, e.origin, false AS withheld_by_quarantine, e.expires_at
+FROM context_gate c
+JOIN learning.learnings e USING (learning_id)
+JOIN learning.learning_state st USING (learning_id)
 WHERE (c.terms_version IS NULL OR c.terms_version < %(terms_version)s
        OR c.terms_version > %(terms_version)s)
   AND c.scope_key = ANY (%(scope_keys)s::text[])

@@ -7,9 +7,14 @@ Acquiring a connection:
 
 * up: wait for a pooled connection in slices of ACQUIRE_SLICE_SECONDS, up to
   ACQUIRE_TIMEOUT_SECONDS under load; between slices, stop with Unavailable
-  as soon as the monitor has found the server down. Every pooled connection
-  is checked (an empty query) before it is handed out, so one broken by a
-  restart is replaced, not given to a caller.
+  as soon as the monitor has found the server down. A pooled connection idle
+  for CHECK_IDLE_SECONDS or more is checked (an empty query, a round trip)
+  before it is handed out, so one broken by a restart or an idle timeout is
+  replaced, not given to a caller; one returned more recently is handed out
+  on its local state alone (open, no transaction), as connection pools
+  commonly do (HikariCP's aliveBypassWindowMs): it answered a moment ago, and
+  a statement on one lost since fails as Unavailable and marks the pool
+  suspect, which is the outage the monitor then confirms.
 * down: Unavailable at once, unless an idle pooled connection passes its
   check within DOWN_ATTEMPT_SECONDS (which also ends the outage).
 
@@ -21,7 +26,9 @@ the monitor takes over, probing every few hundred milliseconds.
 from __future__ import annotations
 
 import logging
+import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -29,6 +36,7 @@ from typing import Any
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg import conninfo
+from psycopg.pq import ConnStatus, TransactionStatus
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
@@ -51,6 +59,9 @@ RECONNECT_TIMEOUT_SECONDS = 0.2
 # libpq connect_timeout for pooled connections unless the URL sets one.
 CONNECT_TIMEOUT_SECONDS = 3
 OPEN_TIMEOUT_SECONDS = 30.0
+# A pooled connection idle this long is checked with a round trip before it
+# is handed out; one used more recently is not (see the module docstring).
+CHECK_IDLE_SECONDS = 0.5
 
 DOWN_MESSAGE = "database unavailable"
 
@@ -90,6 +101,9 @@ class Database:
         )
         self.health = HealthMonitor(url, name, on_recovered=self._pool.check)
         self._untrack: list[Callable[[], None]] = []
+        # When each pooled connection was last returned in working order.
+        self._returned_at: weakref.WeakKeyDictionary[Conn, float] = weakref.WeakKeyDictionary()
+        self._returned_lock = threading.Lock()
 
     def open(self, wait: bool = True) -> Database:
         try:
@@ -131,11 +145,27 @@ class Database:
     # -- pool callbacks (run in the pool's threads or the caller's) ---------
 
     def _check(self, conn: Conn) -> None:
+        if self._recently_returned(conn):
+            return
         try:
             ConnectionPool.check_connection(conn)
         except Exception:
             self.health.suspect(broken=True)
             raise
+
+    def _recently_returned(self, conn: Conn) -> bool:
+        """Returned in working order less than CHECK_IDLE_SECONDS ago, and
+        still open and idle by its local state. Never while the pool is
+        marked down: then only a real check may end the outage."""
+        with self._returned_lock:
+            returned = self._returned_at.get(conn)
+        return (
+            returned is not None
+            and time.monotonic() - returned < CHECK_IDLE_SECONDS
+            and not self.health.down
+            and conn.pgconn.status == ConnStatus.OK
+            and conn.pgconn.transaction_status == TransactionStatus.IDLE
+        )
 
     def _reconnect_failed(self, _pool: ConnectionPool[Any]) -> None:
         self.health.suspect()
@@ -180,11 +210,15 @@ class Database:
         try:
             with conn:
                 yield conn
-        except psycopg.OperationalError:
+        except psycopg.OperationalError as exc:
             if conn.closed:  # lost, not a failed statement
                 self.health.suspect(broken=True)
+                raise self._unavailable() from exc
             raise
         finally:
+            if not conn.closed:
+                with self._returned_lock:
+                    self._returned_at[conn] = time.monotonic()
             self._pool.putconn(conn)
 
     @contextmanager

@@ -97,10 +97,8 @@ def dead_address() -> str:
     return f"127.0.0.1:{port}"
 
 
-def test_reads_fail_closed_without_the_journal(start_services: Any, channel_to: Any) -> None:
-    suite = start_services(["learning"], journal_addr=dead_address(), workers_enabled=False)
-    learning = pb_grpc.LearningServiceStub(channel_to(suite))
-    reads = {
+def _reads(learning: pb_grpc.LearningServiceStub) -> dict[str, Any]:
+    return {
         "GetLearnedContext": lambda: learning.GetLearnedContext(
             pb.GetLearnedContextRequest(subject="u1", session_id="s1", pending_input="x")
         ),
@@ -110,7 +108,17 @@ def test_reads_fail_closed_without_the_journal(start_services: Any, channel_to: 
         "ListLearnings": lambda: learning.ListLearnings(pb.ListLearningsRequest()),
         "ListCandidates": lambda: learning.ListCandidates(pb.ListCandidatesRequest()),
     }
-    for name, read in reads.items():
+
+
+def test_reads_fail_closed_without_the_journal(start_services: Any, channel_to: Any) -> None:
+    suite = start_services(
+        ["learning"],
+        journal_addr=dead_address(),
+        workers_enabled=False,
+        learning_quarantine_state="feed",
+    )
+    learning = pb_grpc.LearningServiceStub(channel_to(suite))
+    for name, read in _reads(learning).items():
         err = fails(read)
         assert err.code() == grpc.StatusCode.UNAVAILABLE, name
         assert error_info(err).reason == "QUARANTINE_STATE_UNAVAILABLE", name
@@ -120,3 +128,38 @@ def test_reads_fail_closed_without_the_journal(start_services: Any, channel_to: 
     assert error_info(err).metadata["field"] == "subject"
     # Status does not read records: it still answers.
     assert learning.GetLearningStatus(pb.GetLearningStatusRequest()).quarantine_cursor == 0
+
+
+def test_the_learned_context_reads_the_journals_tables_when_they_are_here(
+    start_services: Any, channel_to: Any
+) -> None:
+    """On the journal's database the learned context needs no journal RPC
+    (its statement reads the journal's quarantine tables); the other read
+    paths still sync the copy and fail closed."""
+    suite = start_services(["learning"], journal_addr=dead_address(), workers_enabled=False)
+    learning = pb_grpc.LearningServiceStub(channel_to(suite))
+    reads = _reads(learning)
+    assert not reads.pop("GetLearnedContext")().entries
+    for name, read in reads.items():
+        err = fails(read)
+        assert err.code() == grpc.StatusCode.UNAVAILABLE, name
+        assert error_info(err).reason == "QUARANTINE_STATE_UNAVAILABLE", name
+
+
+def test_the_journal_path_fails_closed_without_the_journals_tables(db: Database) -> None:
+    """The journal's tables gone (or unreadable) after start: UNAVAILABLE,
+    never an answer without the quarantine state."""
+    from engram.errors import Unavailable
+    from learning_service.context import select_indexed
+
+    params = {"scope_keys": ["session:s1"], "subject": "u1", "workspace": "default"}
+    with db.connection() as conn:
+        conn.execute("ALTER TABLE journal.quarantined RENAME TO quarantined_elsewhere")
+    try:
+        with pytest.raises(Unavailable) as raised:
+            select_indexed(db, params, "anything at all", 8, "journal")
+        assert raised.value.reason == "QUARANTINE_STATE_UNAVAILABLE"
+        assert select_indexed(db, params, "anything at all", 8, "copy")[0].chosen == []
+    finally:
+        with db.connection() as conn:
+            conn.execute("ALTER TABLE journal.quarantined_elsewhere RENAME TO quarantined")
