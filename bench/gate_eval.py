@@ -58,7 +58,7 @@ def terms_of(item: Item, key: str) -> str:
 
 
 def load(path: Path) -> list[Item]:
-    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    return [json.loads(line) for line in path.read_text("utf-8").split("\n") if line.strip()]
 
 
 def evidence(state: int, query: str, records: Iterable[str] = ()) -> ContextEvidence:
@@ -219,6 +219,7 @@ REPORTED_BATCHES = (
     "2026-12-01g",
     "2026-12-01h",
     "2026-12-01i",
+    "2026-12-01j",
 )
 
 

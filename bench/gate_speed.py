@@ -51,7 +51,7 @@ _SENTENCE_RX = re.compile(r"[.!?\u3002]+(?:\s|$)")
 def four_sentence_answers(batches: list[Path]) -> list[str]:
     texts: list[str] = []
     for path in sorted(p for batch in batches for p in batch.glob("*.jsonl")):
-        for line in path.read_text("utf-8").splitlines():
+        for line in path.read_text("utf-8").split("\n"):
             if line.strip():
                 text = str(json.loads(line)["text"])
                 if len([s for s in _SENTENCE_RX.split(text) if s.strip()]) == 4:

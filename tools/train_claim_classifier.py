@@ -128,7 +128,7 @@ def load(directory: Path = CORPUS) -> Corpus:
     langs: list[str] = []
     sources: list[str] = []
     for path in sorted(directory.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
+        for line in path.read_text(encoding="utf-8").split("\n"):
             if not line.strip():
                 continue
             item = json.loads(line)

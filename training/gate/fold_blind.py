@@ -60,7 +60,7 @@ def _by_terms(clauses: list[str], terms: list[str]) -> list[int]:
 def fold(batch: Path, model: ClaimClassifier) -> list[dict[str, str]]:
     out: list[dict[str, str]] = []
     for path in sorted(batch.glob("*.jsonl")):
-        for line in path.read_text("utf-8").splitlines():
+        for line in path.read_text("utf-8").split("\n"):
             if not line.strip():
                 continue
             item = json.loads(line)
