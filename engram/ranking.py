@@ -27,11 +27,14 @@ W-th 0, below negative; 0 when flat).
   for a month match), ties by episode id.
 
 A missing neighbour (or vector) counts 0. Second stage (optional,
-``recall_ranker``): a logistic regression over the features of
-:func:`features` re-orders the first stage's top ``RERANK_DEPTH``; ranks
-beyond keep the first-stage order. Weights are a small ``.npz``
-(engram/data/recall_ranker.npz, trained by tools/train_recall_ranker.py).
-Every constant was chosen on LoCoMo conversations 1-5 (bench/locomo_research.py).
+``recall_ranker``): a learned scorer over the features of :func:`features`
+re-orders the first stage's top ``RERANK_DEPTH``; ranks beyond keep the
+first-stage order. The model is a small ``.npz`` of arrays
+(engram/data/recall_ranker.npz, trained by tools/train_recall_ranker.py):
+gradient-boosted trees (:class:`TreeRanker`, evaluated here in numpy, all
+trees at once) or a logistic regression (:class:`LinearRanker`). Every
+constant was chosen on LoCoMo conversations 1-5 (bench/locomo_research.py,
+tools/train_recall_ranker.py).
 """
 
 from __future__ import annotations
@@ -52,9 +55,11 @@ __all__ = [
     "RERANK_DEPTH",
     "WINDOW",
     "Candidates",
+    "LinearRanker",
     "Query",
     "Ranked",
     "Ranker",
+    "TreeRanker",
     "features",
     "first_stage",
     "load_ranker",
@@ -163,6 +168,9 @@ class Candidates:
     # Integer keys that order exactly as ids do (the resident index: a UUID's
     # 128-bit value), so ties break without the UUID text; () to use ids.
     keys: Sequence[int] = ()
+    # Each candidate's first session as an integer (equal: the same session),
+    # for the second stage's session features; empty when not known.
+    session: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -179,6 +187,8 @@ class CandidateBuilder:
 
     ids: list[str] = field(default_factory=list)
     rows: list[tuple[float, ...]] = field(default_factory=list)
+    sessions: list[int] = field(default_factory=list)
+    _session_codes: dict[str, int] = field(default_factory=dict)
 
     def add(
         self,
@@ -194,8 +204,10 @@ class CandidateBuilder:
         time: float,
         traits: tuple[float, float, float],
         has_date: bool,
+        session: str = "",
     ) -> None:
         self.ids.append(episode_id)
+        self.sessions.append(self._session_codes.setdefault(session, len(self._session_codes)))
         self.rows.append(
             (
                 cos,
@@ -231,6 +243,7 @@ class CandidateBuilder:
             a[:, 11],
             dense_hi,
             dense_lo,
+            session=np.asarray(self.sessions, dtype=np.int64),
         )
 
 
@@ -297,9 +310,31 @@ def _ranks(x: F, positive_only: bool = False) -> F:
     return r
 
 
-def features(c: Candidates, fs: FirstStage, top: Sequence[int], query: Query) -> F:
+SESSION_FEATURES = 2  # columns session_features appends
+
+
+def session_features(c: Candidates, fs: FirstStage, idx: npt.NDArray[np.int64]) -> F:
+    """Per head candidate: the best wn(s) among the other head candidates of
+    its session (0 when none) and how many there are; zeros when the path did
+    not give sessions."""
+    n = idx.size
+    if c.session.size != len(c):
+        return np.zeros((n, SESSION_FEATURES))
+    score = window_norm(fs.score)[idx]
+    sess = c.session[idx]
+    same = sess[:, None] == sess[None, :]
+    np.fill_diagonal(same, False)
+    count = same.sum(axis=1).astype(np.float64)
+    best = np.where(same, score[None, :], -np.inf).max(axis=1, initial=-np.inf)
+    return np.column_stack([np.where(count > 0, best, 0.0), count])
+
+
+def features(
+    c: Candidates, fs: FirstStage, top: Sequence[int], query: Query, sessions: bool = False
+) -> F:
     """Feature rows of the candidates ``top`` (first-stage order), as
-    bench/locomo_research.py SecondStage.features (without session features)."""
+    bench/locomo_research.py SecondStage.features; with ``sessions`` the two
+    :func:`session_features` columns last."""
     idx = np.asarray(top, dtype=np.int64)
     n = idx.size
     cols: list[F] = [np.log1p(np.arange(n, dtype=np.float64)), window_norm(fs.score)[idx]]
@@ -325,11 +360,14 @@ def features(c: Candidates, fs: FirstStage, top: Sequence[int], query: Query) ->
     x = np.column_stack(cols)
     form = np.tile(np.asarray(query.form, dtype=np.float64), (n, 1))
     inter = np.column_stack([form * x[:, [1]], form * x[:, [-1]], form * x[:, [-4]]])
-    return np.hstack([x, form, inter])
+    out = np.hstack([x, form, inter])
+    if sessions:
+        out = np.hstack([out, session_features(c, fs, idx)])
+    return out
 
 
 @dataclass(frozen=True)
-class Ranker:
+class LinearRanker:
     """A logistic regression over :func:`features` (standardised)."""
 
     mean: F
@@ -338,15 +376,57 @@ class Ranker:
     intercept: float
     depth: int = RERANK_DEPTH
     source: str = ""
+    sessions: bool = False
 
     def decision(self, x: F) -> F:
         z: F = ((x - self.mean) / self.scale) @ self.coef + self.intercept
         return z
 
 
+Idx = npt.NDArray[np.intp]
+Mask = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class TreeRanker:
+    """Gradient-boosted trees over :func:`features`: ``baseline`` plus the sum
+    of each tree's leaf value. Trees are (trees, nodes) arrays, padded; a row
+    goes left when ``x[feature] <= threshold`` (a nan: ``missing_left``), as
+    scikit-learn's HistGradientBoosting predicts. A leaf points at itself, so
+    ``steps`` (the deepest leaf's depth) moves of every row in every tree at
+    once reach the leaves."""
+
+    feature: Idx
+    threshold: F
+    left: Idx
+    right: Idx
+    missing_left: Mask
+    value: F
+    baseline: float
+    steps: int
+    depth: int = RERANK_DEPTH
+    source: str = ""
+    sessions: bool = False
+
+    def decision(self, x: F) -> F:
+        trees = np.arange(self.feature.shape[0])[None, :]
+        node = np.zeros((x.shape[0], self.feature.shape[0]), dtype=np.intp)
+        for _ in range(self.steps):
+            v = np.take_along_axis(x, self.feature[trees, node], axis=1)
+            go_left = np.where(
+                np.isnan(v), self.missing_left[trees, node], v <= self.threshold[trees, node]
+            )
+            node = np.where(go_left, self.left[trees, node], self.right[trees, node])
+        z: F = self.baseline + self.value[trees, node].sum(axis=1)
+        return z
+
+
+Ranker = LinearRanker | TreeRanker
+
+
 def load_ranker(setting: str) -> Ranker | None:
     """``none`` -> first stage only; ``default`` (or empty) -> the shipped
-    weights; anything else -> a path to weights from tools/train_recall_ranker.py."""
+    model; anything else -> a path to a model from tools/train_recall_ranker.py."""
     choice = setting.strip()
     if choice.lower() == "none":
         return None
@@ -355,13 +435,33 @@ def load_ranker(setting: str) -> Ranker | None:
     if default and not path.exists():
         return None  # not trained yet: first stage only
     with np.load(path) as data:
-        return Ranker(
+        depth = int(data["depth"]) if "depth" in data.files else RERANK_DEPTH
+        sessions = bool(data["sessions"]) if "sessions" in data.files else False
+        kind = str(data["kind"]) if "kind" in data.files else "logistic"
+        if kind == "trees":
+            return TreeRanker(
+                np.asarray(data["feature"], dtype=np.intp),
+                np.asarray(data["threshold"], dtype=np.float64),
+                np.asarray(data["left"], dtype=np.intp),
+                np.asarray(data["right"], dtype=np.intp),
+                np.asarray(data["missing_left"], dtype=np.bool_),
+                np.asarray(data["value"], dtype=np.float64),
+                float(data["baseline"]),
+                int(data["steps"]),
+                depth,
+                str(path),
+                sessions,
+            )
+        if kind != "logistic":
+            raise ValueError(f"{path}: unknown ranker kind {kind!r}")
+        return LinearRanker(
             np.asarray(data["mean"], dtype=np.float64),
             np.asarray(data["scale"], dtype=np.float64),
             np.asarray(data["coef"], dtype=np.float64),
             float(data["intercept"]),
-            int(data["depth"]) if "depth" in data.files else RERANK_DEPTH,
+            depth,
             str(path),
+            sessions,
         )
 
 
@@ -407,11 +507,12 @@ def rank(c: Candidates, query: Query, ranker: Ranker | None) -> Ranked:
     if ranker is None or len(order) < 2:
         return Ranked(order, [float(fs.score[i]) for i in order], dense_rank, lexical_rank)
     head, tail = order[: ranker.depth], order[ranker.depth :]
-    z = ranker.decision(features(c, fs, head, query))
-    positions = sorted(range(len(head)), key=lambda j: (-float(z[j]), j))
+    z = ranker.decision(features(c, fs, head, query, ranker.sessions))
+    # Stable sort on -z: equal scores keep the first-stage order.
+    positions = [int(j) for j in np.argsort(-z, kind="stable")]
     # Reported scores decrease along the list: the head's are above every tail score.
     floor = float(fs.score[tail[0]]) if tail else 0.0
-    head_scores = [floor + 1.0 + 1.0 / (1.0 + math.exp(-float(z[j]))) for j in positions]
+    head_scores = (floor + 1.0 + 1.0 / (1.0 + np.exp(-np.clip(z[positions], -50, 50)))).tolist()
     return Ranked(
         [head[j] for j in positions] + tail,
         head_scores + [float(fs.score[i]) for i in tail],

@@ -316,6 +316,7 @@ class Snapshot:
             dense_lo=min(dense_scores) if dense_scores else 0.0,
             in_dense=len(dense_top),
             keys=ids.keys(),
+            session=meta[:, records_mod.META_THREAD].copy(),
         )
 
     @cached_property

@@ -1,30 +1,46 @@
 """Train the second ranking stage of Recall / SearchEpisodes (engram.ranking).
 
-    OPENBLAS_NUM_THREADS=1 .venv/bin/python tools/train_recall_ranker.py \\
+    OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 .venv/bin/python tools/train_recall_ranker.py \\
         [--data /work/shared/data/locomo/locomo10.json] [--conversations 5] \\
-        [--out engram/data/recall_ranker.npz] [--cache /var/tmp/locomo-cache]
+        [--kinds logistic,trees,trees+sessions] [--out engram/data/recall_ranker.npz] \\
+        [--cache /var/tmp/locomo-cache] [--report /tmp/recall_ranker.json]
 
-A logistic regression (standardised features, L2, C = 1) over
-engram.ranking.features of each question's first-stage top
-engram.ranking.RERANK_DEPTH; label: the candidate holds a gold turn. The
-episodes are built in memory exactly as the journal and the resident index
+Candidate models, each over engram.ranking.features of every question's
+first-stage top engram.ranking.RERANK_DEPTH (label: the candidate holds a
+gold turn): ``logistic`` (standardised features, L2, C = 1), ``trees``
+(scikit-learn HistGradientBoostingClassifier, 150 trees of depth 3, learning
+rate 0.08, at least 40 rows a leaf, random_state 0: the offline harness's
+bench/locomo_research.py settings) and ``trees+sessions`` (the same with
+engram.ranking.session_features). The one written is the best by
+leave-one-conversation-out over the tuning conversations (the mean of
+R@5/10/25 over their questions), then refitted on all of them; the others are
+reported beside it, and every kind's held-out figure is printed but never used.
+Trees are exported as arrays and evaluated in numpy at serve time; the export
+is checked against scikit-learn's own decision_function before it is written.
+
+The episodes are built in memory exactly as the journal and the resident index
 build them (engram.locomo commits -> one episode per distinct content, the
 resident index's records, snapshot.candidates), with the shipped MiniLM
-embedding the journal's canonical content; no PostgreSQL.
+embedding the journal's canonical content; no PostgreSQL. Every conversation
+of the file is indexed together, as bench/locomo_recall.py imports them, so
+the lexical corpus statistics (BM25 document frequencies and lengths) are the
+ones the service ranks with; only the first ``--conversations`` give training
+rows and choices.
 
 The default data is LoCoMo (CC BY-NC 4.0), read where it lies and never
-copied; only its first ``--conversations`` conversations (the tuning half)
-are used, so conversations 6-10 stay held out. The weights written are
-derived from it: the shipped file carries that licence (engram/data/NOTICE).
-To train on your own data, write it in LoCoMo's JSON layout and point
---data at it; load the result with ``recall_ranker: <path>``. scikit-learn is
-needed here only; the service evaluates the model in numpy.
+copied; conversations 6-10 stay held out. The model written is derived from
+the tuning half: the shipped file carries that licence
+(engram/data/NOTICE.recall_ranker). To train on your own data, write it in
+LoCoMo's JSON layout and point --data at it; load the result with
+``recall_ranker: <path>``. scikit-learn is needed here only (a development
+dependency); the service evaluates the model in numpy.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import sys
 import time
 import uuid
@@ -37,6 +53,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.locomo_recall import CATEGORY_NAMES, KS, bootstrap
 from engram import ranking
 from engram.locomo import Conversation, commits_for, load_conversations
 from engram.timeutil import to_timestamp
@@ -112,25 +129,37 @@ def build_corpus(conversations: list[Conversation], embed: Any, dim: int, model:
     return Corpus(Snapshot.from_base(base, interner, dim, model, 0, 1), dict(dia))
 
 
-def question_sets(
-    corpus: Corpus, conversations: list[Conversation], embed: Any
-) -> list[tuple[ranking.Candidates, ranking.Query, set[str], str]]:
-    """(candidates, prepared query, gold dia ids, subject) per question with evidence."""
-    prepared_all = []
-    for conversation in conversations:
+@dataclass
+class Asked:
+    """One question with evidence: its candidates, prepared query and gold."""
+
+    candidates: ranking.Candidates
+    query: ranking.Query
+    gold: set[str]
+    conversation: int  # position in the file
+    category: str
+
+
+def question_sets(corpus: Corpus, conversations: list[Conversation], embed: Any) -> list[Asked]:
+    """Every question with evidence, with the resident index's candidates."""
+    pending = []
+    for position, conversation in enumerate(conversations):
         names = corpus.snapshot.speaker_names(conversation.subject, WORKSPACE)
         for qa in conversation.qa:
             if qa.evidence:
-                prepared_all.append(
+                category = CATEGORY_NAMES.get(qa.category, f"category-{qa.category}")
+                pending.append(
                     (
                         conversation.subject,
                         ranking.prepare_query(qa.question, names),
                         set(qa.evidence),
+                        position,
+                        category,
                     )
                 )
-    vectors = embed([p.text for _s, p, _g in prepared_all], True)
+    vectors = embed([p[1].text for p in pending], True)
     out = []
-    for (subject, prepared, gold), vector in zip(prepared_all, vectors, strict=True):
+    for (subject, prepared, gold, position, category), vector in zip(pending, vectors, strict=True):
         c = corpus.snapshot.candidates(
             SearchRequest(
                 subject,
@@ -145,36 +174,183 @@ def question_sets(
             ),
             prepared,
         )
-        out.append((c, prepared, gold, subject))
+        out.append(Asked(c, prepared, gold, position, category))
     return out
 
 
-def dataset(
-    corpus: Corpus, sets: list[tuple[ranking.Candidates, ranking.Query, set[str], str]]
-) -> tuple[np.ndarray, np.ndarray]:
+def dataset(corpus: Corpus, sets: list[Asked], sessions: bool) -> tuple[np.ndarray, np.ndarray]:
     xs, ys = [], []
-    for c, prepared, gold, _subject in sets:
+    for a in sets:
+        c = a.candidates
         if len(c) == 0:
             continue
         fs = ranking.first_stage(c)
-        order = sorted(range(len(c)), key=lambda i: (-float(fs.score[i]), c.ids[i]))
+        order = ranking.rank(c, a.query, None).order
         head = order[: ranking.RERANK_DEPTH]
-        xs.append(ranking.features(c, fs, head, prepared))
+        xs.append(ranking.features(c, fs, head, a.query, sessions))
         ys.append(
-            np.array([1.0 if gold & set(corpus.dia.get(c.ids[i], [])) else 0.0 for i in head])
+            np.array([1.0 if a.gold & set(corpus.dia.get(c.ids[i], [])) else 0.0 for i in head])
         )
     return np.vstack(xs), np.concatenate(ys)
 
 
-def recall_at(corpus: Corpus, sets: Any, ranker: ranking.Ranker | None, k: int) -> float:
-    total = 0.0
-    for c, prepared, gold, _s in sets:
-        ranked = ranking.rank(c, prepared, ranker)
-        found: set[str] = set()
-        for i in ranked.order[:k]:
-            found.update(corpus.dia.get(c.ids[i], []))
-        total += len(gold & found) / len(gold)
-    return 100 * total / max(len(sets), 1)
+def recall_matrix(corpus: Corpus, sets: list[Asked], ranker: ranking.Ranker | None) -> np.ndarray:
+    """(questions, len(KS)) recall of each question at each k."""
+    out = np.zeros((len(sets), len(KS)))
+    for row, a in enumerate(sets):
+        order = ranking.rank(a.candidates, a.query, ranker).order
+        for col, k in enumerate(KS):
+            found: set[str] = set()
+            for i in order[:k]:
+                found.update(corpus.dia.get(a.candidates.ids[i], []))
+            out[row, col] = len(a.gold & found) / len(a.gold)
+    return out
+
+
+# ---------------------------------------------------------------- models
+
+TREE_SETTINGS: dict[str, Any] = {
+    "max_iter": 150,
+    "max_depth": 3,
+    "learning_rate": 0.08,
+    "min_samples_leaf": 40,
+    "random_state": 0,
+}
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, c: float, sessions: bool) -> ranking.LinearRanker:
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
+
+    scaler = StandardScaler().fit(x)
+    scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
+    lr = LogisticRegression(C=c, max_iter=5000).fit((x - scaler.mean_) / scale, y)
+    return ranking.LinearRanker(
+        scaler.mean_.astype(np.float64),
+        scale.astype(np.float64),
+        lr.coef_[0].astype(np.float64),
+        float(lr.intercept_[0]),
+        sessions=sessions,
+    )
+
+
+def export_trees(model: Any, sessions: bool) -> ranking.TreeRanker:
+    """A fitted HistGradientBoostingClassifier (binary, numeric features) as
+    engram.ranking.TreeRanker arrays."""
+    predictors = [p[0] for p in model._predictors]
+    width = max(len(p.nodes) for p in predictors)
+    count = len(predictors)
+    feature = np.zeros((count, width), dtype=np.intp)
+    threshold = np.zeros((count, width))
+    left = np.tile(np.arange(width, dtype=np.intp), (count, 1))
+    right = left.copy()
+    missing_left = np.zeros((count, width), dtype=np.bool_)
+    value = np.zeros((count, width))
+    steps = 0
+    for t, p in enumerate(predictors):
+        nodes = p.nodes
+        if nodes["is_categorical"].any():
+            raise ValueError("categorical splits are not exported")
+        n = len(nodes)
+        leaf = nodes["is_leaf"].astype(bool)
+        own = np.arange(n)
+        feature[t, :n] = np.where(leaf, 0, nodes["feature_idx"])
+        threshold[t, :n] = nodes["num_threshold"]
+        left[t, :n] = np.where(leaf, own, nodes["left"])
+        right[t, :n] = np.where(leaf, own, nodes["right"])
+        missing_left[t, :n] = nodes["missing_go_to_left"].astype(bool)
+        value[t, :n] = np.where(leaf, nodes["value"], 0.0)
+        steps = max(steps, int(nodes["depth"][leaf].max()))
+    baseline = float(np.asarray(model._baseline_prediction).ravel()[0])
+    return ranking.TreeRanker(
+        feature, threshold, left, right, missing_left, value, baseline, steps, sessions=sessions
+    )
+
+
+def fit_trees(x: np.ndarray, y: np.ndarray, sessions: bool) -> ranking.TreeRanker:
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    model = HistGradientBoostingClassifier(**TREE_SETTINGS).fit(x, y)
+    ranker = export_trees(model, sessions)
+    gap = float(np.abs(ranker.decision(x) - model.decision_function(x)).max())
+    if gap > 1e-9:
+        raise AssertionError(f"numpy trees disagree with scikit-learn by {gap}")
+    return ranker
+
+
+def fit(kind: str, corpus: Corpus, sets: list[Asked], c: float) -> ranking.Ranker:
+    sessions = kind.endswith("+sessions")
+    x, y = dataset(corpus, sets, sessions)
+    if kind.startswith("logistic"):
+        return fit_logistic(x, y, c, sessions)
+    if kind.startswith("trees"):
+        return fit_trees(x, y, sessions)
+    raise ValueError(f"unknown kind {kind!r}")
+
+
+def save(ranker: ranking.Ranker, path: Path, features: int) -> None:
+    common: dict[str, Any] = {
+        "depth": np.int64(ranker.depth),
+        "features": np.int64(features),
+        "sessions": np.bool_(ranker.sessions),
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(ranker, ranking.TreeRanker):
+        np.savez_compressed(
+            path,
+            kind=np.str_("trees"),
+            feature=ranker.feature.astype(np.int16),
+            threshold=ranker.threshold,
+            left=ranker.left.astype(np.int16),
+            right=ranker.right.astype(np.int16),
+            missing_left=ranker.missing_left,
+            value=ranker.value,
+            baseline=np.float64(ranker.baseline),
+            steps=np.int64(ranker.steps),
+            **common,
+        )
+    else:
+        np.savez_compressed(
+            path,
+            kind=np.str_("logistic"),
+            mean=ranker.mean,
+            scale=ranker.scale,
+            coef=ranker.coef,
+            intercept=np.float64(ranker.intercept),
+            **common,
+        )
+
+
+# ---------------------------------------------------------------- evaluation
+
+
+def criterion(m: np.ndarray) -> float:
+    return float(100 * m.mean())
+
+
+def summary(m: np.ndarray, sets: list[Asked], total: int) -> str:
+    """Overall R@5/10/25 (questions without evidence count 0, as upstream) and
+    per-category R@10."""
+    overall = 100 * m.sum(axis=0) / max(total, 1)
+    cats = []
+    for name in CATEGORY_NAMES.values():
+        rows = [i for i, a in enumerate(sets) if a.category == name]
+        if rows:
+            cats.append(f"{name} {100 * m[rows, 1].mean():.1f}")
+    return " / ".join(f"{v:.1f}" for v in overall) + " | R@10 " + ", ".join(cats)
+
+
+def loco(
+    kind: str, corpus: Corpus, tuning: list[Asked], c: float, conversations: list[int]
+) -> np.ndarray:
+    """Leave-one-conversation-out recall over the tuning questions."""
+    out = np.zeros((len(tuning), len(KS)))
+    for hold in conversations:
+        train = [a for a in tuning if a.conversation != hold]
+        test = [i for i, a in enumerate(tuning) if a.conversation == hold]
+        ranker = fit(kind, corpus, train, c)
+        out[test] = recall_matrix(corpus, [tuning[i] for i in test], ranker)
+    return out
 
 
 def make_embed(cache: Path | None) -> tuple[Any, int, str]:
@@ -207,6 +383,7 @@ def main() -> None:
     )
     p.add_argument("--data", type=Path, default=Path("/work/shared/data/locomo/locomo10.json"))
     p.add_argument("--conversations", type=int, default=5, help="the first N train (default 5)")
+    p.add_argument("--kinds", default="logistic,trees,trees+sessions")
     p.add_argument("--out", type=Path, default=ranking.DEFAULT_RANKER_PATH)
     p.add_argument(
         "--cache",
@@ -215,39 +392,72 @@ def main() -> None:
         help="embedding cache outside the repository ('' for none)",
     )
     p.add_argument("--C", type=float, default=1.0)
+    p.add_argument("--report", type=Path, help="also write the figures as JSON here")
     args = p.parse_args()
 
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.preprocessing import StandardScaler
-
-    conversations = load_conversations(args.data)[: args.conversations]
+    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    previous = ranking.load_ranker(str(args.out)) if args.out.exists() else None
+    conversations = load_conversations(args.data)
     embed, dim, model = make_embed(args.cache if str(args.cache) else None)
     corpus = build_corpus(conversations, embed, dim, model)
     sets = question_sets(corpus, conversations, embed)
-    x, y = dataset(corpus, sets)
-    scaler = StandardScaler().fit(x)
-    scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
-    lr = LogisticRegression(C=args.C, max_iter=5000).fit((x - scaler.mean_) / scale, y)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(
-        args.out,
-        mean=scaler.mean_.astype(np.float64),
-        scale=scale.astype(np.float64),
-        coef=lr.coef_[0].astype(np.float64),
-        intercept=np.float64(lr.intercept_[0]),
-        depth=np.int64(ranking.RERANK_DEPTH),
-        features=np.int64(x.shape[1]),
-    )
-    ranker = ranking.load_ranker(str(args.out))
-    print(
-        f"wrote {args.out}: {x.shape[0]} rows x {x.shape[1]} features, "
-        f"{int(y.sum())} positive, from {len(sets)} questions of {len(conversations)} conversations"
-    )
-    for k in (5, 10, 25):
-        print(
-            f"  in-sample R@{k}: first stage {recall_at(corpus, sets, None, k):.1f}, "
-            f"with second stage {recall_at(corpus, sets, ranker, k):.1f}"
+    tuning = [a for a in sets if a.conversation < args.conversations]
+    held = [a for a in sets if a.conversation >= args.conversations]
+    totals = {"tuning": 0, "held out": 0}
+    for position, conversation in enumerate(conversations):
+        half = "tuning" if position < args.conversations else "held out"
+        totals[half] += len(conversation.qa)
+    tuning_ids = sorted({a.conversation for a in tuning})
+    report: dict[str, Any] = {"questions with evidence": [len(tuning), len(held)]}
+
+    def show(label: str, m_tune: np.ndarray, m_held: np.ndarray | None) -> None:
+        line = f"{label:<34} tuning {summary(m_tune, tuning, totals['tuning'])}"
+        if m_held is not None and held:
+            line += f"\n{'':<34} held   {summary(m_held, held, totals['held out'])}"
+        print(line, flush=True)
+
+    first_t, first_h = recall_matrix(corpus, tuning, None), recall_matrix(corpus, held, None)
+    show("first stage", first_t, first_h)
+    results: dict[str, tuple[np.ndarray, np.ndarray]] = {"first stage": (first_t, first_h)}
+    if previous is not None:
+        prev_t, prev_h = (
+            recall_matrix(corpus, tuning, previous),
+            recall_matrix(corpus, held, previous),
         )
+        show(f"previous {args.out.name} (in-sample)", prev_t, prev_h)
+        results["previous"] = (prev_t, prev_h)
+    best, best_score = "", -1.0
+    fitted: dict[str, ranking.Ranker] = {}
+    for kind in kinds:
+        started = time.time()
+        cv = loco(kind, corpus, tuning, args.C, tuning_ids)
+        score = criterion(cv)
+        fitted[kind] = fit(kind, corpus, tuning, args.C)
+        held_m = recall_matrix(corpus, held, fitted[kind])
+        results[kind] = (cv, held_m)
+        show(f"{kind} (LOCO; {time.time() - started:.0f}s)", cv, held_m)
+        report[kind] = {"LOCO criterion": round(score, 2)}
+        if score > best_score:
+            best, best_score = kind, score
+    print(f"chosen by leave-one-conversation-out: {best} (criterion {best_score:.2f})")
+    chosen = fitted[best]
+    x, _y = dataset(corpus, tuning, chosen.sessions)
+    save(chosen, args.out, x.shape[1])
+    loaded = ranking.load_ranker(str(args.out))
+    assert loaded is not None
+    gap = float(np.abs(loaded.decision(x) - chosen.decision(x)).max())
+    assert gap < 1e-9, gap
+    print(f"wrote {args.out} ({args.out.stat().st_size} bytes): {best}, {x.shape[1]} features")
+    for other in [k for k in results if k != best]:
+        for half, col in (("tuning", 0), ("held out", 1)):
+            diff = bootstrap(results[best][col], results[other][col])
+            report[f"{best} - {other}, {half}"] = diff
+            print(
+                f"  {best} - {other}, {half}: "
+                + " / ".join(f"{m:+.1f} [{lo:+.1f}, {hi:+.1f}]" for m, lo, hi in diff)
+            )
+    if args.report:
+        args.report.write_text(json.dumps(report, indent=1))
 
 
 if __name__ == "__main__":

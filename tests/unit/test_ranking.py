@@ -7,6 +7,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+import pytest
 
 from engram import dates, ranking
 from retrieval_service.records import Interner, make_record
@@ -120,12 +121,64 @@ def test_rank_is_prefix_stable_with_and_without_the_second_stage() -> None:
     c = snapshot.candidates(request, q)
     weights = len(ranking.features(c, ranking.first_stage(c), [0], q)[0])
     rng = np.random.default_rng(1)
-    ranker = ranking.Ranker(
+    ranker = ranking.LinearRanker(
         np.zeros(weights), np.ones(weights), rng.normal(size=weights), 0.0, depth=10
     )
-    for chosen in (None, ranker):
+    shipped = ranking.load_ranker("default")
+    for chosen in (None, ranker, shipped):
         ranked = ranking.rank(c, q, chosen)
         assert sorted(ranked.order) == list(range(len(c)))
         assert ranked.scores == sorted(ranked.scores, reverse=True)
         again = ranking.rank(c, q, chosen)
         assert again.order == ranked.order
+
+
+def test_the_shipped_model_loads_and_fits_the_features() -> None:
+    shipped = ranking.load_ranker("default")
+    assert isinstance(shipped, ranking.TreeRanker)
+    snapshot, _ids = _snapshot()
+    request, q = _request(snapshot, "What did Melanie say about topic2?")
+    c = snapshot.candidates(request, q)
+    fs = ranking.first_stage(c)
+    x = ranking.features(c, fs, list(range(len(c))), q, shipped.sessions)
+    assert int(shipped.feature.max()) < x.shape[1]
+    z = shipped.decision(x)
+    assert z.shape == (len(c),) and np.isfinite(z).all()
+    with np.load(ranking.DEFAULT_RANKER_PATH) as data:
+        assert int(data["features"]) == x.shape[1]
+
+
+def test_session_features_count_and_best_of_the_same_session() -> None:
+    snapshot, ids = _snapshot()
+    request, q = _request(snapshot, "What did Melanie say about topic2?")
+    c = snapshot.candidates(request, q)
+    fs = ranking.first_stage(c)
+    top = ranking.rank(c, q, None).order[:12]
+    got = ranking.session_features(c, fs, np.asarray(top))
+    score = ranking.window_norm(fs.score)
+    session = {eid: i // 10 for i, eid in enumerate(ids)}  # s0, s1, s2
+    for row, i in enumerate(top):
+        others = [j for j in top if j != i and session[c.ids[j]] == session[c.ids[i]]]
+        assert got[row, 1] == len(others)
+        assert got[row, 0] == (max(score[j] for j in others) if others else 0.0)
+    # a path without sessions gives zeros, never an error
+    c.session = np.zeros(0, np.int64)
+    assert not ranking.session_features(c, fs, np.asarray(top)).any()
+
+
+def test_numpy_trees_predict_as_scikit_learn() -> None:
+    sklearn = pytest.importorskip("sklearn.ensemble")
+    from tools.train_recall_ranker import export_trees
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(3000, 6))
+    x[rng.random(x.shape) < 0.05] = np.nan  # missing values take the learned side
+    y = (np.nan_to_num(x[:, 0]) + np.nan_to_num(x[:, 1]) * x[:, 2] > 0.3).astype(float)
+    model = sklearn.HistGradientBoostingClassifier(
+        max_iter=40, max_depth=3, min_samples_leaf=20, random_state=0
+    ).fit(x, y)
+    trees = export_trees(model, sessions=False)
+    test = rng.normal(size=(500, 6))
+    test[rng.random(test.shape) < 0.05] = np.nan
+    assert np.abs(trees.decision(test) - model.decision_function(test)).max() < 1e-9
+    assert trees.steps <= 3
