@@ -390,16 +390,17 @@ Mask = npt.NDArray[np.bool_]
 @dataclass(frozen=True)
 class TreeRanker:
     """Gradient-boosted trees over :func:`features`: ``baseline`` plus the sum
-    of each tree's leaf value. Trees are (trees, nodes) arrays, padded; a row
-    goes left when ``x[feature] <= threshold`` (a nan: ``missing_left``), as
-    scikit-learn's HistGradientBoosting predicts. A leaf points at itself, so
-    ``steps`` (the deepest leaf's depth) moves of every row in every tree at
-    once reach the leaves."""
+    of each tree's leaf value. Every tree is stored as a complete binary tree
+    of depth ``steps`` in heap order (node p's children are 2p+1 and 2p+2): a
+    (trees, 2**steps - 1) array of split features, thresholds and nan
+    directions, and a (trees, 2**steps) array of leaf values; a leaf above
+    the last level always goes left (threshold inf) and its value fills the
+    leaves below it. A row goes left when ``x[feature] <= threshold`` (a nan:
+    when ``missing_left``), as scikit-learn's HistGradientBoosting predicts,
+    so ``steps`` vectorised moves of every row in every tree reach the leaves."""
 
     feature: Idx
     threshold: F
-    left: Idx
-    right: Idx
     missing_left: Mask
     value: F
     baseline: float
@@ -409,15 +410,23 @@ class TreeRanker:
     sessions: bool = False
 
     def decision(self, x: F) -> F:
-        trees = np.arange(self.feature.shape[0])[None, :]
-        node = np.zeros((x.shape[0], self.feature.shape[0]), dtype=np.intp)
+        n, width = x.shape
+        trees, internal = self.feature.shape
+        flat = np.ascontiguousarray(x, dtype=np.float64).ravel()
+        row = (np.arange(n, dtype=np.intp) * width)[:, None]
+        base = (np.arange(trees, dtype=np.intp) * internal)[None, :]
+        feature, threshold = self.feature.ravel(), self.threshold.ravel()
+        pos = np.zeros((n, trees), dtype=np.intp)
         for _ in range(self.steps):
-            v = np.take_along_axis(x, self.feature[trees, node], axis=1)
-            go_left = np.where(
-                np.isnan(v), self.missing_left[trees, node], v <= self.threshold[trees, node]
-            )
-            node = np.where(go_left, self.left[trees, node], self.right[trees, node])
-        z: F = self.baseline + self.value[trees, node].sum(axis=1)
+            at = base + pos
+            v = flat[row + feature[at]]
+            right = ~(v <= threshold[at])  # nan compares false: right unless missing_left
+            missing = np.isnan(v)
+            if missing.any():
+                right &= ~(missing & self.missing_left.ravel()[at])
+            pos = 2 * pos + 1 + right
+        leaves = (np.arange(trees, dtype=np.intp) * self.value.shape[1])[None, :]
+        z: F = self.baseline + self.value.ravel()[leaves + pos - internal].sum(axis=1)
         return z
 
 
@@ -442,8 +451,6 @@ def load_ranker(setting: str) -> Ranker | None:
             return TreeRanker(
                 np.asarray(data["feature"], dtype=np.intp),
                 np.asarray(data["threshold"], dtype=np.float64),
-                np.asarray(data["left"], dtype=np.intp),
-                np.asarray(data["right"], dtype=np.intp),
                 np.asarray(data["missing_left"], dtype=np.bool_),
                 np.asarray(data["value"], dtype=np.float64),
                 float(data["baseline"]),

@@ -234,36 +234,44 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, c: float, sessions: bool) -> rank
     )
 
 
+MAX_STEPS = 8  # complete trees of this depth at most (2**8 leaves each)
+
+
 def export_trees(model: Any, sessions: bool) -> ranking.TreeRanker:
     """A fitted HistGradientBoostingClassifier (binary, numeric features) as
-    engram.ranking.TreeRanker arrays."""
-    predictors = [p[0] for p in model._predictors]
-    width = max(len(p.nodes) for p in predictors)
-    count = len(predictors)
-    feature = np.zeros((count, width), dtype=np.intp)
-    threshold = np.zeros((count, width))
-    left = np.tile(np.arange(width, dtype=np.intp), (count, 1))
-    right = left.copy()
-    missing_left = np.zeros((count, width), dtype=np.bool_)
-    value = np.zeros((count, width))
-    steps = 0
-    for t, p in enumerate(predictors):
-        nodes = p.nodes
+    engram.ranking.TreeRanker's complete heap-ordered trees."""
+    predictors = [p[0].nodes for p in model._predictors]
+    for nodes in predictors:
         if nodes["is_categorical"].any():
             raise ValueError("categorical splits are not exported")
-        n = len(nodes)
-        leaf = nodes["is_leaf"].astype(bool)
-        own = np.arange(n)
-        feature[t, :n] = np.where(leaf, 0, nodes["feature_idx"])
-        threshold[t, :n] = nodes["num_threshold"]
-        left[t, :n] = np.where(leaf, own, nodes["left"])
-        right[t, :n] = np.where(leaf, own, nodes["right"])
-        missing_left[t, :n] = nodes["missing_go_to_left"].astype(bool)
-        value[t, :n] = np.where(leaf, nodes["value"], 0.0)
-        steps = max(steps, int(nodes["depth"][leaf].max()))
+    steps = max(int(nodes["depth"][nodes["is_leaf"].astype(bool)].max()) for nodes in predictors)
+    if steps > MAX_STEPS:
+        raise ValueError(f"trees of depth {steps} exceed {MAX_STEPS}")
+    internal, count = 2**steps - 1, len(predictors)
+    feature = np.zeros((count, internal), dtype=np.intp)
+    threshold = np.full((count, internal), np.inf)
+    missing_left = np.ones((count, internal), dtype=np.bool_)
+    value = np.zeros((count, internal + 1))
+    for t, nodes in enumerate(predictors):
+        stack = [(0, 0, 0)]  # (node, heap position, level)
+        while stack:
+            node, pos, level = stack.pop()
+            nd = nodes[node]
+            if level == steps:
+                value[t, pos - internal] = nd["value"]
+            elif nd["is_leaf"]:  # passes through: goes left, its value fills the leaves below
+                stack += [(node, 2 * pos + 1, level + 1), (node, 2 * pos + 2, level + 1)]
+            else:
+                feature[t, pos] = nd["feature_idx"]
+                threshold[t, pos] = nd["num_threshold"]
+                missing_left[t, pos] = bool(nd["missing_go_to_left"])
+                stack += [
+                    (int(nd["left"]), 2 * pos + 1, level + 1),
+                    (int(nd["right"]), 2 * pos + 2, level + 1),
+                ]
     baseline = float(np.asarray(model._baseline_prediction).ravel()[0])
     return ranking.TreeRanker(
-        feature, threshold, left, right, missing_left, value, baseline, steps, sessions=sessions
+        feature, threshold, missing_left, value, baseline, steps, sessions=sessions
     )
 
 
@@ -301,8 +309,6 @@ def save(ranker: ranking.Ranker, path: Path, features: int) -> None:
             kind=np.str_("trees"),
             feature=ranker.feature.astype(np.int16),
             threshold=ranker.threshold,
-            left=ranker.left.astype(np.int16),
-            right=ranker.right.astype(np.int16),
             missing_left=ranker.missing_left,
             value=ranker.value,
             baseline=np.float64(ranker.baseline),

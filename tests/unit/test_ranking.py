@@ -182,3 +182,30 @@ def test_numpy_trees_predict_as_scikit_learn() -> None:
     test[rng.random(test.shape) < 0.05] = np.nan
     assert np.abs(trees.decision(test) - model.decision_function(test)).max() < 1e-9
     assert trees.steps <= 3
+
+
+def test_search_episodes_candidates_carry_first_sessions() -> None:
+    from memory_service.search import candidates_from_rows
+
+    def row(i: int, session: str | None) -> dict[str, object]:
+        return {
+            "episode_id": str(uuid.UUID(int=i + 1)),
+            "user_text": f"turn {i}",
+            "user_name": "",
+            "assistant_name": "",
+            "first_seen_at": WHEN,
+            "resolved_dates": None,
+            "first_session": session,
+            "cos": 0.5,
+            "prev_cos": None,
+            "next_cos": None,
+            "rank": 0.1 * i,
+            "prev_rank": 0,
+            "next_rank": 0,
+        }
+
+    q = ranking.prepare_query("turn", [])
+    c = candidates_from_rows([row(0, "s1"), row(1, "s2"), row(2, "s1"), row(3, None)], q, [0.5])
+    assert c.session[0] == c.session[2] and len(set(c.session.tolist())) == 3
+    got = ranking.session_features(c, ranking.first_stage(c), np.arange(4))
+    assert got[:, 1].tolist() == [1.0, 0.0, 1.0, 0.0]
