@@ -396,8 +396,9 @@ class TreeRanker:
     directions, and a (trees, 2**steps) array of leaf values; a leaf above
     the last level always goes left (threshold inf) and its value fills the
     leaves below it. A row goes left when ``x[feature] <= threshold`` (a nan:
-    when ``missing_left``), as scikit-learn's HistGradientBoosting predicts,
-    so ``steps`` vectorised moves of every row in every tree reach the leaves."""
+    when ``missing_left``), as scikit-learn's HistGradientBoosting predicts.
+    All splits are compared at once, then ``steps`` vectorised moves of every
+    row in every tree reach the leaves."""
 
     feature: Idx
     threshold: F
@@ -410,21 +411,22 @@ class TreeRanker:
     sessions: bool = False
 
     def decision(self, x: F) -> F:
-        n, width = x.shape
+        n = x.shape[0]
         trees, internal = self.feature.shape
-        flat = np.ascontiguousarray(x, dtype=np.float64).ravel()
-        row = (np.arange(n, dtype=np.intp) * width)[:, None]
-        base = (np.arange(trees, dtype=np.intp) * internal)[None, :]
-        feature, threshold = self.feature.ravel(), self.threshold.ravel()
+        # Every split of every tree decided once for every row: (trees * internal, rows),
+        # gathered as whole rows of x transposed.
+        v = np.ascontiguousarray(x.T)[self.feature.ravel()]
+        left = v <= self.threshold.ravel()[:, None]
+        missing = np.isnan(v)
+        if missing.any():
+            left |= missing & self.missing_left.ravel()[:, None]
+        flat = left.ravel()
+        at = (np.arange(trees, dtype=np.intp) * (internal * n))[None, :] + np.arange(
+            n, dtype=np.intp
+        )[:, None]
         pos = np.zeros((n, trees), dtype=np.intp)
         for _ in range(self.steps):
-            at = base + pos
-            v = flat[row + feature[at]]
-            right = ~(v <= threshold[at])  # nan compares false: right unless missing_left
-            missing = np.isnan(v)
-            if missing.any():
-                right &= ~(missing & self.missing_left.ravel()[at])
-            pos = 2 * pos + 1 + right
+            pos = 2 * pos + 2 - flat[at + pos * n]
         leaves = (np.arange(trees, dtype=np.intp) * self.value.shape[1])[None, :]
         z: F = self.baseline + self.value.ravel()[leaves + pos - internal].sum(axis=1)
         return z
