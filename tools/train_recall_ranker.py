@@ -2,8 +2,9 @@
 
     OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 .venv/bin/python tools/train_recall_ranker.py \\
         [--data /work/shared/data/locomo/locomo10.json] [--conversations 5] \\
-        [--kinds logistic,trees,trees+sessions] [--out engram/data/recall_ranker.npz] \\
-        [--cache /var/tmp/locomo-cache] [--report /tmp/recall_ranker.json]
+        [--kinds logistic,trees,trees+sessions] [--paths Recall,SearchEpisodes] \\
+        [--out engram/data/recall_ranker.npz] [--cache /var/tmp/locomo-cache] \\
+        [--report /tmp/recall_ranker.json]
 
 Candidate models, each over engram.ranking.features of every question's
 first-stage top engram.ranking.RERANK_DEPTH (label: the candidate holds a
@@ -12,20 +13,25 @@ gold turn): ``logistic`` (standardised features, L2, C = 1), ``trees``
 rate 0.08, at least 40 rows a leaf, random_state 0: the offline harness's
 bench/locomo_research.py settings) and ``trees+sessions`` (the same with
 engram.ranking.session_features). The one written is the best by
-leave-one-conversation-out over the tuning conversations (the mean of
-R@5/10/25 over their questions), then refitted on all of them; the others are
-reported beside it, and every kind's held-out figure is printed but never used.
-Trees are exported as arrays and evaluated in numpy at serve time; the export
-is checked against scikit-learn's own decision_function before it is written.
+leave-one-conversation-out over the tuning conversations (the mean over the
+read paths of the mean of R@5/10/25 over their questions), then refitted on
+all of them; the others are reported beside it, and every kind's held-out
+figure is printed but never used for a choice. Trees are exported as arrays
+and evaluated in numpy at serve time; the export is checked against
+scikit-learn's own decision_function before it is written.
 
-The episodes are built in memory exactly as the journal and the resident index
-build them (engram.locomo commits -> one episode per distinct content, the
-resident index's records, snapshot.candidates), with the shipped MiniLM
-embedding the journal's canonical content; no PostgreSQL. Every conversation
-of the file is indexed together, as bench/locomo_recall.py imports them, so
-the lexical corpus statistics (BM25 document frequencies and lengths) are the
-ones the service ranks with; only the first ``--conversations`` give training
-rows and choices.
+Both read paths' candidates train the one model (the paths rank with the same
+code but find different lexical scores: BM25 on the resident index,
+ts_rank_cd on PostgreSQL). ``Recall``: the resident index built in memory
+exactly as the journal and the follower build it (engram.locomo commits -> one
+episode per distinct content, the resident index's records,
+snapshot.candidates), with the shipped MiniLM embedding the journal's
+canonical content. ``SearchEpisodes``: the journal on a throwaway embedded
+PostgreSQL, every conversation imported through CommitTurn and every question
+asked through the RPC (about 8 minutes here). Every conversation of the file
+is indexed together, as bench/locomo_recall.py imports them, so the corpus
+statistics are the ones the service ranks with; only the first
+``--conversations`` give training rows and choices.
 
 The default data is LoCoMo (CC BY-NC 4.0), read where it lies and never
 copied; conversations 6-10 stay held out. The model written is derived from
@@ -175,6 +181,80 @@ def question_sets(corpus: Corpus, conversations: list[Conversation], embed: Any)
             prepared,
         )
         out.append(Asked(c, prepared, gold, position, category))
+    return out
+
+
+def search_sets(corpus: Corpus, conversations: list[Conversation]) -> list[Asked]:
+    """Every question with evidence, with SearchEpisodes' candidates: the journal
+    on a throwaway embedded PostgreSQL, every conversation imported through
+    CommitTurn (as bench/locomo_recall.py does), each question asked through
+    the SearchEpisodes RPC; the candidates it ranks are recorded on their way
+    into engram.ranking.rank. Their episode -> dia_id map joins ``corpus.dia``."""
+    from bench._common import scratch_database
+    from engram.channels import open_channel
+    from engram.cli.importer import commit_request
+    from engram.config import Settings
+    from engram.journal.v1 import journal_pb2 as jpb
+    from engram.journal.v1 import journal_pb2_grpc as jgrpc
+    from engram.server import start_suite
+
+    out: list[Asked] = []
+    seen: list[tuple[ranking.Candidates, ranking.Query]] = []
+    rank = ranking.rank
+
+    def recording(
+        c: ranking.Candidates, query: ranking.Query, ranker: ranking.Ranker | None
+    ) -> ranking.Ranked:
+        seen.append((c, query))
+        return rank(c, query, ranker)
+
+    with scratch_database() as url:
+        settings = Settings.load(
+            {
+                "listen": "127.0.0.1:0",
+                "database_url": url,
+                "embedder": "minilm",
+                "data_dir": f"/tmp/engram-train-ranker-{time.time_ns()}",
+                "index_persist": False,
+                "metrics_port": -1,
+                "log_level": "WARNING",
+                "embed_batch_size": 64,
+                "grace_seconds": 1.0,
+            },
+            env={},
+        )
+        suite = start_suite(settings, ["journal"])
+        channel = open_channel(suite.address)
+        journal = jgrpc.JournalServiceStub(channel)
+        try:
+            started = time.monotonic()
+            for conversation in conversations:
+                for turn in commits_for(conversation):
+                    receipt = journal.CommitTurn(commit_request(turn, "")).receipt
+                    corpus.dia.setdefault(receipt.episode_id, [])
+                    if turn.dia_id not in corpus.dia[receipt.episode_id]:
+                        corpus.dia[receipt.episode_id].append(turn.dia_id)
+            while journal.GetStatus(jpb.GetStatusRequest()).episodes_pending_embedding:
+                time.sleep(0.5)
+            print(f"journal: imported and embedded in {time.monotonic() - started:.0f}s")
+            ranking.rank = recording
+            for position, conversation in enumerate(conversations):
+                for qa in conversation.qa:
+                    if not qa.evidence:
+                        continue
+                    seen.clear()
+                    journal.SearchEpisodes(
+                        jpb.SearchEpisodesRequest(
+                            query_text=qa.question, subject=conversation.subject, limit=1
+                        )
+                    )
+                    c, q = seen[-1]
+                    category = CATEGORY_NAMES.get(qa.category, f"category-{qa.category}")
+                    out.append(Asked(c, q, set(qa.evidence), position, category))
+        finally:
+            ranking.rank = rank
+            channel.close()
+            suite.stop(grace=1)
     return out
 
 
@@ -346,16 +426,20 @@ def summary(m: np.ndarray, sets: list[Asked], total: int) -> str:
     return " / ".join(f"{v:.1f}" for v in overall) + " | R@10 " + ", ".join(cats)
 
 
-def loco(
-    kind: str, corpus: Corpus, tuning: list[Asked], c: float, conversations: list[int]
-) -> np.ndarray:
-    """Leave-one-conversation-out recall over the tuning questions."""
-    out = np.zeros((len(tuning), len(KS)))
+Paths = dict[str, list[Asked]]  # read path -> its questions
+Scores = dict[str, np.ndarray]  # read path -> (questions, len(KS)) recall
+
+
+def loco(kind: str, corpus: Corpus, tuning: Paths, c: float, conversations: list[int]) -> Scores:
+    """Leave-one-conversation-out over the tuning questions: each fold trains on
+    the other conversations' candidates of every path and is scored per path."""
+    out = {path: np.zeros((len(sets), len(KS))) for path, sets in tuning.items()}
     for hold in conversations:
-        train = [a for a in tuning if a.conversation != hold]
-        test = [i for i, a in enumerate(tuning) if a.conversation == hold]
+        train = [a for sets in tuning.values() for a in sets if a.conversation != hold]
         ranker = fit(kind, corpus, train, c)
-        out[test] = recall_matrix(corpus, [tuning[i] for i in test], ranker)
+        for path, sets in tuning.items():
+            test = [i for i, a in enumerate(sets) if a.conversation == hold]
+            out[path][test] = recall_matrix(corpus, [sets[i] for i in test], ranker)
     return out
 
 
@@ -390,6 +474,11 @@ def main() -> None:
     p.add_argument("--data", type=Path, default=Path("/work/shared/data/locomo/locomo10.json"))
     p.add_argument("--conversations", type=int, default=5, help="the first N train (default 5)")
     p.add_argument("--kinds", default="logistic,trees,trees+sessions")
+    p.add_argument(
+        "--paths",
+        default="Recall,SearchEpisodes",
+        help="read paths whose candidates train and choose ('Recall' needs no database)",
+    )
     p.add_argument("--out", type=Path, default=ranking.DEFAULT_RANKER_PATH)
     p.add_argument(
         "--cache",
@@ -402,64 +491,85 @@ def main() -> None:
     args = p.parse_args()
 
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    paths = [k.strip() for k in args.paths.split(",") if k.strip()]
     previous = ranking.load_ranker(str(args.out)) if args.out.exists() else None
     conversations = load_conversations(args.data)
     embed, dim, model = make_embed(args.cache if str(args.cache) else None)
     corpus = build_corpus(conversations, embed, dim, model)
-    sets = question_sets(corpus, conversations, embed)
-    tuning = [a for a in sets if a.conversation < args.conversations]
-    held = [a for a in sets if a.conversation >= args.conversations]
-    totals = {"tuning": 0, "held out": 0}
+    every: Paths = {}
+    if "Recall" in paths:
+        every["Recall"] = question_sets(corpus, conversations, embed)
+    if "SearchEpisodes" in paths:
+        every["SearchEpisodes"] = search_sets(corpus, conversations)
+    tuning = {k: [a for a in v if a.conversation < args.conversations] for k, v in every.items()}
+    held = {k: [a for a in v if a.conversation >= args.conversations] for k, v in every.items()}
+    totals = [0, 0]
     for position, conversation in enumerate(conversations):
-        half = "tuning" if position < args.conversations else "held out"
-        totals[half] += len(conversation.qa)
-    tuning_ids = sorted({a.conversation for a in tuning})
-    report: dict[str, Any] = {"questions with evidence": [len(tuning), len(held)]}
+        totals[position >= args.conversations] += len(conversation.qa)
+    tuning_ids = sorted({a.conversation for v in tuning.values() for a in v})
+    report: dict[str, Any] = {}
 
-    def show(label: str, m_tune: np.ndarray, m_held: np.ndarray | None) -> None:
-        line = f"{label:<34} tuning {summary(m_tune, tuning, totals['tuning'])}"
-        if m_held is not None and held:
-            line += f"\n{'':<34} held   {summary(m_held, held, totals['held out'])}"
-        print(line, flush=True)
+    def show(label: str, m_tune: Scores, m_held: Scores) -> None:
+        print(label, flush=True)
+        for path in every:
+            print(f"  {path:<15} tuning {summary(m_tune[path], tuning[path], totals[0])}")
+            if held[path]:
+                print(f"  {'':<15} held   {summary(m_held[path], held[path], totals[1])}")
 
-    first_t, first_h = recall_matrix(corpus, tuning, None), recall_matrix(corpus, held, None)
-    show("first stage", first_t, first_h)
-    results: dict[str, tuple[np.ndarray, np.ndarray]] = {"first stage": (first_t, first_h)}
+    def scores(ranker: ranking.Ranker | None, sets: Paths) -> Scores:
+        return {k: recall_matrix(corpus, v, ranker) for k, v in sets.items()}
+
+    results: dict[str, tuple[Scores, Scores]] = {
+        "first stage": (scores(None, tuning), scores(None, held))
+    }
+    show("first stage", *results["first stage"])
     if previous is not None:
-        prev_t, prev_h = (
-            recall_matrix(corpus, tuning, previous),
-            recall_matrix(corpus, held, previous),
-        )
-        show(f"previous {args.out.name} (in-sample)", prev_t, prev_h)
-        results["previous"] = (prev_t, prev_h)
+        results["previous"] = (scores(previous, tuning), scores(previous, held))
+        show(f"previous {args.out.name} (tuning in-sample)", *results["previous"])
     best, best_score = "", -1.0
     fitted: dict[str, ranking.Ranker] = {}
     for kind in kinds:
         started = time.time()
         cv = loco(kind, corpus, tuning, args.C, tuning_ids)
-        score = criterion(cv)
-        fitted[kind] = fit(kind, corpus, tuning, args.C)
-        held_m = recall_matrix(corpus, held, fitted[kind])
-        results[kind] = (cv, held_m)
-        show(f"{kind} (LOCO; {time.time() - started:.0f}s)", cv, held_m)
+        score = float(np.mean([criterion(m) for m in cv.values()]))
+        fitted[kind] = fit(kind, corpus, [a for v in tuning.values() for a in v], args.C)
+        results[kind] = (cv, scores(fitted[kind], held))
+        show(
+            f"{kind} (tuning: leave-one-conversation-out; {time.time() - started:.0f}s)",
+            *results[kind],
+        )
         report[kind] = {"LOCO criterion": round(score, 2)}
         if score > best_score:
             best, best_score = kind, score
     print(f"chosen by leave-one-conversation-out: {best} (criterion {best_score:.2f})")
     chosen = fitted[best]
-    x, _y = dataset(corpus, tuning, chosen.sessions)
+    x, _y = dataset(corpus, [a for v in tuning.values() for a in v], chosen.sessions)
     save(chosen, args.out, x.shape[1])
     loaded = ranking.load_ranker(str(args.out))
     assert loaded is not None
     gap = float(np.abs(loaded.decision(x) - chosen.decision(x)).max())
     assert gap < 1e-9, gap
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes): {best}, {x.shape[1]} features")
-    for other in [k for k in results if k != best]:
+    results["chosen, refitted"] = (scores(chosen, tuning), results[best][1])
+    show(
+        "chosen, refitted on all tuning conversations (tuning in-sample)",
+        *results["chosen, refitted"],
+    )
+    for other in [k for k in results if k not in (best, "chosen, refitted")]:
         for half, col in (("tuning", 0), ("held out", 1)):
-            diff = bootstrap(results[best][col], results[other][col])
-            report[f"{best} - {other}, {half}"] = diff
+            for path in every:
+                diff = bootstrap(results[best][col][path], results[other][col][path])
+                report[f"{best} - {other}, {path}, {half}"] = diff
+                print(
+                    f"  {best} - {other}, {path}, {half}: "
+                    + " / ".join(f"{m:+.1f} [{lo:+.1f}, {hi:+.1f}]" for m, lo, hi in diff)
+                )
+    if len(every) == 2:
+        for half, col in (("tuning", 0), ("held out", 1)):
+            diff = bootstrap(results[best][col]["SearchEpisodes"], results[best][col]["Recall"])
+            report[f"{best}: SearchEpisodes - Recall, {half}"] = diff
             print(
-                f"  {best} - {other}, {half}: "
+                f"  {best}: SearchEpisodes - Recall, {half}: "
                 + " / ".join(f"{m:+.1f} [{lo:+.1f}, {hi:+.1f}]" for m, lo, hi in diff)
             )
     if args.report:
