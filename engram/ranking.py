@@ -28,10 +28,10 @@ W-th 0, below negative; 0 when flat).
 
 A missing neighbour (or vector) counts 0. Second stage (optional,
 ``recall_ranker``): a learned scorer over the features of :func:`features`
-re-orders the first stage's top ``RERANK_DEPTH``; ranks beyond keep the
-first-stage order. The model is a small ``.npz`` of arrays
-(engram/data/recall_ranker.npz, trained by tools/train_recall_ranker.py):
-gradient-boosted trees (:class:`TreeRanker`, evaluated here in numpy, all
+re-orders the first stage's top ``RERANK_DEPTH`` when there are at least
+``MIN_RERANK_CANDIDATES`` candidates; ranks beyond keep the first-stage
+order. The model is a small ``.npz`` of arrays (engram/data/recall_ranker.npz,
+trained by tools/train_recall_ranker.py): gradient-boosted trees (:class:`TreeRanker`, evaluated here in numpy, all
 trees at once) or a logistic regression (:class:`LinearRanker`). Every
 constant was chosen on LoCoMo conversations 1-5 (bench/locomo_research.py,
 tools/train_recall_ranker.py).
@@ -73,6 +73,7 @@ F = npt.NDArray[np.float64]
 
 WINDOW = 100  # each list's top WINDOW: the candidates and the normalisation window
 RERANK_DEPTH = 50
+MIN_RERANK_CANDIDATES = WINDOW  # fewer candidates: first stage only (see rank)
 DENSE_WEIGHT = 1.0
 LEXICAL_WEIGHT = 1.0
 DENSE_PREV = 0.25
@@ -513,7 +514,10 @@ def rank(c: Candidates, query: Query, ranker: Ranker | None) -> Ranked:
     fs = first_stage(c)
     order = _order(fs.score, c.keys or c.ids)
     dense_rank, lexical_rank = list_ranks(c)
-    if ranker is None or len(order) < 2:
+    # The model learned on full windows (LoCoMo scopes hold 300-700 episodes);
+    # below WINDOW candidates its window-relative features are out of range, so
+    # a small scope keeps the first-stage order.
+    if ranker is None or len(order) < MIN_RERANK_CANDIDATES:
         return Ranked(order, [float(fs.score[i]) for i in order], dense_rank, lexical_rank)
     head, tail = order[: ranker.depth], order[ranker.depth :]
     z = ranker.decision(features(c, fs, head, query, ranker.sessions))

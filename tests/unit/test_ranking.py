@@ -116,7 +116,7 @@ def test_index_finds_neighbours_names_and_resolved_dates() -> None:
 
 
 def test_rank_is_prefix_stable_with_and_without_the_second_stage() -> None:
-    snapshot, _ids = _snapshot()
+    snapshot, _ids = _snapshot(160)
     request, q = _request(snapshot, "What did Melanie say about topic2?")
     c = snapshot.candidates(request, q)
     weights = len(ranking.features(c, ranking.first_stage(c), [0], q)[0])
@@ -209,3 +209,14 @@ def test_search_episodes_candidates_carry_first_sessions() -> None:
     assert c.session[0] == c.session[2] and len(set(c.session.tolist())) == 3
     got = ranking.session_features(c, ranking.first_stage(c), np.arange(4))
     assert got[:, 1].tolist() == [1.0, 0.0, 1.0, 0.0]
+
+
+def test_small_scopes_keep_the_first_stage_order() -> None:
+    shipped = ranking.load_ranker("default")
+    for n, reranked in ((30, False), (160, True)):
+        snapshot, _ids = _snapshot(n)
+        request, q = _request(snapshot, "What did Melanie say about topic2?")
+        c = snapshot.candidates(request, q)
+        assert (len(c) >= ranking.MIN_RERANK_CANDIDATES) == reranked
+        first = ranking.rank(c, q, None).order
+        assert (ranking.rank(c, q, shipped).order != first) == reranked
