@@ -30,8 +30,9 @@ A missing neighbour (or vector) counts 0. Second stage (optional,
 ``recall_ranker``): a learned scorer over the features of :func:`features`
 re-orders the first stage's top ``RERANK_DEPTH`` when there are at least
 ``MIN_RERANK_CANDIDATES`` candidates; ranks beyond keep the first-stage
-order. The model is a small ``.npz`` of arrays (engram/data/recall_ranker.npz,
-trained by tools/train_recall_ranker.py): gradient-boosted trees (:class:`TreeRanker`, evaluated here in numpy, all
+order. The model is a small ``.npz`` of arrays
+(engram/data/recall_ranker.npz, trained by tools/train_recall_ranker.py):
+gradient-boosted trees (:class:`TreeRanker`, evaluated here in numpy, all
 trees at once) or a logistic regression (:class:`LinearRanker`). Every
 constant was chosen on LoCoMo conversations 1-5 (bench/locomo_research.py,
 tools/train_recall_ranker.py).
