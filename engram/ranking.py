@@ -368,17 +368,23 @@ def features(
     return out
 
 
+@dataclass(frozen=True, kw_only=True)
+class RankerSettings:
+    """What every second-stage model carries besides its parameters."""
+
+    depth: int = RERANK_DEPTH  # re-orders the first stage's top ``depth``
+    source: str = ""  # where it was loaded from
+    sessions: bool = False  # its features end with session_features
+
+
 @dataclass(frozen=True)
-class LinearRanker:
+class LinearRanker(RankerSettings):
     """A logistic regression over :func:`features` (standardised)."""
 
     mean: F
     scale: F
     coef: F
     intercept: float
-    depth: int = RERANK_DEPTH
-    source: str = ""
-    sessions: bool = False
 
     def decision(self, x: F) -> F:
         z: F = ((x - self.mean) / self.scale) @ self.coef + self.intercept
@@ -390,7 +396,7 @@ Mask = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
-class TreeRanker:
+class TreeRanker(RankerSettings):
     """Gradient-boosted trees over :func:`features`: ``baseline`` plus the sum
     of each tree's leaf value. Every tree is stored as a complete binary tree
     of depth ``steps`` in heap order (node p's children are 2p+1 and 2p+2): a
@@ -408,9 +414,6 @@ class TreeRanker:
     value: F
     baseline: float
     steps: int
-    depth: int = RERANK_DEPTH
-    source: str = ""
-    sessions: bool = False
 
     def decision(self, x: F) -> F:
         n = x.shape[0]
@@ -459,9 +462,9 @@ def load_ranker(setting: str) -> Ranker | None:
                 np.asarray(data["value"], dtype=np.float64),
                 float(data["baseline"]),
                 int(data["steps"]),
-                depth,
-                str(path),
-                sessions,
+                depth=depth,
+                source=str(path),
+                sessions=sessions,
             )
         if kind != "logistic":
             raise ValueError(f"{path}: unknown ranker kind {kind!r}")
@@ -470,9 +473,9 @@ def load_ranker(setting: str) -> Ranker | None:
             np.asarray(data["scale"], dtype=np.float64),
             np.asarray(data["coef"], dtype=np.float64),
             float(data["intercept"]),
-            depth,
-            str(path),
-            sessions,
+            depth=depth,
+            source=str(path),
+            sessions=sessions,
         )
 
 
