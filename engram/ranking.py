@@ -27,11 +27,15 @@ W-th 0, below negative; 0 when flat).
   for a month match), ties by episode id.
 
 A missing neighbour (or vector) counts 0. Second stage (optional,
-``recall_ranker``): a logistic regression over the features of
-:func:`features` re-orders the first stage's top ``RERANK_DEPTH``; ranks
-beyond keep the first-stage order. Weights are a small ``.npz``
-(engram/data/recall_ranker.npz, trained by tools/train_recall_ranker.py).
-Every constant was chosen on LoCoMo conversations 1-5 (bench/locomo_research.py).
+``recall_ranker``): a learned scorer over the features of :func:`features`
+re-orders the first stage's top ``RERANK_DEPTH`` when there are at least
+``MIN_RERANK_CANDIDATES`` candidates; ranks beyond keep the first-stage
+order. The model is a small ``.npz`` of arrays
+(engram/data/recall_ranker.npz, trained by tools/train_recall_ranker.py):
+gradient-boosted trees (:class:`TreeRanker`, evaluated here in numpy, all
+trees at once) or a logistic regression (:class:`LinearRanker`). Every
+constant was chosen on LoCoMo conversations 1-5 (bench/locomo_research.py,
+tools/train_recall_ranker.py).
 """
 
 from __future__ import annotations
@@ -52,9 +56,11 @@ __all__ = [
     "RERANK_DEPTH",
     "WINDOW",
     "Candidates",
+    "LinearRanker",
     "Query",
     "Ranked",
     "Ranker",
+    "TreeRanker",
     "features",
     "first_stage",
     "load_ranker",
@@ -68,6 +74,7 @@ F = npt.NDArray[np.float64]
 
 WINDOW = 100  # each list's top WINDOW: the candidates and the normalisation window
 RERANK_DEPTH = 50
+MIN_RERANK_CANDIDATES = WINDOW  # fewer candidates: first stage only (see rank)
 DENSE_WEIGHT = 1.0
 LEXICAL_WEIGHT = 1.0
 DENSE_PREV = 0.25
@@ -163,6 +170,9 @@ class Candidates:
     # Integer keys that order exactly as ids do (the resident index: a UUID's
     # 128-bit value), so ties break without the UUID text; () to use ids.
     keys: Sequence[int] = ()
+    # Each candidate's first session as an integer (equal: the same session),
+    # for the second stage's session features; empty when not known.
+    session: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -179,6 +189,8 @@ class CandidateBuilder:
 
     ids: list[str] = field(default_factory=list)
     rows: list[tuple[float, ...]] = field(default_factory=list)
+    sessions: list[int] = field(default_factory=list)
+    _session_codes: dict[str, int] = field(default_factory=dict)
 
     def add(
         self,
@@ -194,8 +206,10 @@ class CandidateBuilder:
         time: float,
         traits: tuple[float, float, float],
         has_date: bool,
+        session: str = "",
     ) -> None:
         self.ids.append(episode_id)
+        self.sessions.append(self._session_codes.setdefault(session, len(self._session_codes)))
         self.rows.append(
             (
                 cos,
@@ -231,6 +245,7 @@ class CandidateBuilder:
             a[:, 11],
             dense_hi,
             dense_lo,
+            session=np.asarray(self.sessions, dtype=np.int64),
         )
 
 
@@ -297,9 +312,31 @@ def _ranks(x: F, positive_only: bool = False) -> F:
     return r
 
 
-def features(c: Candidates, fs: FirstStage, top: Sequence[int], query: Query) -> F:
+SESSION_FEATURES = 2  # columns session_features appends
+
+
+def session_features(c: Candidates, fs: FirstStage, idx: npt.NDArray[np.int64]) -> F:
+    """Per head candidate: the best wn(s) among the other head candidates of
+    its session (0 when none) and how many there are; zeros when the path did
+    not give sessions."""
+    n = idx.size
+    if c.session.size != len(c):
+        return np.zeros((n, SESSION_FEATURES))
+    score = window_norm(fs.score)[idx]
+    sess = c.session[idx]
+    same = sess[:, None] == sess[None, :]
+    np.fill_diagonal(same, False)
+    count = same.sum(axis=1).astype(np.float64)
+    best = np.where(same, score[None, :], -np.inf).max(axis=1, initial=-np.inf)
+    return np.column_stack([np.where(count > 0, best, 0.0), count])
+
+
+def features(
+    c: Candidates, fs: FirstStage, top: Sequence[int], query: Query, sessions: bool = False
+) -> F:
     """Feature rows of the candidates ``top`` (first-stage order), as
-    bench/locomo_research.py SecondStage.features (without session features)."""
+    bench/locomo_research.py SecondStage.features; with ``sessions`` the two
+    :func:`session_features` columns last."""
     idx = np.asarray(top, dtype=np.int64)
     n = idx.size
     cols: list[F] = [np.log1p(np.arange(n, dtype=np.float64)), window_norm(fs.score)[idx]]
@@ -325,28 +362,87 @@ def features(c: Candidates, fs: FirstStage, top: Sequence[int], query: Query) ->
     x = np.column_stack(cols)
     form = np.tile(np.asarray(query.form, dtype=np.float64), (n, 1))
     inter = np.column_stack([form * x[:, [1]], form * x[:, [-1]], form * x[:, [-4]]])
-    return np.hstack([x, form, inter])
+    out = np.hstack([x, form, inter])
+    if sessions:
+        out = np.hstack([out, session_features(c, fs, idx)])
+    return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class RankerSettings:
+    """What every second-stage model carries besides its parameters."""
+
+    depth: int = RERANK_DEPTH  # re-orders the first stage's top ``depth``
+    source: str = ""  # where it was loaded from
+    sessions: bool = False  # its features end with session_features
 
 
 @dataclass(frozen=True)
-class Ranker:
+class LinearRanker(RankerSettings):
     """A logistic regression over :func:`features` (standardised)."""
 
     mean: F
     scale: F
     coef: F
     intercept: float
-    depth: int = RERANK_DEPTH
-    source: str = ""
 
     def decision(self, x: F) -> F:
         z: F = ((x - self.mean) / self.scale) @ self.coef + self.intercept
         return z
 
 
+Idx = npt.NDArray[np.intp]
+Mask = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class TreeRanker(RankerSettings):
+    """Gradient-boosted trees over :func:`features`: ``baseline`` plus the sum
+    of each tree's leaf value. Every tree is stored as a complete binary tree
+    of depth ``steps`` in heap order (node p's children are 2p+1 and 2p+2): a
+    (trees, 2**steps - 1) array of split features, thresholds and nan
+    directions, and a (trees, 2**steps) array of leaf values; a leaf above
+    the last level always goes left (threshold inf) and its value fills the
+    leaves below it. A row goes left when ``x[feature] <= threshold`` (a nan:
+    when ``missing_left``), as scikit-learn's HistGradientBoosting predicts.
+    All splits are compared at once, then ``steps`` vectorised moves of every
+    row in every tree reach the leaves."""
+
+    feature: Idx
+    threshold: F
+    missing_left: Mask
+    value: F
+    baseline: float
+    steps: int
+
+    def decision(self, x: F) -> F:
+        n = x.shape[0]
+        trees, internal = self.feature.shape
+        # Every split of every tree decided once for every row: (trees * internal, rows),
+        # gathered as whole rows of x transposed.
+        v = np.ascontiguousarray(x.T)[self.feature.ravel()]
+        left = v <= self.threshold.ravel()[:, None]
+        missing = np.isnan(v)
+        if missing.any():
+            left |= missing & self.missing_left.ravel()[:, None]
+        flat = left.ravel()
+        at = (np.arange(trees, dtype=np.intp) * (internal * n))[None, :] + np.arange(
+            n, dtype=np.intp
+        )[:, None]
+        pos = np.zeros((n, trees), dtype=np.intp)
+        for _ in range(self.steps):
+            pos = 2 * pos + 2 - flat[at + pos * n]
+        leaves = (np.arange(trees, dtype=np.intp) * self.value.shape[1])[None, :]
+        z: F = self.baseline + self.value.ravel()[leaves + pos - internal].sum(axis=1)
+        return z
+
+
+Ranker = LinearRanker | TreeRanker
+
+
 def load_ranker(setting: str) -> Ranker | None:
     """``none`` -> first stage only; ``default`` (or empty) -> the shipped
-    weights; anything else -> a path to weights from tools/train_recall_ranker.py."""
+    model; anything else -> a path to a model from tools/train_recall_ranker.py."""
     choice = setting.strip()
     if choice.lower() == "none":
         return None
@@ -355,13 +451,31 @@ def load_ranker(setting: str) -> Ranker | None:
     if default and not path.exists():
         return None  # not trained yet: first stage only
     with np.load(path) as data:
-        return Ranker(
+        depth = int(data["depth"]) if "depth" in data.files else RERANK_DEPTH
+        sessions = bool(data["sessions"]) if "sessions" in data.files else False
+        kind = str(data["kind"]) if "kind" in data.files else "logistic"
+        if kind == "trees":
+            return TreeRanker(
+                np.asarray(data["feature"], dtype=np.intp),
+                np.asarray(data["threshold"], dtype=np.float64),
+                np.asarray(data["missing_left"], dtype=np.bool_),
+                np.asarray(data["value"], dtype=np.float64),
+                float(data["baseline"]),
+                int(data["steps"]),
+                depth=depth,
+                source=str(path),
+                sessions=sessions,
+            )
+        if kind != "logistic":
+            raise ValueError(f"{path}: unknown ranker kind {kind!r}")
+        return LinearRanker(
             np.asarray(data["mean"], dtype=np.float64),
             np.asarray(data["scale"], dtype=np.float64),
             np.asarray(data["coef"], dtype=np.float64),
             float(data["intercept"]),
-            int(data["depth"]) if "depth" in data.files else RERANK_DEPTH,
-            str(path),
+            depth=depth,
+            source=str(path),
+            sessions=sessions,
         )
 
 
@@ -404,14 +518,18 @@ def rank(c: Candidates, query: Query, ranker: Ranker | None) -> Ranked:
     fs = first_stage(c)
     order = _order(fs.score, c.keys or c.ids)
     dense_rank, lexical_rank = list_ranks(c)
-    if ranker is None or len(order) < 2:
+    # The model learned on full windows (LoCoMo scopes hold 300-700 episodes);
+    # below WINDOW candidates its window-relative features are out of range, so
+    # a small scope keeps the first-stage order.
+    if ranker is None or len(order) < MIN_RERANK_CANDIDATES:
         return Ranked(order, [float(fs.score[i]) for i in order], dense_rank, lexical_rank)
     head, tail = order[: ranker.depth], order[ranker.depth :]
-    z = ranker.decision(features(c, fs, head, query))
-    positions = sorted(range(len(head)), key=lambda j: (-float(z[j]), j))
+    z = ranker.decision(features(c, fs, head, query, ranker.sessions))
+    # Stable sort on -z: equal scores keep the first-stage order.
+    positions = [int(j) for j in np.argsort(-z, kind="stable")]
     # Reported scores decrease along the list: the head's are above every tail score.
     floor = float(fs.score[tail[0]]) if tail else 0.0
-    head_scores = [floor + 1.0 + 1.0 / (1.0 + math.exp(-float(z[j]))) for j in positions]
+    head_scores = (floor + 1.0 + 1.0 / (1.0 + np.exp(-np.clip(z[positions], -50, 50)))).tolist()
     return Ranked(
         [head[j] for j in positions] + tail,
         head_scores + [float(fs.score[i]) for i in tail],

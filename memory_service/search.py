@@ -140,6 +140,7 @@ def candidates_from_rows(
             else 0.0,
             traits=ranking.text_traits(*ranking.text_shape(str(r["user_text"]))),
             has_date=bool(codes),
+            session=str(r["first_session"] or ""),
         )
     return builder.build(
         max(dense_scores) if dense_scores else 0.0, min(dense_scores) if dense_scores else 0.0

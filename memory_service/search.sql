@@ -137,7 +137,8 @@ SELECT user_name, assistant_name FROM names LIMIT 1000;
 -- name: search_features
 -- engram.ranking's inputs for the candidates (the union of both lists): each
 -- one's cosine (NULL without a current-model vector) and ts_rank_cd (0 when
--- it does not match), speakers, first occurrence, resolved dates, and the
+-- it does not match), speakers, first occurrence, resolved dates, first
+-- session, and the
 -- same scores of its previous and next visible episode in its first session
 -- (session_ids[1]) in first-occurrence order (first_seen_at, then id) through
 -- episodes_thread_idx. Neighbours ignore the request's time window and
@@ -152,7 +153,7 @@ hidden AS MATERIALIZED (
       AND ev.subject = %(subject)s AND ev.workspace = %(workspace)s
 )
 SELECT c.episode_id, c.user_text, c.user_name, c.assistant_name, c.first_seen_at,
-       c.resolved_dates,
+       c.resolved_dates, c.session_ids[1] AS first_session,
        CASE WHEN c.embedding IS NOT NULL AND c.embedding_model = %(model)s
             THEN 1 - (c.embedding <=> %(query)s::vector) END AS cos,
        CASE WHEN numnode(q.tsq) > 0 AND c.search_tsv @@ q.tsq

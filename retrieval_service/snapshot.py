@@ -331,6 +331,7 @@ class Snapshot:
             dense_lo=float(dense_scores.min()) if dense_scores.size else 0.0,
             in_dense=int(dense_scores.size),
             keys=ids.keys(),
+            session=meta[:, records_mod.META_THREAD].copy(),
         )
 
     @cached_property

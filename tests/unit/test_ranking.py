@@ -7,6 +7,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+import pytest
 
 from engram import dates, ranking
 from retrieval_service.records import Interner, make_record
@@ -115,17 +116,107 @@ def test_index_finds_neighbours_names_and_resolved_dates() -> None:
 
 
 def test_rank_is_prefix_stable_with_and_without_the_second_stage() -> None:
-    snapshot, _ids = _snapshot()
+    snapshot, _ids = _snapshot(160)
     request, q = _request(snapshot, "What did Melanie say about topic2?")
     c = snapshot.candidates(request, q)
     weights = len(ranking.features(c, ranking.first_stage(c), [0], q)[0])
     rng = np.random.default_rng(1)
-    ranker = ranking.Ranker(
+    ranker = ranking.LinearRanker(
         np.zeros(weights), np.ones(weights), rng.normal(size=weights), 0.0, depth=10
     )
-    for chosen in (None, ranker):
+    shipped = ranking.load_ranker("default")
+    for chosen in (None, ranker, shipped):
         ranked = ranking.rank(c, q, chosen)
         assert sorted(ranked.order) == list(range(len(c)))
         assert ranked.scores == sorted(ranked.scores, reverse=True)
         again = ranking.rank(c, q, chosen)
         assert again.order == ranked.order
+
+
+def test_the_shipped_model_loads_and_fits_the_features() -> None:
+    shipped = ranking.load_ranker("default")
+    assert isinstance(shipped, ranking.TreeRanker)
+    snapshot, _ids = _snapshot()
+    request, q = _request(snapshot, "What did Melanie say about topic2?")
+    c = snapshot.candidates(request, q)
+    fs = ranking.first_stage(c)
+    x = ranking.features(c, fs, list(range(len(c))), q, shipped.sessions)
+    assert int(shipped.feature.max()) < x.shape[1]
+    z = shipped.decision(x)
+    assert z.shape == (len(c),) and np.isfinite(z).all()
+    with np.load(ranking.DEFAULT_RANKER_PATH) as data:
+        assert int(data["features"]) == x.shape[1]
+
+
+def test_session_features_count_and_best_of_the_same_session() -> None:
+    snapshot, ids = _snapshot()
+    request, q = _request(snapshot, "What did Melanie say about topic2?")
+    c = snapshot.candidates(request, q)
+    fs = ranking.first_stage(c)
+    top = ranking.rank(c, q, None).order[:12]
+    got = ranking.session_features(c, fs, np.asarray(top))
+    score = ranking.window_norm(fs.score)
+    session = {eid: i // 10 for i, eid in enumerate(ids)}  # s0, s1, s2
+    for row, i in enumerate(top):
+        others = [j for j in top if j != i and session[c.ids[j]] == session[c.ids[i]]]
+        assert got[row, 1] == len(others)
+        assert got[row, 0] == (max(score[j] for j in others) if others else 0.0)
+    # a path without sessions gives zeros, never an error
+    c.session = np.zeros(0, np.int64)
+    assert not ranking.session_features(c, fs, np.asarray(top)).any()
+
+
+def test_numpy_trees_predict_as_scikit_learn() -> None:
+    sklearn = pytest.importorskip("sklearn.ensemble")
+    from tools.train_recall_ranker import export_trees
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(3000, 6))
+    x[rng.random(x.shape) < 0.05] = np.nan  # missing values take the learned side
+    y = (np.nan_to_num(x[:, 0]) + np.nan_to_num(x[:, 1]) * x[:, 2] > 0.3).astype(float)
+    model = sklearn.HistGradientBoostingClassifier(
+        max_iter=40, max_depth=3, min_samples_leaf=20, random_state=0
+    ).fit(x, y)
+    trees = export_trees(model, sessions=False)
+    test = rng.normal(size=(500, 6))
+    test[rng.random(test.shape) < 0.05] = np.nan
+    assert np.abs(trees.decision(test) - model.decision_function(test)).max() < 1e-9
+    assert trees.steps <= 3
+
+
+def test_search_episodes_candidates_carry_first_sessions() -> None:
+    from memory_service.search import candidates_from_rows
+
+    def row(i: int, session: str | None) -> dict[str, object]:
+        return {
+            "episode_id": str(uuid.UUID(int=i + 1)),
+            "user_text": f"turn {i}",
+            "user_name": "",
+            "assistant_name": "",
+            "first_seen_at": WHEN,
+            "resolved_dates": None,
+            "first_session": session,
+            "cos": 0.5,
+            "prev_cos": None,
+            "next_cos": None,
+            "rank": 0.1 * i,
+            "prev_rank": 0,
+            "next_rank": 0,
+        }
+
+    q = ranking.prepare_query("turn", [])
+    c = candidates_from_rows([row(0, "s1"), row(1, "s2"), row(2, "s1"), row(3, None)], q, [0.5])
+    assert c.session[0] == c.session[2] and len(set(c.session.tolist())) == 3
+    got = ranking.session_features(c, ranking.first_stage(c), np.arange(4))
+    assert got[:, 1].tolist() == [1.0, 0.0, 1.0, 0.0]
+
+
+def test_small_scopes_keep_the_first_stage_order() -> None:
+    shipped = ranking.load_ranker("default")
+    for n, reranked in ((30, False), (160, True)):
+        snapshot, _ids = _snapshot(n)
+        request, q = _request(snapshot, "What did Melanie say about topic2?")
+        c = snapshot.candidates(request, q)
+        assert (len(c) >= ranking.MIN_RERANK_CANDIDATES) == reranked
+        first = ranking.rank(c, q, None).order
+        assert (ranking.rank(c, q, shipped).order != first) == reranked
