@@ -30,6 +30,8 @@ import numpy.typing as npt
 from safetensors.numpy import load_file
 from tokenizers import Tokenizer
 
+from engram import terms
+
 __all__ = [
     "EMBEDDER_CHOICES",
     "Embedder",
@@ -445,7 +447,9 @@ class HashingEmbedder:
         return self._dimension
 
     def _features(self, text: str) -> list[str]:
-        words = _WORD_RE.findall(text.lower())
+        # Invisible characters out and NFKC first (engram.terms), as every read path
+        # does: "Zü\u200brich" is the word "zürich". ASCII text is unchanged.
+        words = _WORD_RE.findall(terms.clean(text).lower())
         if not words:
             return [_EMPTY_FEATURE]
         return words + [f"{a} {b}" for a, b in itertools.pairwise(words)]

@@ -67,6 +67,7 @@ import Stemmer
 __all__ = [
     "STOP_WORDS",
     "VERSION",
+    "clean",
     "exact_terms",
     "fold",
     "index_terms",
@@ -204,6 +205,11 @@ def _clean(text: str) -> str:
     if text.isascii():
         return text
     return unicodedata.normalize("NFKC", _tables().ignorable.sub("", text))
+
+
+def clean(text: str) -> str:
+    """Invisible characters removed and NFKC, case kept: the text a model reads."""
+    return _clean(text)
 
 
 def _word_pattern(text: str) -> re.Pattern[str]:

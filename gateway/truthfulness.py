@@ -1291,10 +1291,14 @@ class Analysis:
         s = self.sentences[index]
         return self.masked[s.start : s.end]
 
+    def _has_previous(self, index: int) -> bool:
+        """A sentence before ``index`` in the same paragraph."""
+        return index > 0 and (
+            self.sentences[index - 1].paragraph == self.sentences[index].paragraph
+        )
+
     def previous_sentence_text(self, index: int) -> str:
-        if index == 0 or self.sentences[index - 1].paragraph != self.sentences[index].paragraph:
-            return ""
-        return self.sentence_text(index - 1)
+        return self.sentence_text(index - 1) if self._has_previous(index) else ""
 
     def sentence_words(self, index: int) -> str:
         """The sentence with its quotations as written (masked for the rules, but the
@@ -1303,9 +1307,7 @@ class Analysis:
         return self.text[s.start : s.end]
 
     def previous_sentence_words(self, index: int) -> str:
-        if index == 0 or self.sentences[index - 1].paragraph != self.sentences[index].paragraph:
-            return ""
-        return self.sentence_words(index - 1)
+        return self.sentence_words(index - 1) if self._has_previous(index) else ""
 
 
 def _alignment(original: str, canonical: str) -> tuple[int, ...]:

@@ -112,8 +112,8 @@ def test_one_id_follows_an_assemble_context_fan_out(
         JOURNAL + "GetRecoveredMemory",
         JOURNAL + "GetSessionContext",
         RETRIEVAL + "Recall",
-        # learning -> journal: the quarantine sync before the learned context
-        JOURNAL + "StreamChanges",
+        # (learning reads the journal's quarantine tables itself on a shared database,
+        # so the learned context makes no journal call)
         # retrieval -> journal: Recall served by the journal's search
         JOURNAL + "SearchEpisodes",
     } <= served, sorted(served)

@@ -317,3 +317,11 @@ def test_load_embedder() -> None:
         load_embedder("bert-large")
     for choice in EMBEDDER_CHOICES:
         assert choice in str(info.value)
+
+
+def test_the_hashing_embedder_reads_through_invisible_characters() -> None:
+    from engram.embedding import HashingEmbedder
+
+    emb = HashingEmbedder()
+    plain, hidden = emb.embed(["Zürich office", "Zü\u200brich office"])
+    assert float(plain @ hidden) > 0.999
