@@ -27,8 +27,10 @@ and one of its names. A recollection's topic is the fact it states
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from engram import terms
 from gateway.topics import Topic, stems_of
@@ -430,31 +432,46 @@ def required_overlap(topic: Topic) -> int:
 
 
 def supported_by_records(topic: Topic, records: Iterable[str]) -> bool:
-    """Whether one rendered record shares enough of the claim's topic and every one of
-    its names and numbers (docstring)."""
+    """Whether one rendered record shares enough of the claim's topic, every number of
+    it and one of its names (docstring)."""
     need = required_overlap(topic)
     if need == 0:
         return False
     stems = topic.stems
     for record in records:
-        if len(stems & stems_of(record)) < need:
+        words = _record_words(record)
+        if len(stems & words.content) < need:
             continue
-        if topic.specific and not _holds_all(record, topic.specific):
+        if topic.specific and not _holds_all(words, topic.specific):
             continue
         return True
     return False
 
 
-def _holds_all(record: str, specific: tuple[str, ...]) -> bool:
+@dataclass(frozen=True)
+class _RecordWords:
+    content: frozenset[str]  # stemmed content words (stems_of)
+    exact: frozenset[str]  # every word as FindExact compares it
+    stems: frozenset[str]  # every word stemmed
+
+
+@functools.lru_cache(maxsize=4096)
+def _record_words(record: str) -> _RecordWords:
+    """A rendered record's words, once: a decision checks each record against every
+    reading of every recollection in the answer."""
+    return _RecordWords(
+        stems_of(record), frozenset(terms.exact_terms(record)), frozenset(terms.index_terms(record))
+    )
+
+
+def _holds_all(record: _RecordWords, specific: tuple[str, ...]) -> bool:
     """Every number of ``specific`` is in ``record`` and, when it has names, one of them
     (a capital marks a name in most scripts, but every German noun too, so requiring
     all of them would turn down "Ich fahre einen Passat von 2013" for "Bei deinem Passat
     von 2013 sitzt die Batterie links")."""
-    exact = set(terms.exact_terms(record))
-    stems = set(terms.index_terms(record))
 
     def held(word: str) -> bool:
-        return word in exact or any(s in stems for s in terms.index_terms(word))
+        return word in record.exact or any(s in record.stems for s in terms.index_terms(word))
 
     numbers = [w for w in specific if any(c.isdigit() for c in w)]
     names = [w for w in specific if w not in numbers]
