@@ -6,6 +6,8 @@ Two levels:
   the evidence checks, the term normaliser): Unicode NFKC (full-width letters, ligatures
   and non-breaking spaces become their plain forms), format characters removed
   (category Cf: zero-width space/joiner, soft hyphen, bidi marks, word joiner, BOM),
+  terminal escape sequences (ECMA-48 CSI and OSC: ``\x1b[1m``) and the other control
+  characters but tab and line breaks removed,
   combining marks that NFC could not compose onto a Latin letter removed (``n̶e̶v̶e̶r̶``),
   variation selectors removed, and letters that only *look* Latin folded to their Latin
   skeleton inside words that are otherwise Latin (a Cyrillic ``е`` in ``nеver``). The
@@ -130,14 +132,29 @@ def _unenclose(text: str) -> str:
     return "".join(_enclosed_letter(c) if ord(c) >= 0x2460 else c for c in text)
 
 
+# ECMA-48 control sequences a terminal renders as styling: CSI ("\x1b[1m", "\x1b[38;5;9m"),
+# OSC up to BEL or ST (hyperlinks, titles), and two-character escapes.
+_TERMINAL_ESCAPE_RX = re.compile(
+    "\x1b(?:\\[[0-?]*[ -/]*[@-~]"  # CSI
+    "|\\][^\x07\x1b]*(?:\x07|\x1b\\\\)?"  # OSC
+    "|[@-Z\\\\-_])"  # two-character escapes
+    "|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
+)
+_KEPT_CONTROLS = frozenset("\t\n\r\x0b\x0c\x1c\x1d\x1e\x85")
+
+
 def fold_characters(text: str) -> str:
     """NFKC, no format characters, no stray marks, Latin skeleton in mixed words;
     enclosed letters (parenthesized, circled, squared) are their plain letters."""
+    if "\x1b" in text or "\x9b" in text:
+        text = _TERMINAL_ESCAPE_RX.sub("", text)
     text = unicodedata.normalize("NFKC", _unenclose(_unoverride(text)))
     out: list[str] = []
     for char in text:
         category = unicodedata.category(char)
         if category == "Cf" or char in _VARIATION_SELECTORS:
+            continue
+        if category == "Cc" and char not in _KEPT_CONTROLS:
             continue
         if category == "Mn" and out and _is_latin_letter(out[-1]):
             continue  # NFKC composed what belongs; what is left is decoration

@@ -218,7 +218,7 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
             recalled.add(first.start)
     if pending or tagged:
         units = _conjoined(analysis, pending) if MERGE_CONJOINED else pending
-        scored = _classified(analysis, units + tagged, fragment_readings(analysis, units), model)
+        scored = _classified(analysis, units + tagged, joined_readings(analysis, units), model)
         tagged_starts = {start for _, start, _ in tagged}
         found.extend(
             c
@@ -258,13 +258,13 @@ def _marked_as_recalled(analysis: Analysis, sentence: int) -> bool:
 # and found nothing" needs its first half to be benign.
 MERGE_CONJOINED = True
 _CONJUNCTION_GAP_RX = re.compile(r"\s*,?\s*(?:and|or|nor)\s*", re.I)
-# A clause of at most this many words is also read with the clause before it: an elliptic
-# result ("I looked for the sitter's number in your memory, but nothing", "Recherche
-# dans ton historique : 0 résultat") claims nothing on either side of the cut. The gap
-# between them may hold punctuation and one connecting word of any language.
-SHORT_CLAUSE_WORDS = 3
-_SHORT_GAP_RX = re.compile(r"[\s,;:\u2013\u2014-]*(?:[^\W\d_]+)?[\s,;:\u2013\u2014-]*")
-_WORD_RX = re.compile(r"[^\W_]+")
+# The splitter cuts at commas, colons and dashes, so a claim can lie across a cut and
+# claim nothing on either side: an elliptic result ("I looked for the sitter's number in
+# your memory, but nothing", "Recherche dans ton historique : 0 résultat"), a located
+# absence with its check after it ("Le budget n'est pas dans vos notes, j'ai regardé deux
+# fois"), a main clause around a relative one ("In unseren bisherigen Gesprächen, die
+# ich eben gelesen habe, taucht der Umzug nicht auf"). Adjacent units of a sentence and
+# the whole sentence are also read as one (:func:`joined_readings`).
 
 
 def _conjoined(
@@ -282,45 +282,47 @@ def _conjoined(
     return out
 
 
-def fragment_readings(
+def joined_readings(
     analysis: Analysis, units: list[tuple[int, int, int]]
-) -> dict[int, tuple[int, int, int]]:
-    """For a unit followed by a short clause of its sentence, the two read as one, keyed
-    by the unit's index."""
-    joined: dict[int, tuple[int, int, int]] = {}
-    for i in range(len(units) - 1):
-        (sentence, start, end), (next_sentence, next_start, next_end) = units[i], units[i + 1]
-        if (
-            sentence == next_sentence
-            and _is_short(analysis.masked[next_start:next_end])
-            and _SHORT_GAP_RX.fullmatch(analysis.masked[end:next_start])
-        ):
-            joined[i] = (sentence, start, next_end)
+) -> dict[int, list[tuple[int, int, int]]]:
+    """Each unit read together with the next unit of its sentence and, in a sentence of
+    three units or more, the whole sentence read as one from its first unit, keyed by
+    the unit the reading starts at."""
+    joined: dict[int, list[tuple[int, int, int]]] = {}
+    for i, (sentence, start, _) in enumerate(units):
+        last = i
+        while last + 1 < len(units) and units[last + 1][0] == sentence:
+            last += 1
+        if last > i:
+            joined.setdefault(i, []).append((sentence, start, units[i + 1][2]))
+        if last >= i + 2 and (i == 0 or units[i - 1][0] != sentence):
+            joined.setdefault(i, []).append((sentence, start, units[last][2]))
     return joined
-
-
-def _is_short(clause: str) -> bool:
-    words = _WORD_RX.findall(clause)
-    return bool(words) and len(words) <= SHORT_CLAUSE_WORDS and len(clause.strip()) <= 24
 
 
 def _classified(
     analysis: Analysis,
     pending: list[tuple[int, int, int]],
-    joined: dict[int, tuple[int, int, int]],
+    joined: dict[int, list[tuple[int, int, int]]],
     model: ClaimClassifier | None,
 ) -> list[FoundClaim]:
-    """Classify ``pending`` in one batch; where ``joined`` gives a unit read together with
-    the short clause after it, that reading counts when it is an absence claim more
-    probable than the unit alone (an elliptic result completes a search; a short clause
-    after a remark is not what makes it a recollection: "Got it, you hate cilantro")."""
-    extra = sorted(joined)
-    units = pending + [joined[i] for i in extra]
+    """Classify ``pending`` and the ``joined`` readings in one batch. A joined reading
+    replaces the unit it starts at when it is an absence claim more probable than the
+    unit alone, unless the unit alone is a recollection (joining never turns a
+    remembered fact into an absence, nor a remark into a recollection: "Got it, you hate
+    cilantro")."""
+    extra = [(i, reading) for i in sorted(joined) for reading in joined[i]]
+    units = pending + [reading for _, reading in extra]
     scores = (model or classifier()).classify([analysis.masked[a:b] for _, a, b in units])
     chosen = list(zip(pending, scores[: len(pending)], strict=True))
-    for i, score in zip(extra, scores[len(pending) :], strict=True):
-        if score.label in _SCOPES and score.claim_probability > chosen[i][1].claim_probability:
-            chosen[i] = (joined[i], score)
+    for (i, reading), score in zip(extra, scores[len(pending) :], strict=True):
+        best = chosen[i][1]
+        if (
+            score.label in _SCOPES
+            and best.label != "recollection"
+            and score.claim_probability > best.claim_probability
+        ):
+            chosen[i] = (reading, score)
     out: list[FoundClaim] = []
     for (sentence, start, end), score in chosen:
         if score.unsure:

@@ -196,6 +196,7 @@ TRANSFORMS: dict[str, Callable[[str, int], str]] = {
     "italic": _on_word(lambda w: f"_{w}_"),
     "inline_code": _on_word(lambda w: f"`{w}`"),
     "html": _on_word(lambda w: f"<b>{w}</b>"),
+    "terminal_escape": _on_word(lambda w: f"\x1b[1m{w}\x1b[0m"),
     "spaced": _on_word(_spaced),
     "leet": _on_word(_leet),
     "stretched": _on_word(lambda w: w + w[-1] * 3),
@@ -257,6 +258,11 @@ def test_canonical_forms_are_idempotent(text: str) -> None:
         ("n\u0435ver", "never"),  # one Cyrillic letter in a Latin word
         ("ｎｅｖｅｒ", "never"),
         ("nev\u00ader", "never"),
+        ("\x1b[1mnever\x1b[0m told", "never told"),  # terminal bold
+        ("\x1b[38;5;196mnothing\x1b[39m", "nothing"),
+        ("\x1b]8;;https://x.example\x1b\\never\x1b]8;;\x1b\\", "never"),  # OSC 8 link
+        ("ne\x00ver\x07", "never"),  # other control characters
+        ("line\nbreak\ttab", "line\nbreak\ttab"),
     ],
 )
 def test_fold_characters(text: str, expected: str) -> None:

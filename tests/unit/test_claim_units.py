@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.claims import ClaimKind, find_claims, fragment_readings
+from gateway.claims import ClaimKind, find_claims, joined_readings
 from gateway.truthfulness import ClaimScope, analyse
 
 
@@ -13,19 +13,31 @@ def _units(text: str) -> list[tuple[int, int, int]]:
     return [(s, c.start, c.end) for s, c in analysis.asserted()]
 
 
-def test_a_short_clause_is_also_read_with_the_clause_before_it() -> None:
-    text = "Varri sua memória atrás do número da babá, mas nada."
+def test_a_clause_is_also_read_with_the_next_clause_of_its_sentence() -> None:
+    text = "Varri sua memória atrás do número da babá, mas nada. Boa sorte."
     analysis = analyse(text)
-    units = _units(text)
-    joined = fragment_readings(analysis, units)
+    joined = joined_readings(analysis, _units(text))
     assert list(joined) == [0]
-    _, start, end = joined[0]
+    [(_, start, end)] = joined[0]
     assert analysis.masked[start:end] == "Varri sua memória atrás do número da babá, mas nada"
 
 
-def test_long_clauses_are_read_alone() -> None:
-    text = "I checked the calendar for Friday, and the afternoon looks free for a call."
-    assert fragment_readings(analyse(text), _units(text)) == {}
+def test_a_sentence_of_three_units_is_also_read_whole() -> None:
+    text = (
+        "In unseren bisherigen Gesprächen, die ich eben gelesen habe, taucht der Umzug nicht auf."
+    )
+    analysis = analyse(text)
+    units = _units(text)
+    assert len(units) == 3
+    joined = joined_readings(analysis, units)
+    readings = {analysis.masked[a:b] for key in joined for _, a, b in joined[key]}
+    assert text.rstrip(".") in readings
+    assert sorted(joined) == [0, 1]
+
+
+def test_units_of_different_sentences_are_not_joined() -> None:
+    text = "I checked the calendar for Friday. The afternoon looks free for a call."
+    assert joined_readings(analyse(text), _units(text)) == {}
 
 
 @pytest.mark.parametrize(
@@ -33,6 +45,8 @@ def test_long_clauses_are_read_alone() -> None:
     [
         "Varri sua memória atrás do número da babá, mas nada.",
         "Recherche effectuée dans ton historique pour « covoiturage » : 0 résultat.",
+        "Le budget n'est pas dans vos notes, j'ai regardé deux fois.",
+        "In unseren bisherigen Gesprächen, die ich eben gelesen habe, taucht der Umzug nicht auf.",
     ],
 )
 def test_an_elliptic_result_completes_a_search_claim(text: str) -> None:
