@@ -21,6 +21,7 @@ from engram.db.errors import translating
 from engram.db.queries import Queries
 from engram.errors import AlreadyExists, Internal, InvalidArgument
 from engram.metrics import count_plane_event
+from engram.pending_counters import PendingCounters
 from memory_service.journal import RUN_EVENT, EventCommand, Journal
 from memory_service.run_memory import (
     LEARNING_SCOPES,
@@ -135,9 +136,15 @@ def policy_from_dict(data: Mapping[str, Any]) -> RunMemoryPolicy:
 
 
 class RunMemoryStore:
-    def __init__(self, db: Database, journal: Journal) -> None:
+    """`counters`: the plane's pending counters, so a read counts without a
+    commit; without them a read commits its count itself."""
+
+    def __init__(
+        self, db: Database, journal: Journal, counters: PendingCounters | None = None
+    ) -> None:
         self.db = db
         self.journal = journal
+        self.counters = counters
 
     # -- policy ---------------------------------------------------------------
 
@@ -499,21 +506,28 @@ class RunMemoryStore:
     ) -> Recovered:
         """This subject/workspace/session's served records ranked against the
         pending input, cut at the prompt limit; the cut is counted."""
-        policy = self.policy()
+        params = {"session_id": session_id, "subject": subject, "workspace": workspace}
+        # The policy and the records in one round trip (one pipeline): the
+        # policy is read fresh on every call, at no extra wait.
+        with self.db.connection() as conn, conn.pipeline():
+            policy_cursor = conn.execute(RQ["policy_get"])
+            rows_cursor = conn.execute(RQ["session_records_served"], params)
+            policy_row = policy_cursor.fetchone()
+            rows: list[dict[str, Any]] = rows_cursor.fetchall()
+        assert policy_row is not None
+        policy = policy_from_row(policy_row)
         limit = prompt_limit(max_entries, policy)
         if not policy.enabled:
             return Recovered([], 0, limit, 0, enabled=False)
-        with self.db.connection() as conn:
-            rows: list[dict[str, Any]] = conn.execute(
-                RQ["session_records_served"],
-                {"session_id": session_id, "subject": subject, "workspace": workspace},
-            ).fetchall()
         ranked = rank(rows, pending_input)
         kept = [(dict(r.record), r.score) for r in ranked[:limit]]
         omitted = len(ranked) - len(kept)
         if omitted:
-            with self.db.transaction() as conn:
-                add_counter(conn, COUNTER_OMITTED, omitted)
+            if self.counters is not None:
+                self.counters.add({COUNTER_OMITTED: omitted})
+            else:
+                with self.db.transaction() as conn:
+                    add_counter(conn, COUNTER_OMITTED, omitted)
             count_plane_event(PLANE, "prompt_limit_omitted", omitted)
         return Recovered(kept, len(rows), limit, omitted, enabled=True)
 
@@ -565,6 +579,8 @@ class RunMemoryStore:
     # -- status -----------------------------------------------------------------
 
     def status(self) -> tuple[int, dict[str, int], dict[str, Any] | None]:
+        if self.counters is not None:
+            self.counters.flush()  # what this process counted is in the status
         with self.db.connection() as conn:
             row: dict[str, Any] | None = conn.execute(RQ["status"]).fetchone()
             report: dict[str, Any] | None = conn.execute(RQ["last_report"]).fetchone()

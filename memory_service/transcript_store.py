@@ -215,27 +215,57 @@ class TranscriptStore:
         return self._finish(read, budget_tokens)
 
     def _read(self, params: Mapping[str, str], tail_turns: int, dry_run: bool) -> _Read:
-        with self.db.connection() as conn, conn.transaction():
+        """One snapshot, in pipelined rounds: the statements of a round go
+        out together and wait once (the policy, the prefix and the watermark;
+        then the turns after the prefix, the other events and the separate
+        count; then, only when there is a literal tail, its texts)."""
+        with self.db.connection() as conn, conn.pipeline(), conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            policy_row = conn.execute(TQ["policy_get"]).fetchone()
+            policy_cursor = conn.execute(TQ["policy_get"])
+            # Binary results: three 10,000-element arrays parse in a few
+            # milliseconds, not tens.
+            prefix_cursor = (
+                None
+                if dry_run
+                else conn.execute(
+                    TQ["prefix_get"], {**params, "scan_limit": PREFIX_SCAN_LIMIT}, binary=True
+                )
+            )
+            watermark_cursor = conn.execute(Q["feed_watermark"])
+            policy_row = policy_cursor.fetchone()
             assert policy_row is not None
             policy = policy_from_row(policy_row)
-            prefix, scanned = (None, 0) if dry_run else self._trusted_prefix(conn, params, policy)
+            prefix, scanned = (
+                (None, 0)
+                if prefix_cursor is None
+                else self._trusted_prefix(prefix_cursor.fetchone(), policy)
+            )
+            watermark = watermark_cursor.fetchone()
             after = prefix.through_event_id if prefix is not None else 0
             ranged = {**params, "after": after}
-            metas = [_meta(r) for r in conn.execute(TQ["session_turn_meta"], ranged).fetchall()]
+            meta_cursor = conn.execute(TQ["session_turn_meta"], ranged)
+            others_cursor = conn.execute(TQ["session_range_events"], ranged)
+            count_cursor = conn.execute(TQ["session_turn_count"], ranged)
+            metas = [_meta(r) for r in meta_cursor.fetchall()]
             others = [
                 tr.OtherEvent(int(r["event_id"]), str(r["event_type"]))
-                for r in conn.execute(TQ["session_range_events"], ranged).fetchall()
+                for r in others_cursor.fetchall()
             ]
-            count = conn.execute(TQ["session_turn_count"], ranged).fetchone()
-            watermark = conn.execute(Q["feed_watermark"]).fetchone()
+            count = count_cursor.fetchone()
             assert count is not None and watermark is not None
             matched = int(count["n"]) + (prefix.visible_count if prefix is not None else 0)
             plan = tr.plan(metas, others, policy, tail_turns or policy.tail_turns, prefix)
-            texts = conn.execute(
-                TQ["session_turn_texts"], {**params, "ids": [t.event_id for t in plan.literal]}
-            ).fetchall()
+            literal_ids = [t.event_id for t in plan.literal]
+            texts_cursor = (
+                conn.execute(TQ["session_turn_texts"], {**params, "ids": literal_ids})
+                if literal_ids
+                else None
+            )
+            compacted = plan.outcome == tr.COMPACTED
+            stored_cursor = (
+                conn.execute(TQ["checkpoint_get"], params) if compacted and not dry_run else None
+            )
+            texts = texts_cursor.fetchall() if texts_cursor is not None else []
             read = _Read(
                 policy,
                 plan,
@@ -247,23 +277,20 @@ class TranscriptStore:
                 scanned,
                 list(count["ids"]),
             )
-            if plan.outcome == tr.COMPACTED:
-                self._checkpoint(conn, params, read, dry_run)
+            if compacted:
+                stored = stored_cursor.fetchone() if stored_cursor is not None else None
+                self._checkpoint(conn, params, read, stored)
             if not dry_run:
                 read.new_prefix = self._next_prefix(conn, params, read, metas, others)
         return read
 
+    @staticmethod
     def _trusted_prefix(
-        self, conn: Conn, params: Mapping[str, str], policy: tr.CompactionPolicy
+        row: Mapping[str, Any] | None, policy: tr.CompactionPolicy
     ) -> tuple[tr.VerifiedPrefix | None, int]:
-        """The session's verified prefix, when nothing since the snapshot that
-        verified it can have changed its range (see migration 0012), and how
-        many later changes that check looked at."""
-        # Binary results: three 10,000-element arrays parse in a few
-        # milliseconds, not tens.
-        row = conn.execute(
-            TQ["prefix_get"], {**params, "scan_limit": PREFIX_SCAN_LIMIT}, binary=True
-        ).fetchone()
+        """The session's verified prefix (a prefix_get row), when nothing
+        since the snapshot that verified it can have changed its range (see
+        migration 0012), and how many later changes that check looked at."""
         if row is None or row["touched"] or int(row["scanned"]) >= PREFIX_SCAN_LIMIT:
             return None, 0
         if int(row["policy_version"]) != policy.version:
@@ -283,14 +310,18 @@ class TranscriptStore:
         return prefix, int(row["scanned"])
 
     def _checkpoint(
-        self, conn: Conn, params: Mapping[str, str], read: _Read, dry_run: bool
+        self,
+        conn: Conn,
+        params: Mapping[str, str],
+        read: _Read,
+        stored: Mapping[str, Any] | None,
     ) -> None:
-        """The checkpoint of a compacted plan: the stored projection when its
-        inputs are the same, else rendered in this snapshot."""
+        """The checkpoint of a compacted plan: the stored projection
+        (`stored`, a checkpoint_get row; None on a dry run) when its inputs
+        are the same, else rendered in this snapshot."""
         policy, pruned = read.policy, read.plan.pruned
         digest = tr.input_digest(pruned.chain(), policy.version)
         read.checkpoint_digest = digest
-        stored = None if dry_run else conn.execute(TQ["checkpoint_get"], params).fetchone()
         if (
             stored is not None
             and stored["input_digest"] == digest
