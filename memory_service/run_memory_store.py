@@ -55,6 +55,24 @@ COUNTER_OMITTED = "run_memory.prompt_limit_omitted_total"
 COUNTER_INJECTED = "run_memory.injected_total"
 
 MAX_WARNINGS = 20
+# A served record's columns (run_memory.sql session_records_served).
+RECORD_COLUMNS = (
+    "run_id",
+    "session_id",
+    "subject",
+    "workspace",
+    "status",
+    "summary",
+    "request_preview",
+    "outcome_preview",
+    "failure_markers",
+    "artifact_ids",
+    "scope_keys",
+    "redaction_count",
+    "event_id",
+    "recorded_at",
+    "expires_at",
+)
 KEEP_REPORTS = 100
 # Request ids of run.completed events when the caller sent none: stable per run.
 RUN_EVENT_NAMESPACE = uuid.UUID("5d0c8f3e-3a1b-4c61-9a59-6f1f3f0b7e21")
@@ -507,15 +525,14 @@ class RunMemoryStore:
         """This subject/workspace/session's served records ranked against the
         pending input, cut at the prompt limit; the cut is counted."""
         params = {"session_id": session_id, "subject": subject, "workspace": workspace}
-        # The policy and the records in one round trip (one pipeline): the
-        # policy is read fresh on every call, at no extra wait.
-        with self.db.connection() as conn, conn.pipeline():
-            policy_cursor = conn.execute(RQ["policy_get"])
-            rows_cursor = conn.execute(RQ["session_records_served"], params)
-            policy_row = policy_cursor.fetchone()
-            rows: list[dict[str, Any]] = rows_cursor.fetchall()
-        assert policy_row is not None
-        policy = policy_from_row(policy_row)
+        # The policy and the records in one statement: the policy is read
+        # fresh on every call, at no extra round trip.
+        with self.db.connection() as conn:
+            joined: list[dict[str, Any]] = conn.execute(
+                RQ["session_records_served"], params
+            ).fetchall()
+        policy = policy_from_row(joined[0])
+        rows = [{k: row[k] for k in RECORD_COLUMNS} for row in joined if row["run_id"] is not None]
         limit = prompt_limit(max_entries, policy)
         if not policy.enabled:
             return Recovered([], 0, limit, 0, enabled=False)

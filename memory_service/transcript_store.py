@@ -21,10 +21,10 @@ from memory_service.journal import EventCommand, Journal
 from memory_service.store import (
     CONSTRAINT_ERRORS,
     Conn,
-    Q,
     fingerprint,
     idempotent_lookup,
     idempotent_store,
+    read_snapshot,
     sha256_hex,
 )
 
@@ -215,71 +215,59 @@ class TranscriptStore:
         return self._finish(read, budget_tokens)
 
     def _read(self, params: Mapping[str, str], tail_turns: int, dry_run: bool) -> _Read:
-        """One snapshot, in pipelined rounds: the statements of a round go
-        out together and wait once (the policy, the prefix and the watermark;
-        then the turns after the prefix, the other events and the separate
-        count; then, only when there is a literal tail, its texts)."""
-        with self.db.connection() as conn, conn.pipeline(), conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            policy_cursor = conn.execute(TQ["policy_get"])
+        """One snapshot (begun by one statement), read in as few round trips
+        as the plan allows: one statement for the policy, the watermark and
+        the prefix; a session without any event stops there (nothing can
+        match: no turn, no other event, no count). Then the turns after the
+        prefix, the other events and the separate count; then the texts of
+        the literal tail, when there is one."""
+        with read_snapshot(self.db) as conn:
             # Binary results: three 10,000-element arrays parse in a few
             # milliseconds, not tens.
-            prefix_cursor = (
-                None
-                if dry_run
-                else conn.execute(
-                    TQ["prefix_get"], {**params, "scan_limit": PREFIX_SCAN_LIMIT}, binary=True
-                )
-            )
-            watermark_cursor = conn.execute(Q["feed_watermark"])
-            policy_row = policy_cursor.fetchone()
-            assert policy_row is not None
-            policy = policy_from_row(policy_row)
-            prefix, scanned = (
-                (None, 0)
-                if prefix_cursor is None
-                else self._trusted_prefix(prefix_cursor.fetchone(), policy)
-            )
-            watermark = watermark_cursor.fetchone()
+            head = conn.execute(
+                TQ["session_context_head"],
+                {**params, "with_prefix": not dry_run, "scan_limit": PREFIX_SCAN_LIMIT},
+                binary=True,
+            ).fetchone()
+            assert head is not None
+            policy = policy_from_row(head)
+            has_prefix = head["policy_version"] is not None
+            prefix, scanned = self._trusted_prefix(head if has_prefix else None, policy)
             after = prefix.through_event_id if prefix is not None else 0
             ranged = {**params, "after": after}
-            meta_cursor = conn.execute(TQ["session_turn_meta"], ranged)
-            others_cursor = conn.execute(TQ["session_range_events"], ranged)
-            count_cursor = conn.execute(TQ["session_turn_count"], ranged)
-            metas = [_meta(r) for r in meta_cursor.fetchall()]
-            others = [
-                tr.OtherEvent(int(r["event_id"]), str(r["event_type"]))
-                for r in others_cursor.fetchall()
-            ]
-            count = count_cursor.fetchone()
-            assert count is not None and watermark is not None
-            matched = int(count["n"]) + (prefix.visible_count if prefix is not None else 0)
+            metas: list[tr.TurnMeta] = []
+            others: list[tr.OtherEvent] = []
+            counted, counted_ids = 0, []
+            if head["has_events"]:
+                metas = [_meta(r) for r in conn.execute(TQ["session_turn_meta"], ranged)]
+                others = [
+                    tr.OtherEvent(int(r["event_id"]), str(r["event_type"]))
+                    for r in conn.execute(TQ["session_range_events"], ranged)
+                ]
+                count = conn.execute(TQ["session_turn_count"], ranged).fetchone()
+                assert count is not None
+                counted, counted_ids = int(count["n"]), list(count["ids"])
+            matched = counted + (prefix.visible_count if prefix is not None else 0)
             plan = tr.plan(metas, others, policy, tail_turns or policy.tail_turns, prefix)
             literal_ids = [t.event_id for t in plan.literal]
-            texts_cursor = (
-                conn.execute(TQ["session_turn_texts"], {**params, "ids": literal_ids})
+            texts = (
+                conn.execute(TQ["session_turn_texts"], {**params, "ids": literal_ids}).fetchall()
                 if literal_ids
-                else None
+                else []
             )
-            compacted = plan.outcome == tr.COMPACTED
-            stored_cursor = (
-                conn.execute(TQ["checkpoint_get"], params) if compacted and not dry_run else None
-            )
-            texts = texts_cursor.fetchall() if texts_cursor is not None else []
             read = _Read(
                 policy,
                 plan,
                 texts,
                 matched,
-                int(watermark["last_cursor"]),
+                int(head["last_cursor"]),
                 len(metas),
                 prefix,
                 scanned,
-                list(count["ids"]),
+                counted_ids,
             )
-            if compacted:
-                stored = stored_cursor.fetchone() if stored_cursor is not None else None
-                self._checkpoint(conn, params, read, stored)
+            if plan.outcome == tr.COMPACTED:
+                self._checkpoint(conn, params, read, dry_run)
             if not dry_run:
                 read.new_prefix = self._next_prefix(conn, params, read, metas, others)
         return read
@@ -310,18 +298,14 @@ class TranscriptStore:
         return prefix, int(row["scanned"])
 
     def _checkpoint(
-        self,
-        conn: Conn,
-        params: Mapping[str, str],
-        read: _Read,
-        stored: Mapping[str, Any] | None,
+        self, conn: Conn, params: Mapping[str, str], read: _Read, dry_run: bool
     ) -> None:
-        """The checkpoint of a compacted plan: the stored projection
-        (`stored`, a checkpoint_get row; None on a dry run) when its inputs
-        are the same, else rendered in this snapshot."""
+        """The checkpoint of a compacted plan: the stored projection when its
+        inputs are the same, else rendered in this snapshot."""
         policy, pruned = read.policy, read.plan.pruned
         digest = tr.input_digest(pruned.chain(), policy.version)
         read.checkpoint_digest = digest
+        stored = None if dry_run else conn.execute(TQ["checkpoint_get"], params).fetchone()
         if (
             stored is not None
             and stored["input_digest"] == digest
