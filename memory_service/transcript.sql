@@ -93,12 +93,31 @@ ORDER BY ev.event_id;
 -- `after`, by journal.turn_withheld itself (not the set-wise form
 -- session_turn_meta uses), so the two must agree for the coverage to say
 -- "n of n". Their ids too: a verified prefix keeps the count for its range.
-SELECT count(*) AS n, coalesce(array_agg(ev.event_id ORDER BY ev.event_id), '{}') AS ids
-FROM journal.events ev
-WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
-  AND ev.session_id = %(session_id)s AND ev.event_type = 'conversation.turn.completed'
-  AND ev.event_id > %(after)s
-  AND NOT journal.turn_withheld(ev);
+-- In the same statement (one round trip): the session's tool events and lone
+-- conversation messages after `after` (not quarantined), in event order.
+WITH counted AS (
+    SELECT ev.event_id
+    FROM journal.events ev
+    WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
+      AND ev.session_id = %(session_id)s AND ev.event_type = 'conversation.turn.completed'
+      AND ev.event_id > %(after)s
+      AND NOT journal.turn_withheld(ev)
+), others AS (
+    SELECT ev.event_id, ev.event_type
+    FROM journal.events ev
+    WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
+      AND ev.session_id = %(session_id)s AND ev.event_id > %(after)s
+      AND (ev.event_type LIKE 'tool.%%'
+           OR (ev.event_type LIKE 'conversation.%%'
+               AND ev.event_type <> 'conversation.turn.completed'))
+      AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
+                      WHERE q.record_kind = 'event' AND q.record_id = ev.event_id::text)
+)
+SELECT (SELECT count(*) FROM counted) AS n,
+       (SELECT coalesce(array_agg(event_id ORDER BY event_id), '{}') FROM counted) AS ids,
+       (SELECT coalesce(array_agg(event_id ORDER BY event_id), '{}') FROM others) AS other_ids,
+       (SELECT coalesce(array_agg(event_type ORDER BY event_id), '{}') FROM others)
+           AS other_types;
 
 -- name: session_turn_texts
 SELECT event_id, content_sha256, occurred_at, payload ->> 'user_text' AS user_text,
@@ -109,20 +128,6 @@ FROM journal.events
 WHERE event_id = ANY (%(ids)s::bigint[]) AND subject = %(subject)s
   AND workspace = %(workspace)s AND session_id = %(session_id)s
 ORDER BY event_id;
-
--- name: session_range_events
--- Tool events and lone conversation messages of the session after `after`
--- (not quarantined).
-SELECT ev.event_id, ev.event_type
-FROM journal.events ev
-WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
-  AND ev.session_id = %(session_id)s AND ev.event_id > %(after)s
-  AND (ev.event_type LIKE 'tool.%%'
-       OR (ev.event_type LIKE 'conversation.%%'
-           AND ev.event_type <> 'conversation.turn.completed'))
-  AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
-                  WHERE q.record_kind = 'event' AND q.record_id = ev.event_id::text)
-ORDER BY ev.event_id;
 
 -- name: checkpoint_get
 SELECT policy_version, input_digest, through_event_id, text, sha256, turns_elided_by_cap

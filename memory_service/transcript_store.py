@@ -219,7 +219,7 @@ class TranscriptStore:
         as the plan allows: one statement for the policy, the watermark and
         the prefix; a session without any event stops there (nothing can
         match: no turn, no other event, no count). Then the turns after the
-        prefix, the other events and the separate count; then the texts of
+        prefix; the separate count with the other events; then the texts of
         the literal tail, when there is one."""
         with read_snapshot(self.db) as conn:
             # Binary results: three 10,000-element arrays parse in a few
@@ -240,13 +240,15 @@ class TranscriptStore:
             counted, counted_ids = 0, []
             if head["has_events"]:
                 metas = [_meta(r) for r in conn.execute(TQ["session_turn_meta"], ranged)]
-                others = [
-                    tr.OtherEvent(int(r["event_id"]), str(r["event_type"]))
-                    for r in conn.execute(TQ["session_range_events"], ranged)
-                ]
                 count = conn.execute(TQ["session_turn_count"], ranged).fetchone()
                 assert count is not None
                 counted, counted_ids = int(count["n"]), list(count["ids"])
+                others = [
+                    tr.OtherEvent(int(event_id), str(event_type))
+                    for event_id, event_type in zip(
+                        count["other_ids"], count["other_types"], strict=True
+                    )
+                ]
             matched = counted + (prefix.visible_count if prefix is not None else 0)
             plan = tr.plan(metas, others, policy, tail_turns or policy.tail_turns, prefix)
             literal_ids = [t.event_id for t in plan.literal]
