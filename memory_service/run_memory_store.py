@@ -41,6 +41,7 @@ from memory_service.store import (
     idempotent_lookup,
     idempotent_store,
     lock_key,
+    read_snapshot,
     sha256_hex,
 )
 
@@ -576,8 +577,7 @@ class RunMemoryStore:
             "after_run": position.get("run"),
             "limit": limit + 1,
         }
-        with self.db.connection() as conn, conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        with read_snapshot(self.db) as conn:
             count: dict[str, Any] | None = conn.execute(RQ["search_count"], params).fetchone()
             rows: list[dict[str, Any]] = conn.execute(RQ["search_page"], params).fetchall()
         assert count is not None
