@@ -38,9 +38,11 @@ classifier's cache emptied), the model batch split and on one engine thread alte
 from __future__ import annotations
 
 import argparse
+import cProfile
 import hashlib
 import json
 import os
+import pstats
 import socket
 import subprocess
 import sys
@@ -152,8 +154,11 @@ def clone_with_learnings(
 
 
 def time_phases() -> dict[str, list[float]]:
-    """Time the gateway's fan-out and receipt phases inside this process (the suite is
-    in-process, so the in-server split of AssembleContext can be read directly)."""
+    """Time the gateway's fan-out and receipt phases inside this process (the gateway is
+    in-process, so the in-server split of AssembleContext can be read directly), and each
+    downstream call the gateway makes, by method, as the gateway sees it
+    (``call:<method>``: its gRPC round trip included)."""
+    from gateway.downstream import Planes
     from gateway.fanout import Fanout
     from gateway.receipts import ReceiptWriter
 
@@ -162,19 +167,83 @@ def time_phases() -> dict[str, list[float]]:
         (Fanout, "fetch", "fan_out"),
         (ReceiptWriter, "record", "receipts"),
     ):
-        original = getattr(owner, attribute)
+        _timed_method(owner, attribute, lambda *_, _phase=phase: phases[_phase])
 
-        def timed_phase(
-            self: Any, *args: Any, _original: Any = original, _phase: str = phase
-        ) -> Any:
-            started = time.perf_counter()
-            try:
-                return _original(self, *args)
-            finally:
-                phases[_phase].append(time.perf_counter() - started)
+    def by_method(_self: Any, _plane: str, method: str, *_: Any) -> list[float]:
+        return phases.setdefault(f"call:{method}", [])
 
-        setattr(owner, attribute, timed_phase)
+    _timed_method(Planes, "call", by_method)
     return phases
+
+
+def time_handlers(phases: dict[str, list[float]]) -> None:
+    """Time the downstream RPCs' handlers (``server:<method>``: the servicer's own time,
+    without the transport and interceptors); only when the planes run in this process
+    (--topology single)."""
+    from learning_service.servicer import LearningServicer
+    from memory_service.receipt_rpcs import ReceiptRpcs
+    from memory_service.run_memory_rpcs import RunMemoryRpcs
+    from memory_service.transcript_rpcs import TranscriptRpcs
+    from retrieval_service.servicer import RetrievalServicer
+
+    for owner, method in (
+        (LearningServicer, "GetLearnedContext"),
+        (RunMemoryRpcs, "GetRecoveredMemory"),
+        (TranscriptRpcs, "GetSessionContext"),
+        (ReceiptRpcs, "RecordContextReceipts"),
+        (RetrievalServicer, "Recall"),
+    ):
+        series = phases.setdefault(f"server:{method}", [])
+        _timed_method(owner, method, lambda *_, _series=series: _series)
+
+
+def _timed_method(owner: Any, attribute: str, series: Any) -> None:
+    original = getattr(owner, attribute)
+
+    def timed_call(self: Any, *args: Any, _original: Any = original) -> Any:
+        started = time.perf_counter()
+        try:
+            return _original(self, *args)
+        finally:
+            series(self, *args).append(time.perf_counter() - started)
+
+    setattr(owner, attribute, timed_call)
+
+
+class ThreadProfiles:
+    """cProfile in every thread started after start() (the servers' and the gateway's
+    pools), merged into one pstats file; the benchmark's own thread is not profiled."""
+
+    def __init__(self) -> None:
+        self._profiles: list[cProfile.Profile] = []
+        self._lock = threading.Lock()
+
+    def _begin(self, *_: Any) -> None:
+        profile = cProfile.Profile()
+        with self._lock:
+            self._profiles.append(profile)
+        profile.enable()
+
+    def start(self) -> None:
+        threading.setprofile(self._begin)
+
+    def reset(self) -> None:
+        """Forget what was profiled so far (start-up, warm-up)."""
+        with self._lock:
+            for profile in self._profiles:
+                profile.clear()
+
+    def write(self, path: Path) -> pstats.Stats:
+        threading.setprofile(None)  # type: ignore[arg-type]
+        with self._lock:
+            profiles = list(self._profiles)
+        stats = pstats.Stats()
+        for profile in profiles:
+            profile.create_stats()
+            if profile.stats:  # type: ignore[attr-defined]
+                stats.add(profile)
+        stats.dump_stats(path)
+        return stats
 
 
 def stats(values: list[float]) -> dict[str, float]:
@@ -218,7 +287,11 @@ def run_serial(
 
 
 def assemble_series(
-    stubs: dict[str, Any], iterations: int, warmup: int, phases: dict[str, list[float]]
+    stubs: dict[str, Any],
+    iterations: int,
+    warmup: int,
+    phases: dict[str, list[float]],
+    on_warm: Any = lambda: None,
 ) -> dict[str, Any]:
     series: dict[str, list[float]] = {
         k: [] for k in ("learned", "recovered", "recall", "serial_sum", "assemble")
@@ -254,6 +327,10 @@ def assemble_series(
         )
 
         keep = i >= warmup
+        if i == warmup:
+            for values in phases.values():
+                values.clear()
+            on_warm()
         if i % 2:
             total = run_serial(serial, series, keep)
             elapsed, response = timed(stubs["gateway"].AssembleContext, assemble)
@@ -268,7 +345,8 @@ def assemble_series(
                 statuses[key] = statuses.get(key, 0) + 1
     result: dict[str, Any] = {name: stats(values) for name, values in series.items()}
     for name, values in phases.items():
-        result[f"assemble_{name}"] = stats(values[-iterations:])
+        if values:
+            result[f"assemble_{name}"] = stats(values)
     result["ratio_p50_assemble_over_serial"] = round(
         result["assemble"]["p50_ms"] / result["serial_sum"]["p50_ms"], 2
     )
@@ -458,9 +536,19 @@ def main() -> None:
     )
     parser.add_argument("--topology", choices=("split", "single"), default="split")
     parser.add_argument("--out", type=Path, default=Path("/var/tmp/engram-gateway-bench"))
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="write a cProfile of the server threads during the AssembleContext series here",
+    )
     args = parser.parse_args()
 
     phases = time_phases()
+    if args.topology == "single":
+        time_handlers(phases)
+    profiles = ThreadProfiles()
+    if args.profile:
+        profiles.start()
     model = shared_embedder("hashing").name
     server, corpus_url, _ = prepare(args.out, args.episodes, model)
     corpus_db = psycopg.conninfo.conninfo_to_dict(corpus_url)["dbname"]
@@ -484,6 +572,7 @@ def main() -> None:
         "learnings": args.learnings,
         "corpus": Corpus(args.episodes).episodes,
         "topology": args.topology,
+        "load_average_start": round(os.getloadavg()[0], 1),
     }
     try:
         if args.topology == "split":
@@ -524,13 +613,18 @@ def main() -> None:
             )
         print(json.dumps(summary), flush=True)
         if not args.answers_only:
-            summary["assemble"] = assemble_series(stubs, args.iterations, args.warmup, phases)
+            summary["assemble"] = assemble_series(
+                stubs, args.iterations, args.warmup, phases, profiles.reset
+            )
             print(json.dumps(summary["assemble"]), flush=True)
+            if args.profile:
+                profiles.write(args.profile).sort_stats("tottime").print_stats(40)
             summary["release"] = [
                 release_series(stubs["gateway"], args.release_calls, clients) for clients in (1, 4)
             ]
         if args.answers:
             summary["answers"] = answer_series(stubs["gateway"], args.answers)
+        summary["load_average_end"] = round(os.getloadavg()[0], 1)
         print(json.dumps(summary, indent=1), flush=True)
     finally:
         for channel in channels:
