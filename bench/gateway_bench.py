@@ -234,13 +234,13 @@ class ThreadProfiles:
                 profile.clear()
 
     def write(self, path: Path) -> pstats.Stats:
-        threading.setprofile(None)  # type: ignore[arg-type]
+        threading.setprofile(None)
         with self._lock:
             profiles = list(self._profiles)
         stats = pstats.Stats()
         for profile in profiles:
             profile.create_stats()
-            if profile.stats:  # type: ignore[attr-defined]
+            if profile.stats:
                 stats.add(profile)
         stats.dump_stats(path)
         return stats
@@ -445,6 +445,23 @@ def answer_series(gateway: Any, rounds: int) -> dict[str, Any]:
     }
 
 
+def complete_runs(journal: Any) -> None:
+    """The 32 run records of the benchmark session (the recovered-memory section)."""
+    for k in range(32):
+        words = topic_words(k)
+        journal.CompleteRun(
+            jpb.CompleteRunRequest(
+                run_id=f"bench-run-{k}",
+                session_id=SESSION,
+                subject=SUBJECT,
+                status=jpb.RUN_STATUS_COMPLETED,
+                request_text=f"look into {' '.join(words)}",
+                outcome_text=f"filed {words[0]} under item{k}",
+                request_id=str(uuid.uuid4()),
+            )
+        )
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -466,9 +483,19 @@ def spawn_planes(url: str, out: Path) -> tuple[list[subprocess.Popen[bytes]], di
     return processes, addresses
 
 
-def _serve(name: str, address: str, journal: str, url: str, out: Path) -> subprocess.Popen[bytes]:
+def _serve(
+    name: str,
+    address: str,
+    journal: str,
+    url: str,
+    out: Path,
+    checkout: Path = ROOT,
+    extra: dict[str, str] | None = None,
+) -> subprocess.Popen[bytes]:
+    """`engram serve <name>` from ``checkout`` (its own code first on the path)."""
     env = {
         **os.environ,
+        "PYTHONPATH": str(checkout),
         "OPENBLAS_NUM_THREADS": "1",
         "ENGRAM_LISTEN": address,
         "ENGRAM_DATABASE_URL": url,
@@ -479,12 +506,99 @@ def _serve(name: str, address: str, journal: str, url: str, out: Path) -> subpro
         "ENGRAM_LOG_LEVEL": "WARNING",
         "ENGRAM_METRICS_PORT": "-1",
         "ENGRAM_DATA_DIR": str(out / f"data-{name}"),
+        **(extra or {}),
     }
     return subprocess.Popen(
         [sys.executable, "-c", "from engram.cli.main import main; main()", "serve", name],
         env=env,
-        cwd=ROOT,
+        cwd=checkout,
     )
+
+
+def spawn_stacks(
+    url: str, out: Path, baseline: Path
+) -> tuple[list[subprocess.Popen[bytes]], dict[str, str], dict[str, str]]:
+    """For a comparison of two checkouts: one journal and one retrieval process (this
+    checkout's), then a learning and a gateway process from each checkout over them;
+    returns the processes, the plane addresses of this checkout and the two gateways'."""
+    processes, addresses = spawn_planes(url, out)
+    gateways: dict[str, str] = {}
+    try:
+        for side, checkout in (("new", ROOT), ("baseline", baseline)):
+            learning = addresses["learning"]
+            if side == "baseline":
+                learning = f"127.0.0.1:{free_port()}"
+                processes.append(
+                    _serve("learning", learning, addresses["journal"], url, out / side, checkout)
+                )
+                _wait_serving("learning", learning)
+            gateways[side] = f"127.0.0.1:{free_port()}"
+            processes.append(
+                _serve(
+                    "gateway",
+                    gateways[side],
+                    addresses["journal"],
+                    url,
+                    out / side,
+                    checkout,
+                    {
+                        "ENGRAM_LEARNING_ADDR": learning,
+                        "ENGRAM_RETRIEVAL_ADDR": addresses["retrieval"],
+                    },
+                )
+            )
+            _wait_serving("gateway", gateways[side])
+    except BaseException:
+        stop_processes(processes)
+        raise
+    return processes, addresses, gateways
+
+
+def answer(response: gpb.AssembleContextResponse) -> tuple[Any, ...]:
+    """What an AssembleContext answers, without what differs per call (the context id,
+    receipt and event ids, the time)."""
+    return tuple(
+        (
+            section.name,
+            section.status,
+            section.rendered,
+            tuple(trace.record_ids),
+            trace.block_sha256,
+            trace.absence_state,
+            trace.candidates_evaluated,
+            trace.entries_packed,
+            trace.entries_dropped_budget,
+            trace.used_tokens,
+            trace.detail,
+        )
+        for section, trace in zip(response.sections, response.trace.sections, strict=True)
+    )
+
+
+def compare_series(gateways: dict[str, Any], iterations: int, warmup: int) -> dict[str, Any]:
+    """AssembleContext on each checkout's gateway, alternating which goes first, the
+    same request (but its request id) to both; their answers compared."""
+    series: dict[str, list[float]] = {name: [] for name in gateways}
+    mismatches = 0
+    names = list(gateways)
+    for i in range(iterations + warmup):
+        text = query_text(i % 1000, i) + " matters"
+        answers = {}
+        for name in names if i % 2 else names[::-1]:
+            request = gpb.AssembleContextRequest(
+                subject=SUBJECT, session_id=SESSION, input_text=text, request_id=str(uuid.uuid4())
+            )
+            elapsed, response = timed(gateways[name].AssembleContext, request)
+            answers[name] = answer(response)
+            if i >= warmup:
+                series[name].append(elapsed)
+        mismatches += len({answers[name] for name in names}) > 1
+    result: dict[str, Any] = {name: stats(values) for name, values in series.items()}
+    base, new = result["baseline"], result["new"]
+    result["ratio_p50_baseline_over_new"] = round(base["p50_ms"] / new["p50_ms"], 2)
+    result["ratio_p99_baseline_over_new"] = round(base["p99_ms"] / new["p99_ms"], 2)
+    result["mismatches"] = mismatches
+    return result
 
 
 def stop_processes(processes: list[subprocess.Popen[bytes]]) -> None:
@@ -537,6 +651,13 @@ def main() -> None:
     parser.add_argument("--topology", choices=("split", "single"), default="split")
     parser.add_argument("--out", type=Path, default=Path("/var/tmp/engram-gateway-bench"))
     parser.add_argument(
+        "--baseline-checkout",
+        type=Path,
+        help="another checkout (e.g. main): its learning and gateway processes, and this "
+        "checkout's, over one journal and one retrieval process; AssembleContext on both "
+        "gateways in alternation (instead of the serial reads)",
+    )
+    parser.add_argument(
         "--profile",
         type=Path,
         help="write a cProfile of the server threads during the AssembleContext series here",
@@ -575,6 +696,32 @@ def main() -> None:
         "load_average_start": round(os.getloadavg()[0], 1),
     }
     try:
+        if args.baseline_checkout:
+            processes, addresses, gateways = spawn_stacks(url, args.out, args.baseline_checkout)
+            channels = [open_channel(a) for a in (*addresses.values(), *gateways.values())]
+            stubs: dict[str, Any] = {
+                "journal": jgrpc.JournalServiceStub(channels[0]),
+                "learning": lgrpc.LearningServiceStub(channels[1]),
+                "retrieval": rgrpc.RetrievalServiceStub(channels[2]),
+            }
+            summary["topology"] = "split, two checkouts"
+            summary["baseline_checkout"] = str(args.baseline_checkout)
+            summary["startup"] = wait_ready(
+                stubs["retrieval"], stubs["learning"], stubs["journal"], timeout=900
+            )
+            complete_runs(stubs["journal"])
+            print(json.dumps(summary), flush=True)
+            summary["assemble"] = compare_series(
+                {
+                    name: ggrpc.GatewayServiceStub(channel)
+                    for name, channel in zip(gateways, channels[3:], strict=True)
+                },
+                args.iterations,
+                args.warmup,
+            )
+            summary["load_average_end"] = round(os.getloadavg()[0], 1)
+            print(json.dumps(summary, indent=1), flush=True)
+            return
         if args.topology == "split":
             processes, addresses = spawn_planes(url, args.out)
             overrides.update(
@@ -589,7 +736,7 @@ def main() -> None:
             )
             addresses = {name: suite.address for name in ("journal", "learning", "retrieval")}
         channels = [open_channel(a) for a in (*addresses.values(), suite.address)]
-        stubs: dict[str, Any] = {
+        stubs = {
             "journal": jgrpc.JournalServiceStub(channels[0]),
             "learning": lgrpc.LearningServiceStub(channels[1]),
             "retrieval": rgrpc.RetrievalServiceStub(channels[2]),
@@ -598,19 +745,7 @@ def main() -> None:
         summary["startup"] = wait_ready(
             stubs["retrieval"], stubs["learning"], stubs["journal"], timeout=900
         )
-        for k in range(32):
-            words = topic_words(k)
-            stubs["journal"].CompleteRun(
-                jpb.CompleteRunRequest(
-                    run_id=f"bench-run-{k}",
-                    session_id=SESSION,
-                    subject=SUBJECT,
-                    status=jpb.RUN_STATUS_COMPLETED,
-                    request_text=f"look into {' '.join(words)}",
-                    outcome_text=f"filed {words[0]} under item{k}",
-                    request_id=str(uuid.uuid4()),
-                )
-            )
+        complete_runs(stubs["journal"])
         print(json.dumps(summary), flush=True)
         if not args.answers_only:
             summary["assemble"] = assemble_series(
