@@ -28,6 +28,15 @@ Per iteration, in alternating order so machine noise hits both sides alike:
   rendering, and the receipts with the journaled trace event (one RecordContextReceipts
   call, one transaction).
 
+Inside the gateway process every downstream call is timed by method (``call:<method>``,
+its round trip included) and, with --topology single, each handler's own time
+(``server:<method>``); --profile writes a cProfile of the server threads.
+
+--baseline-checkout PATH compares two checkouts instead of the serial reads: one journal
+and one retrieval process (this checkout's), a learning and a gateway process from each
+checkout over them, the same AssembleContext to both gateways in alternating order and
+their answers compared.
+
 ReleaseResponse: one context, candidates alternating between a plain answer (RELEASE)
 and an unlicensed absence claim (REGENERATE); every verdict is journaled. With
 ``--answers N``: N rounds over the four-sentence blind answers, first answers (the
