@@ -137,24 +137,7 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
         )
         result = self.runtime.recaller.recall(query)
         return rpb.RecallResponse(
-            hits=[
-                rpb.RecallHit(
-                    episode_id=h.episode.episode_id,
-                    subject=h.episode.subject,
-                    workspace=h.episode.workspace,
-                    session_id=h.episode.session_id,
-                    user_text=h.episode.user_text,
-                    assistant_text=h.episode.assistant_text,
-                    score=h.score,
-                    dense_rank=h.dense_rank,
-                    lexical_rank=h.lexical_rank,
-                    last_seen_at=h.episode.last_seen_at,
-                    user_name=h.episode.user_name,
-                    assistant_name=h.episode.assistant_name,
-                    context_turns=h.episode.context_turns,
-                )
-                for h in result.hits
-            ],
+            hits=[h.message() for h in result.hits],
             coverage=result.coverage,
             absence_state=derive_absence(result.coverage, len(result.hits)),
             served_by=SERVED_BY[result.served_by],
