@@ -169,7 +169,9 @@ class Segment:
         return -1
 
     def episode_id(self, row: int) -> str:
-        return str(uuid.UUID(int=(int(self.key_hi[row]) << 64) | int(self.key_lo[row])))
+        """The UUID text of a row's episode (str(uuid.UUID(...)), formatted directly)."""
+        h = f"{int(self.key_hi[row]):016x}{int(self.key_lo[row]):016x}"
+        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
     def texts_of(self, row: int) -> tuple[str, str]:
         o = self.text_offsets

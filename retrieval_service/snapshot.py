@@ -252,12 +252,13 @@ class Snapshot:
                     self._dense_hits(index, segment, request, vector, allowed, exclude, lo, hi)
                 )
             if weighted:
+                # Rows ascending (LexicalSegment.score_range).
                 rows, scores = segment.lexical.score_range(weighted, lo, hi, avgdl)
-                if rows.size:
-                    order = np.argsort(rows, kind="stable")
-                    rows_sorted, scores_sorted = rows[order], scores[order]
-                    alive = self.alive[index][rows_sorted]
-                    lex_all[index] = (rows_sorted[alive], scores_sorted[alive])
+                if rows.size and self.dead[index].size:
+                    alive = self.alive[index][rows]
+                    lex_all[index] = (rows[alive], scores[alive])
+                elif rows.size:
+                    lex_all[index] = (rows, scores)
                 if rows.size and allowed is not None:
                     keep = allowed(lo, hi)[rows - lo]
                     rows, scores = rows[keep], scores[keep]
@@ -293,16 +294,23 @@ class Snapshot:
         cos, cos_prev, cos_next = cosines[:n], cosines[n : 2 * n], cosines[2 * n :]
         lexes = self._lex_scores(around_s, around_r, lex_all)
         lex, lex_prev, lex_next = lexes[:n], lexes[n : 2 * n], lexes[2 * n :]
-        named = {
-            i
-            for i in (
-                self.interner.lookup(n)
-                for n in self.speaker_names(request.subject, request.workspace)
-            )
-            if i >= 0 and self.interner.value(i).casefold() in query.named
-        }
-        speaker = np.isin(meta[:, records_mod.META_USER], list(named)) | np.isin(
-            meta[:, records_mod.META_ASSISTANT], list(named)
+        named = (
+            {
+                i
+                for i in (
+                    self.interner.lookup(n)
+                    for n in self.speaker_names(request.subject, request.workspace)
+                )
+                if i >= 0 and self.interner.value(i).casefold() in query.named
+            }
+            if query.named
+            else set()
+        )
+        speaker = (
+            np.isin(meta[:, records_mod.META_USER], list(named))
+            | np.isin(meta[:, records_mod.META_ASSISTANT], list(named))
+            if named
+            else np.zeros(n, dtype=np.bool_)
         )
         dates = meta[:, records_mod.META_DATES :]
         time = np.zeros(n)
