@@ -8,7 +8,7 @@ mapped to status codes by the shared interceptor.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 
 import grpc
@@ -65,7 +65,7 @@ def _window(window: cpb.TimeWindow) -> tuple[datetime | None, datetime | None]:
     return start, end
 
 
-def _query_vector(values: list[float], dimension: int) -> npt.NDArray[np.float32] | None:
+def _query_vector(values: Sequence[float], dimension: int) -> npt.NDArray[np.float32] | None:
     if not values:
         return None
     if len(values) != dimension:
@@ -131,7 +131,7 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
             limit=limit,
             start=start,
             end=end,
-            vector=_query_vector(list(request.query_embedding), self.runtime.embedder.dimension),
+            vector=_query_vector(request.query_embedding, self.runtime.embedder.dimension),
             context_turns=context_turns("context_turns", request.context_turns),
             min_snapshot_version=_floor(request.min_snapshot_version),
         )
