@@ -40,6 +40,17 @@ Hits = tuple[npt.NDArray[np.float64], I64, I64]
 # (segment << _ROW_BITS | row): one sortable integer per (segment, row).
 _ROW_BITS = 40
 _ROW_MASK = (1 << _ROW_BITS) - 1
+Positions = npt.NDArray[np.intp] | slice
+
+
+def _by_segment(segs: I64) -> list[tuple[int, Positions]]:
+    """(segment, positions in ``segs``) for each segment present; one slice
+    when every entry is of one segment (a base-only snapshot's case)."""
+    if segs.size and (segs == segs[0]).all():
+        return [(int(segs[0]), slice(None))]
+    return [(int(index), np.flatnonzero(segs == index)) for index in np.unique(segs)]
+
+
 _NO_HITS: Hits = (np.empty(0, np.float64), np.empty(0, np.int64), np.empty(0, np.int64))
 
 # Inline merging of small segments: at most this many, and never larger than
@@ -47,6 +58,8 @@ _NO_HITS: Hits = (np.empty(0, np.float64), np.empty(0, np.int64), np.empty(0, np
 # the base).
 MAX_SMALL_SEGMENTS = 8
 SMALL_MAX_ROWS = 50_000
+# Scopes whose speaker names a snapshot keeps (it lives until the next feed batch).
+SPEAKER_SCOPES_CACHED = 4096
 
 
 @dataclass(frozen=True)
@@ -94,9 +107,8 @@ class EpisodeIds(Sequence[str]):
         """Each row's UUID as (high, low) 64-bit halves, one row per candidate:
         ordered lexicographically, exactly as the UUID text."""
         keys = np.empty((self._rows.size, 2), dtype=np.uint64)
-        for index in np.unique(self._segs):
-            at = self._segs == index
-            segment = self._segments[int(index)]
+        for index, at in _by_segment(self._segs):
+            segment = self._segments[index]
             keys[at, 0] = segment.key_hi[self._rows[at]]
             keys[at, 1] = segment.key_lo[self._rows[at]]
         return keys
@@ -210,8 +222,23 @@ class Snapshot:
 
     # ----------------------------------------------------------------- search
 
+    @cached_property
+    def _speaker_cache(self) -> dict[tuple[str, str], list[str]]:
+        return {}
+
     def speaker_names(self, subject: str, workspace: str) -> list[str]:
-        """The speaker names the scope's episodes carry (for engram.ranking.prepare_query)."""
+        """The speaker names the scope's episodes carry (for engram.ranking.prepare_query);
+        kept per scope for the snapshot's life (read twice by each Recall)."""
+        cache = self._speaker_cache
+        key = (subject, workspace)
+        found = cache.get(key)
+        if found is None:
+            if len(cache) >= SPEAKER_SCOPES_CACHED:
+                cache.clear()
+            found = cache[key] = self._scope_speakers(subject, workspace)
+        return list(found)
+
+    def _scope_speakers(self, subject: str, workspace: str) -> list[str]:
         s, w = self.interner.lookup(subject), self.interner.lookup(workspace)
         if s < 0 or w < 0:
             return []
@@ -282,9 +309,8 @@ class Snapshot:
         segs, rows_c = all_segs[first], all_rows[first]
         n = int(segs.size)
         meta = np.empty((n, records_mod.META_COLUMNS), dtype=np.int64)
-        for index in np.unique(segs):
-            at = segs == index
-            meta[at] = self.segments[int(index)].rank_meta[rows_c[at]]
+        for index, at in _by_segment(segs):
+            meta[at] = self.segments[index].rank_meta[rows_c[at]]
         prev_s, prev_r, next_s, next_r = self._neighbours(segs, rows_c, meta)
         # One pass for the candidates and both neighbours (a row's score is
         # the same bits however many rows are scored with it).
@@ -421,9 +447,8 @@ class Snapshot:
             return _NO_HITS
         key_hi = np.empty(rows.size, dtype=np.uint64)
         key_lo = np.empty(rows.size, dtype=np.uint64)
-        for index in np.unique(segs):
-            at = segs == index
-            segment = self.segments[int(index)]
+        for index, at in _by_segment(segs):
+            segment = self.segments[index]
             key_hi[at] = segment.key_hi[rows[at]]
             key_lo[at] = segment.key_lo[rows[at]]
         order = np.lexsort((key_lo, key_hi, -scores))[:window]
@@ -513,9 +538,9 @@ class Snapshot:
             todo[at[hit]] = False
         pending = np.flatnonzero(todo)
         pending_segs = wanted[pending] >> _ROW_BITS
-        for index in np.unique(pending_segs):
-            segment = self.segments[int(index)]
-            at = pending[pending_segs == index]
+        for index, where in _by_segment(pending_segs):
+            segment = self.segments[index]
+            at = pending[where]
             r = wanted[at] & _ROW_MASK
             values = dense_mod.exact_scores(segment.dense.vectors, r, q)
             scores[at] = np.where(segment.has_vector[r], values, np.nan)
@@ -526,11 +551,12 @@ class Snapshot:
         self, segs: I64, rows: I64, lex_all: dict[int, tuple[I64, npt.NDArray[np.float64]]]
     ) -> npt.NDArray[np.float64]:
         out = np.zeros(segs.size)
-        for index in np.unique(segs[segs >= 0]):
-            found = lex_all.get(int(index))
+        valid = np.flatnonzero(segs >= 0)
+        for index, where in _by_segment(segs[valid]):
+            found = lex_all.get(index)
             if found is None:
                 continue
-            at = np.flatnonzero(segs == index)
+            at = valid[where]
             hit_rows, hit_scores = found
             if hit_rows.size == 0:
                 continue
