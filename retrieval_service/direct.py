@@ -24,10 +24,12 @@ from __future__ import annotations
 import logging
 import select
 import threading
+import time
 from collections.abc import Callable, Sequence
 
 import psycopg
 from psycopg import pq
+from psycopg.conninfo import conninfo_to_dict
 
 from engram.db import Database
 from engram.db.pool import CONNECT_TIMEOUT_SECONDS
@@ -49,6 +51,11 @@ FENCE_CONNECTIONS = 4
 # Longest wait for a fence answer before the connection is given up.
 FENCE_TIMEOUT_SECONDS = 5.0
 _FENCE_STATEMENT = b"engram_visibility_fence"
+# How the fence connections show in pg_stat_activity.
+FENCE_APPLICATION_NAME = "engram-retrieval-fence"
+# After a fence connection could not be opened, reads go through the pool
+# (whose health monitor answers at once while the server is down) this long.
+FENCE_RETRY_SECONDS = 1.0
 
 # The answer of a fence read that was started: waits for it and returns it.
 FenceRead = Callable[[], int]
@@ -63,7 +70,14 @@ class _FenceConnection:
     used through libpq's asynchronous calls (psycopg.pq)."""
 
     def __init__(self, url: str) -> None:
-        self._conn = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS)
+        timeout = (
+            {}
+            if "connect_timeout" in conninfo_to_dict(url)
+            else {"connect_timeout": CONNECT_TIMEOUT_SECONDS}
+        )
+        self._conn = psycopg.connect(
+            url, autocommit=True, application_name=FENCE_APPLICATION_NAME, **timeout
+        )
         result = self._conn.pgconn.prepare(_FENCE_STATEMENT, Q["visibility_fence"].encode())
         if result.status != pq.ExecStatus.COMMAND_OK:
             self.close()
@@ -118,6 +132,7 @@ class DirectEpisodes:
         self._idle: list[_FenceConnection] = []
         self._fence_connections = 0
         self._fence_lock = threading.Lock()
+        self._retry_at = 0.0
         self._closed = False
 
     def batch_get(self, episode_ids: Sequence[str], context_turns: int = 0) -> list[jpb.Episode]:
@@ -165,6 +180,12 @@ class DirectEpisodes:
 
         return receive
 
+    @property
+    def fence_connections(self) -> tuple[int, int]:
+        """(open, idle) connections kept for fence reads."""
+        with self._fence_lock:
+            return self._fence_connections, len(self._idle)
+
     def _fence_connection(self) -> _FenceConnection | None:
         """An idle fence connection, a new one while fewer than
         FENCE_CONNECTIONS exist, or None (then the pool serves the read)."""
@@ -173,7 +194,7 @@ class DirectEpisodes:
                 return self._idle.pop()
             if self._closed or self._fence_connections >= FENCE_CONNECTIONS:
                 return None
-            if self._db.health.down:
+            if self._db.health.down or time.monotonic() < self._retry_at:
                 return None  # the pool answers at once while the server is down
             self._fence_connections += 1
         try:
@@ -181,6 +202,7 @@ class DirectEpisodes:
         except (FenceError, psycopg.Error) as error:
             with self._fence_lock:
                 self._fence_connections -= 1
+                self._retry_at = time.monotonic() + FENCE_RETRY_SECONDS
             log.warning("cannot open a fence connection: %s", error)
             return None
 
