@@ -65,7 +65,7 @@ def load_version(checkout: Path | None) -> dict[str, types.ModuleType]:
         ranking = importlib.util.module_from_spec(spec)
         sys.modules["engram.ranking"] = ranking
         # `from engram import ranking` reads the package's attribute first.
-        engram.ranking = ranking  # type: ignore[attr-defined]
+        engram.ranking = ranking
         spec.loader.exec_module(ranking)
         found = {n: importlib.import_module(n) for n in names}
         found["engram.ranking"] = ranking
@@ -75,7 +75,7 @@ def load_version(checkout: Path | None) -> dict[str, types.ModuleType]:
         for name in [n for n in sys.modules if _ours(n)]:
             del sys.modules[name]
         sys.modules.update(saved)
-        engram.ranking = saved["engram.ranking"]  # type: ignore[attr-defined]
+        engram.ranking = saved["engram.ranking"]
 
 
 def episode_hit(episode: Any, score: float, dense_rank: int, lexical_rank: int) -> Any:

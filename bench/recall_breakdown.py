@@ -25,7 +25,7 @@ import json
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -198,12 +198,12 @@ def main() -> None:
             captured: list[list[recall.Ranked]] = []
             if args.dump is not None and i >= args.warmup:
 
-                def capture(self: Any, *a: Any, _out: Any = captured) -> list[recall.Ranked]:
-                    fused: list[recall.Ranked] = original_search(self, *a)
+                def capture(self: Any, *a: Any, _out: Any = captured) -> Sequence[recall.Ranked]:
+                    fused: Sequence[recall.Ranked] = original_search(self, *a)
                     _out.append(fused)
                     return fused
 
-                recall.Recaller._search = capture  # type: ignore[method-assign]
+                recall.Recaller._search = capture  # type: ignore[method-assign,assignment]
             started = time.perf_counter_ns()
             response = servicer.Recall(request, None)
             elapsed = (time.perf_counter_ns() - started) / 1e6

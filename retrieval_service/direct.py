@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 
 import psycopg
 from psycopg import pq
-from psycopg.conninfo import conninfo_to_dict
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from engram.db import Database
 from engram.db.pool import CONNECT_TIMEOUT_SECONDS
@@ -70,14 +70,11 @@ class _FenceConnection:
     used through libpq's asynchronous calls (psycopg.pq)."""
 
     def __init__(self, url: str) -> None:
-        timeout = (
-            {}
-            if "connect_timeout" in conninfo_to_dict(url)
-            else {"connect_timeout": CONNECT_TIMEOUT_SECONDS}
-        )
-        self._conn = psycopg.connect(
-            url, autocommit=True, application_name=FENCE_APPLICATION_NAME, **timeout
-        )
+        # The URL's connect_timeout when it has one, as for the pool's connections.
+        conninfo = make_conninfo(url, application_name=FENCE_APPLICATION_NAME)
+        if "connect_timeout" not in conninfo_to_dict(url):
+            conninfo = make_conninfo(conninfo, connect_timeout=CONNECT_TIMEOUT_SECONDS)
+        self._conn = psycopg.connect(conninfo, autocommit=True)
         result = self._conn.pgconn.prepare(_FENCE_STATEMENT, Q["visibility_fence"].encode())
         if result.status != pq.ExecStatus.COMMAND_OK:
             self.close()

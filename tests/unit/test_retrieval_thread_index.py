@@ -15,7 +15,9 @@ def _reference(
     """Positions by a plain search over complex (thread, time) keys."""
     keys = thread.astype(np.float64) + 1j * seen.astype(np.float64)
     order = np.argsort(keys, kind="stable")
-    found: np.ndarray = np.searchsorted(keys[order], qt + 1j * qs.astype(np.float64), side=side)
+    found: np.ndarray = np.searchsorted(
+        keys[order], qt + 1j * qs.astype(np.float64), side="left" if side == "left" else "right"
+    )
     return found
 
 
