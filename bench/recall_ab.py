@@ -36,6 +36,7 @@ from bench._common import percentile
 from bench.retrieval_corpus import SUBJECT, WORKSPACE, Corpus, prepare, query_text
 from engram.embedder_cache import shared_embedder
 from engram.retrieval.v1 import retrieval_pb2 as rpb
+from retrieval_service.bodies import hit_from_episode
 from retrieval_service.direct import DirectEpisodes
 
 MODULES = ("retrieval_service", "engram.ranking")
@@ -78,26 +79,6 @@ def load_version(checkout: Path | None) -> dict[str, types.ModuleType]:
         engram.ranking = saved["engram.ranking"]
 
 
-def episode_hit(episode: Any, score: float, dense_rank: int, lexical_rank: int) -> Any:
-    """An episode as RecallHit, as the servicer made it before held rows
-    were made into hits directly."""
-    return rpb.RecallHit(
-        episode_id=episode.episode_id,
-        subject=episode.subject,
-        workspace=episode.workspace,
-        session_id=episode.session_id,
-        user_text=episode.user_text,
-        assistant_text=episode.assistant_text,
-        score=score,
-        dense_rank=dense_rank,
-        lexical_rank=lexical_rank,
-        last_seen_at=episode.last_seen_at,
-        user_name=episode.user_name,
-        assistant_name=episode.assistant_name,
-        context_turns=episode.context_turns,
-    )
-
-
 class Version:
     """One version's server-side Recall path, without gRPC and routing."""
 
@@ -133,7 +114,10 @@ class Version:
         if self.pipelined:
             hits = [h.message() for h in held]
         else:
-            hits = [episode_hit(h.episode, h.score, h.dense_rank, h.lexical_rank) for h in held]
+            # The mapping the servicer made before held rows became hits directly.
+            hits = [
+                hit_from_episode(h.episode, h.score, h.dense_rank, h.lexical_rank) for h in held
+            ]
         response = rpb.RecallResponse(hits=hits)
         return response, [(f.id, f.score, f.dense_rank, f.lexical_rank) for f in fused]
 

@@ -50,6 +50,7 @@ from pgvector.psycopg import register_vector
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import percentile
+from bench.gateway_bench import free_port, stop_processes
 from bench.retrieval_corpus import SUBJECT, WORKSPACE, Corpus, prepare, query_text
 from engram import ranking
 from engram.channels import open_channel
@@ -104,8 +105,6 @@ def serve_retrieval(
     checkout: Path, data_dir: Path, journal: str, url: str, embedder: str
 ) -> tuple[subprocess.Popen[bytes], str]:
     """`engram serve retrieval` from ``checkout`` (its code first on the path)."""
-    from bench.gateway_bench import free_port
-
     address = f"127.0.0.1:{free_port()}"
     env = {
         **os.environ,
@@ -485,13 +484,7 @@ def main() -> None:
         print(json.dumps(summary, indent=1), flush=True)
         channel.close()
     finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(60)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        stop_processes(processes)
         suite.stop(grace=1)
         server.stop()
 

@@ -10,6 +10,8 @@ without the episode in between.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from google.protobuf import timestamp_pb2
 
 from engram.journal.v1 import journal_pb2 as jpb
@@ -23,29 +25,54 @@ def _timestamp(us: int) -> timestamp_pb2.Timestamp:
     return timestamp_pb2.Timestamp(seconds=seconds, nanos=micros * 1000)
 
 
-def episode(snapshot: Snapshot, segment_index: int, row: int) -> jpb.Episode | None:
-    """The episode of a row, or None when the row holds no body."""
+class _Shared(TypedDict):
+    episode_id: str
+    subject: str
+    workspace: str
+    session_id: str
+    user_text: str
+    assistant_text: str
+    user_name: str
+    assistant_name: str
+
+
+def _fields(snapshot: Snapshot, segment_index: int, row: int) -> _Shared | None:
+    """The fields an episode and a RecallHit share, or None when the row holds
+    no body."""
     segment = snapshot.segments[segment_index]
-    body = segment.body[row]
+    body = segment.body[row].tolist()
     if not body[records_mod.BODY_HELD]:
         return None
     value = snapshot.interner.value
     user_text, assistant_text = segment.texts_of(row)
-    return jpb.Episode(
+    return _Shared(
         episode_id=segment.episode_id(row),
         subject=value(int(segment.subject[row])),
         workspace=value(int(segment.workspace[row])),
         session_id=value(int(segment.session[row])),
         user_text=user_text,
         assistant_text=assistant_text,
+        user_name=value(body[records_mod.BODY_USER]),
+        assistant_name=value(body[records_mod.BODY_ASSISTANT]),
+    )
+
+
+def episode(snapshot: Snapshot, segment_index: int, row: int) -> jpb.Episode | None:
+    """The episode of a row, or None when the row holds no body."""
+    shared = _fields(snapshot, segment_index, row)
+    if shared is None:
+        return None
+    segment = snapshot.segments[segment_index]
+    body = segment.body[row].tolist()
+    value = snapshot.interner.value
+    return jpb.Episode(
         content_sha256=segment.sha256[row].tobytes().hex(),
-        occurrence_count=int(body[records_mod.BODY_OCCURRENCES]),
+        occurrence_count=body[records_mod.BODY_OCCURRENCES],
         first_seen_at=_timestamp(int(segment.rank_meta[row, records_mod.META_FIRST_SEEN])),
         last_seen_at=_timestamp(int(segment.last_seen_us[row])),
-        embedding_model=value(int(body[records_mod.BODY_MODEL])),
+        embedding_model=value(body[records_mod.BODY_MODEL]),
         session_ids=[value(int(s)) for s in segment.sessions_of(row)],
-        user_name=value(int(body[records_mod.BODY_USER])),
-        assistant_name=value(int(body[records_mod.BODY_ASSISTANT])),
+        **shared,
     )
 
 
@@ -58,26 +85,11 @@ def recall_hit(
     lexical_rank: int,
 ) -> rpb.RecallHit | None:
     """A row as Recall's hit, or None when the row holds no body."""
-    segment = snapshot.segments[segment_index]
-    body = segment.body[row].tolist()
-    if not body[records_mod.BODY_HELD]:
+    shared = _fields(snapshot, segment_index, row)
+    if shared is None:
         return None
-    value = snapshot.interner.value
-    user_text, assistant_text = segment.texts_of(row)
-    hit = rpb.RecallHit(
-        episode_id=segment.episode_id(row),
-        subject=value(int(segment.subject[row])),
-        workspace=value(int(segment.workspace[row])),
-        session_id=value(int(segment.session[row])),
-        user_text=user_text,
-        assistant_text=assistant_text,
-        score=score,
-        dense_rank=dense_rank,
-        lexical_rank=lexical_rank,
-        user_name=value(body[records_mod.BODY_USER]),
-        assistant_name=value(body[records_mod.BODY_ASSISTANT]),
-    )
-    seconds, micros = divmod(int(segment.last_seen_us[row]), 1_000_000)
+    hit = rpb.RecallHit(score=score, dense_rank=dense_rank, lexical_rank=lexical_rank, **shared)
+    seconds, micros = divmod(int(snapshot.segments[segment_index].last_seen_us[row]), 1_000_000)
     hit.last_seen_at.seconds = seconds
     hit.last_seen_at.nanos = micros * 1000
     return hit
