@@ -19,10 +19,12 @@ Path choice, first match wins:
 Visibility: the follower may lag a quarantine or purge by up to a batch, but
 a quarantined or purged episode must never be served once the ledger call
 returned. When this process knows the journal's database URL, a resident
-Recall starts by reading the visibility fence (one row, migration 0014: the
-cursor of the latest quarantine, restore or purge change, raised in that
-change's own transaction). A call acknowledged before the Recall started has
-committed, so the fence read is >= its change's cursor; a snapshot whose
+Recall starts by sending a read of the visibility fence (one row, migration
+0014: the cursor of the latest quarantine, restore or purge change, raised in
+that change's own transaction) and collects the answer after its search
+(retrieval_service.direct). A call acknowledged before the Recall started has
+committed and PostgreSQL executes the read after it was sent, so the fence
+read is >= its change's cursor, whenever the snapshot was taken; a snapshot whose
 applied cursor is >= the fence has applied that change (the feed delivers
 every change below an applied cursor), so it serves its hits from the bodies
 it holds (retrieval_service.bodies), with no other read. Otherwise (the
