@@ -168,8 +168,9 @@ class Candidates:
     dense_lo: float = 0.0
     in_dense: int = 0  # how many of ids head the dense list (for bookkeeping)
     # Integer keys that order exactly as ids do (the resident index: a UUID's
-    # 128-bit value), so ties break without the UUID text; () to use ids.
-    keys: Sequence[int] = ()
+    # 128-bit value as (high, low) uint64 rows), so ties break without the
+    # UUID text; () to use ids.
+    keys: Sequence[int] | npt.NDArray[np.uint64] = ()
     # Each candidate's first session as an integer (equal: the same session),
     # for the second stage's session features; empty when not known.
     session: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
@@ -293,7 +294,13 @@ def first_stage(c: Candidates) -> FirstStage:
     return FirstStage(s, dn, dp, dx)
 
 
-def _order(score: F, ids: Sequence[str] | Sequence[int]) -> list[int]:
+def _order(score: F, ids: Sequence[str] | Sequence[int] | npt.NDArray[np.uint64]) -> list[int]:
+    if isinstance(ids, np.ndarray):
+        if not np.isnan(score).any():
+            # The same order as the sort below: lexsort is stable and keys are unique.
+            order: list[int] = np.lexsort((ids[:, 1], ids[:, 0], -score)).tolist()
+            return order
+        ids = [(hi << 64) | lo for hi, lo in ids.tolist()]
     return sorted(range(len(ids)), key=lambda i: (-float(score[i]), ids[i]))
 
 
@@ -508,7 +515,7 @@ def list_ranks(c: Candidates) -> tuple[list[int], list[int]]:
     d = np.where(np.isnan(c.cos), 0, _ranks(c.cos)).astype(np.int64)
     lx = _ranks(c.lex, positive_only=True)
     lexical = np.where(np.isfinite(lx), lx, 0).astype(np.int64)
-    return [int(x) for x in d], [int(x) for x in lexical]
+    return d.tolist(), lexical.tolist()
 
 
 def rank(c: Candidates, query: Query, ranker: Ranker | None) -> Ranked:
@@ -516,13 +523,13 @@ def rank(c: Candidates, query: Query, ranker: Ranker | None) -> Ranked:
     if len(c) == 0:
         return Ranked([], [])
     fs = first_stage(c)
-    order = _order(fs.score, c.keys or c.ids)
+    order = _order(fs.score, c.keys if len(c.keys) else c.ids)
     dense_rank, lexical_rank = list_ranks(c)
     # The model learned on full windows (LoCoMo scopes hold 300-700 episodes);
     # below WINDOW candidates its window-relative features are out of range, so
     # a small scope keeps the first-stage order.
     if ranker is None or len(order) < MIN_RERANK_CANDIDATES:
-        return Ranked(order, [float(fs.score[i]) for i in order], dense_rank, lexical_rank)
+        return Ranked(order, fs.score[order].tolist(), dense_rank, lexical_rank)
     head, tail = order[: ranker.depth], order[ranker.depth :]
     z = ranker.decision(features(c, fs, head, query, ranker.sessions))
     # Stable sort on -z: equal scores keep the first-stage order.
@@ -532,7 +539,7 @@ def rank(c: Candidates, query: Query, ranker: Ranker | None) -> Ranked:
     head_scores = (floor + 1.0 + 1.0 / (1.0 + np.exp(-np.clip(z[positions], -50, 50)))).tolist()
     return Ranked(
         [head[j] for j in positions] + tail,
-        head_scores + [float(fs.score[i]) for i in tail],
+        head_scores + fs.score[tail].tolist(),
         dense_rank,
         lexical_rank,
     )
