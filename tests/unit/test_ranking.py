@@ -140,7 +140,7 @@ def test_the_shipped_model_loads_and_fits_the_features() -> None:
     request, q = _request(snapshot, "What did Melanie say about topic2?")
     c = snapshot.candidates(request, q)
     fs = ranking.first_stage(c)
-    x = ranking.features(c, fs, list(range(len(c))), q, shipped.sessions)
+    x = ranking.features(c, fs, list(range(len(c))), q, shipped.sessions, shipped.spread)
     assert int(shipped.feature.max()) < x.shape[1]
     z = shipped.decision(x)
     assert z.shape == (len(c),) and np.isfinite(z).all()
@@ -220,3 +220,39 @@ def test_small_scopes_keep_the_first_stage_order() -> None:
         assert (len(c) >= ranking.MIN_RERANK_CANDIDATES) == reranked
         first = ranking.rank(c, q, None).order
         assert (ranking.rank(c, q, shipped).order != first) == reranked
+
+
+def test_diversify_lets_an_unseen_session_pass_a_seen_one() -> None:
+    z = np.array([3.0, 2.9, 2.8, 1.0, 2.8])
+    session = np.array([7, 7, 7, 9, 9], dtype=np.int64)
+    assert ranking.diversify(z, session, 0.0) == [0, 1, 2, 4, 3]
+    # one shown turn of session 7 costs 0.5: session 9's 2.8 passes 7's 2.9
+    assert ranking.diversify(z, session, 0.5) == [0, 4, 1, 2, 3]
+    # equal adjusted scores keep the lower position; no sessions: the plain order
+    assert ranking.diversify(np.ones(3), np.array([1, 1, 2]), 1.0) == [0, 2, 1]
+    assert ranking.diversify(z, np.zeros(0, np.int64), 1.0) == [0, 1, 2, 4, 3]
+
+
+def test_spread_features_describe_each_turns_session() -> None:
+    snapshot, ids = _snapshot()
+    request, q = _request(snapshot, "What did Melanie say about topic2?")
+    c = snapshot.candidates(request, q)
+    fs = ranking.first_stage(c)
+    top = ranking.rank(c, q, None).order[:12]
+    got = ranking.spread_features(c, fs, q, np.asarray(top))
+    score = ranking.window_norm(fs.score)
+    session = [int(c.session[i]) for i in top]
+    for row, i in enumerate(top):
+        above = session[:row]
+        assert got[row, 0] == above.count(session[row])
+        assert got[row, 1] == len(set(above))
+        others = [j for j in range(len(c)) if j != i and c.session[j] == c.session[i]]
+        assert got[row, 2] == len(others)
+        assert got[row, 3] == (max(score[j] for j in others) if others else 0.0)
+        head_best = max(score[j] for j in top if c.session[j] == c.session[i])
+        assert got[row, 4] == pytest.approx(score[i] - head_best)
+    assert (got[:, 5] == len(set(session))).all()
+    assert (got[:, 6] == len(q.text.split())).all()
+    c.session = np.zeros(0, np.int64)
+    blind = ranking.spread_features(c, fs, q, np.asarray(top))
+    assert not blind[:, :-1].any() and (blind[:, -1] == got[:, -1]).all()
