@@ -521,10 +521,10 @@ def collect(
     if cache is not None and cache.exists():
         with cache.open("rb") as f:
             dia, rows = pickle.load(f)
-        every = {path: [Asked(*row) for row in sets] for path, sets in rows.items()}
-        if set(every) != set(paths):
-            raise SystemExit(f"{cache} holds {sorted(every)}, not {sorted(paths)}")
-        return Corpus(None, dia), every
+        cached: Paths = {path: [Asked(*row) for row in sets] for path, sets in rows.items()}
+        if set(cached) != set(paths):
+            raise SystemExit(f"{cache} holds {sorted(cached)}, not {sorted(paths)}")
+        return Corpus(None, dia), cached
     corpus = build_corpus(conversations, embed, dim, model)
     every: Paths = {}
     if "Recall" in paths:

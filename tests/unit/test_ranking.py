@@ -234,7 +234,7 @@ def test_diversify_lets_an_unseen_session_pass_a_seen_one() -> None:
 
 
 def test_spread_features_describe_each_turns_session() -> None:
-    snapshot, ids = _snapshot()
+    snapshot, _ids = _snapshot()
     request, q = _request(snapshot, "What did Melanie say about topic2?")
     c = snapshot.candidates(request, q)
     fs = ranking.first_stage(c)
