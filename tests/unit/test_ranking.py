@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -125,7 +126,18 @@ def test_rank_is_prefix_stable_with_and_without_the_second_stage() -> None:
         np.zeros(weights), np.ones(weights), rng.normal(size=weights), 0.0, depth=10
     )
     shipped = ranking.load_ranker("default")
-    for chosen in (None, ranker, shipped):
+    assert shipped is not None
+    spread = ranking.features(c, ranking.first_stage(c), [0], q, True, True)[0]
+    diverse = ranking.LinearRanker(
+        np.zeros(len(spread)),
+        np.ones(len(spread)),
+        rng.normal(size=len(spread)),
+        0.0,
+        sessions=True,
+        spread=True,
+        diversity=0.5,
+    )
+    for chosen in (None, ranker, shipped, diverse):
         ranked = ranking.rank(c, q, chosen)
         assert sorted(ranked.order) == list(range(len(c)))
         assert ranked.scores == sorted(ranked.scores, reverse=True)
@@ -256,3 +268,31 @@ def test_spread_features_describe_each_turns_session() -> None:
     c.session = np.zeros(0, np.int64)
     blind = ranking.spread_features(c, fs, q, np.asarray(top))
     assert not blind[:, :-1].any() and (blind[:, -1] == got[:, -1]).all()
+
+
+def test_trainer_kinds_and_saved_settings_round_trip(tmp_path: Path) -> None:
+    from tools.train_recall_ranker import Kind, save
+
+    assert Kind.parse("trees+sessions+spread@100") == Kind("trees", True, True, 100)
+    assert Kind.parse("logistic") == Kind("logistic", False, False, ranking.RERANK_DEPTH)
+    with pytest.raises(SystemExit):
+        Kind.parse("trees+colour")
+    model = ranking.LinearRanker(
+        np.zeros(3),
+        np.ones(3),
+        np.ones(3),
+        0.5,
+        depth=20,
+        sessions=True,
+        spread=True,
+        diversity=0.25,
+    )
+    save(model, tmp_path / "m.npz", 3)
+    loaded = ranking.load_ranker(str(tmp_path / "m.npz"))
+    assert isinstance(loaded, ranking.LinearRanker)
+    assert (loaded.depth, loaded.sessions, loaded.spread, loaded.diversity) == (
+        20,
+        True,
+        True,
+        0.25,
+    )
