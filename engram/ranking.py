@@ -33,9 +33,11 @@ re-orders the first stage's top ``RERANK_DEPTH`` when there are at least
 order. The model is a small ``.npz`` of arrays
 (engram/data/recall_ranker.npz, trained by tools/train_recall_ranker.py):
 gradient-boosted trees (:class:`TreeRanker`, evaluated here in numpy, all
-trees at once) or a logistic regression (:class:`LinearRanker`). Every
-constant was chosen on LoCoMo conversations 1-5 (bench/locomo_research.py,
-tools/train_recall_ranker.py).
+trees at once) or a logistic regression (:class:`LinearRanker`). A model may
+also ask for :func:`spread_features` and a session :func:`diversify` step;
+the shipped one uses neither (measured on LoCoMo, not adopted:
+docs/benchmarks.md). Every constant was chosen on LoCoMo conversations 1-5
+(bench/locomo_research.py, tools/train_recall_ranker.py).
 """
 
 from __future__ import annotations
@@ -61,11 +63,13 @@ __all__ = [
     "Ranked",
     "Ranker",
     "TreeRanker",
+    "diversify",
     "features",
     "first_stage",
     "load_ranker",
     "prepare_query",
     "rank",
+    "spread_features",
     "text_shape",
     "text_traits",
 ]

@@ -4,6 +4,7 @@
         [--data /work/shared/data/locomo/locomo10.json] [--conversations 5] \\
         [--kinds logistic,trees,trees+sessions] [--paths Recall,SearchEpisodes] \\
         [--out engram/data/recall_ranker.npz] [--cache /var/tmp/locomo-cache] \\
+        [--diversity 0] [--candidates /var/tmp/locomo-candidates.pkl] \\
         [--report /tmp/recall_ranker.json]
 
 Candidate models, each over engram.ranking.features of every question's
@@ -12,7 +13,12 @@ gold turn): ``logistic`` (standardised features, L2, C = 1), ``trees``
 (scikit-learn HistGradientBoostingClassifier, 150 trees of depth 3, learning
 rate 0.08, at least 40 rows a leaf, random_state 0: the offline harness's
 bench/locomo_research.py settings) and ``trees+sessions`` (the same with
-engram.ranking.session_features). The one written is the best by
+engram.ranking.session_features); any kind may add ``+spread``
+(engram.ranking.spread_features after those) and ``@<depth>`` (re-order the
+first stage's top depth instead of RERANK_DEPTH), e.g.
+``trees+sessions+spread@100``, and every kind is also scored with each
+``--diversity`` weight (engram.ranking.diversify; 0 = none), which needs no
+refit. The one written is the best by
 leave-one-conversation-out over the tuning conversations (the mean over the
 read paths of the mean of R@5/10/25 over their questions), then refitted on
 all of them; the others are reported beside it, and every kind's held-out
@@ -28,10 +34,14 @@ episode per distinct content, the resident index's records,
 snapshot.candidates), with the shipped MiniLM embedding the journal's
 canonical content. ``SearchEpisodes``: the journal on a throwaway embedded
 PostgreSQL, every conversation imported through CommitTurn and every question
-asked through the RPC (about 8 minutes here). Every conversation of the file
-is indexed together, as bench/locomo_recall.py imports them, so the corpus
-statistics are the ones the service ranks with; only the first
-``--conversations`` give training rows and choices.
+asked through the RPC (about 8 minutes here). ``--candidates`` keeps both
+paths' collected candidates in a pickle outside the repository (it holds
+LoCoMo-derived data) and reads them back on the next run, so models and
+features can be compared in minutes; it must be rebuilt after any change to
+how candidates are found (engram.ranking.first_stage inputs, the index, SQL).
+Every conversation of the file is indexed together, as bench/locomo_recall.py
+imports them, so the corpus statistics are the ones the service ranks with;
+only the first ``--conversations`` give training rows and choices.
 
 The default data is LoCoMo (CC BY-NC 4.0), read where it lies and never
 copied; conversations 6-10 stay held out. The model written is derived from
