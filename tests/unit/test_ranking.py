@@ -160,12 +160,18 @@ def test_the_shipped_model_loads_and_fits_the_features() -> None:
         assert int(data["features"]) == x.shape[1]
 
 
-def test_session_features_count_and_best_of_the_same_session() -> None:
-    snapshot, ids = _snapshot()
+def _first_stage_head(
+    snapshot: Snapshot,
+) -> tuple[ranking.Candidates, ranking.Query, ranking.FirstStage, list[int]]:
+    """A question's candidates, first stage and its top 12."""
     request, q = _request(snapshot, "What did Melanie say about topic2?")
     c = snapshot.candidates(request, q)
-    fs = ranking.first_stage(c)
-    top = ranking.rank(c, q, None).order[:12]
+    return c, q, ranking.first_stage(c), ranking.rank(c, q, None).order[:12]
+
+
+def test_session_features_count_and_best_of_the_same_session() -> None:
+    snapshot, ids = _snapshot()
+    c, _q, fs, top = _first_stage_head(snapshot)
     got = ranking.session_features(c, fs, np.asarray(top))
     score = ranking.window_norm(fs.score)
     session = {eid: i // 10 for i, eid in enumerate(ids)}  # s0, s1, s2
@@ -246,11 +252,7 @@ def test_diversify_lets_an_unseen_session_pass_a_seen_one() -> None:
 
 
 def test_spread_features_describe_each_turns_session() -> None:
-    snapshot, _ids = _snapshot()
-    request, q = _request(snapshot, "What did Melanie say about topic2?")
-    c = snapshot.candidates(request, q)
-    fs = ranking.first_stage(c)
-    top = ranking.rank(c, q, None).order[:12]
+    c, q, fs, top = _first_stage_head(_snapshot()[0])
     got = ranking.spread_features(c, fs, q, np.asarray(top))
     score = ranking.window_norm(fs.score)
     session = [int(c.session[i]) for i in top]
