@@ -586,6 +586,11 @@ def main() -> None:
         " between runs, the candidates (first-stage inputs) may not",
     )
     p.add_argument("--report", type=Path, help="also write the figures as JSON here")
+    p.add_argument(
+        "--tuning-only",
+        action="store_true",
+        help="score no held-out conversation (for comparing candidates before one is kept)",
+    )
     args = p.parse_args()
 
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
@@ -596,7 +601,11 @@ def main() -> None:
     embed, dim, model = make_embed(args.cache if str(args.cache) else None)
     corpus, every = collect(args.candidates, conversations, embed, dim, model, paths)
     tuning = {k: [a for a in v if a.conversation < args.conversations] for k, v in every.items()}
-    held = {k: [a for a in v if a.conversation >= args.conversations] for k, v in every.items()}
+    held = {
+        k: [a for a in v if a.conversation >= args.conversations and not args.tuning_only]
+        for k, v in every.items()
+    }
+    halves = (("tuning", 0),) if args.tuning_only else (("tuning", 0), ("held out", 1))
     totals = [0, 0]
     for position, conversation in enumerate(conversations):
         totals[position >= args.conversations] += len(conversation.qa)
@@ -656,7 +665,7 @@ def main() -> None:
         *results["chosen, refitted"],
     )
     for other in [k for k in results if k not in (best, "chosen, refitted")]:
-        for half, col in (("tuning", 0), ("held out", 1)):
+        for half, col in halves:
             for path in every:
                 diff = bootstrap(results[best][col][path], results[other][col][path])
                 report[f"{best} - {other}, {path}, {half}"] = diff
@@ -665,7 +674,7 @@ def main() -> None:
                     + " / ".join(f"{m:+.1f} [{lo:+.1f}, {hi:+.1f}]" for m, lo, hi in diff)
                 )
     if len(every) == 2:
-        for half, col in (("tuning", 0), ("held out", 1)):
+        for half, col in halves:
             diff = bootstrap(results[best][col]["SearchEpisodes"], results[best][col]["Recall"])
             report[f"{best}: SearchEpisodes - Recall, {half}"] = diff
             print(
