@@ -123,6 +123,20 @@ def _fold_foreign_word(match: re.Match[str]) -> str:
     return latin if is_known_word(latin.lower()) else word
 
 
+# A space other than U+0020 between the letters of one word ("nev\u200aer", "no\u00a0thing"):
+# NFKC would make it an ordinary space and split the word, so the word is joined first
+# when that makes a known word (a no-break space between two words stays a space).
+_ODD_SPACE_IN_WORD_RX = re.compile(
+    r"([^\W\d_]+)[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]([^\W\d_]+)"
+)
+
+
+def _join_odd_space(match: re.Match[str]) -> str:
+    first, second = match.groups()
+    joined = first + second
+    return joined if is_known_word(joined.lower()) else match.group()
+
+
 # Hangul fillers are letters that render as nothing: a word split by one is one word.
 _FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
 # Regional indicator symbols render as letters (two of them as a flag): a run of three or
@@ -180,6 +194,8 @@ def fold_characters(text: str) -> str:
     enclosed letters (parenthesized, circled, squared) are their plain letters."""
     if "\x1b" in text or "\x9b" in text:
         text = _TERMINAL_ESCAPE_RX.sub("", text)
+    if not text.isascii():
+        text = _ODD_SPACE_IN_WORD_RX.sub(_join_odd_space, text)
     text = unicodedata.normalize("NFKC", _unenclose(_unoverride(text)))
     if not text.isascii():
         text = _REGIONAL_RUN_RX.sub(_regional_letters, text)

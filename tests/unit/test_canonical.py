@@ -337,6 +337,9 @@ def test_spacing_and_digits_are_undone_only_into_known_words() -> None:
         ("Flags \U0001f1e9\U0001f1ea\U0001f1eb\U0001f1f7 stay symbols", "Flags stay symbols"),
         ("You \u13ac\u13d9\u13ac\u13a1 told", "You \u13ac\u13d9\u13ac\u13a1 told"),  # no known word
         ("Москва is big", "Москва is big"),
+        ("You nev\u200aer told me", "You never told me"),  # a hair space inside a word
+        ("No\u00a0thing came up", "Nothing came up"),
+        ("Nombre\u00a0: 12, « le\u00a0chat »", "Nombre : 12, « le chat »"),
     ],
 )
 def test_more_disguises_are_undone(text: str, expected: str) -> None:
