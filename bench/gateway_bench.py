@@ -28,6 +28,15 @@ Per iteration, in alternating order so machine noise hits both sides alike:
   rendering, and the receipts with the journaled trace event (one RecordContextReceipts
   call, one transaction).
 
+Inside the gateway process every downstream call is timed by method (``call:<method>``,
+its round trip included) and, with --topology single, each handler's own time
+(``server:<method>``); --profile writes a cProfile of the server threads.
+
+--baseline-checkout PATH compares two checkouts instead of the serial reads: one journal
+and one retrieval process (this checkout's), a learning and a gateway process from each
+checkout over them, the same AssembleContext to both gateways in alternating order and
+their answers compared.
+
 ReleaseResponse: one context, candidates alternating between a plain answer (RELEASE)
 and an unlicensed absence claim (REGENERATE); every verdict is journaled. With
 ``--answers N``: N rounds over the four-sentence blind answers, first answers (the
@@ -38,9 +47,11 @@ classifier's cache emptied), the model batch split and on one engine thread alte
 from __future__ import annotations
 
 import argparse
+import cProfile
 import hashlib
 import json
 import os
+import pstats
 import socket
 import subprocess
 import sys
@@ -152,8 +163,11 @@ def clone_with_learnings(
 
 
 def time_phases() -> dict[str, list[float]]:
-    """Time the gateway's fan-out and receipt phases inside this process (the suite is
-    in-process, so the in-server split of AssembleContext can be read directly)."""
+    """Time the gateway's fan-out and receipt phases inside this process (the gateway is
+    in-process, so the in-server split of AssembleContext can be read directly), and each
+    downstream call the gateway makes, by method, as the gateway sees it
+    (``call:<method>``: its gRPC round trip included)."""
+    from gateway.downstream import Planes
     from gateway.fanout import Fanout
     from gateway.receipts import ReceiptWriter
 
@@ -162,19 +176,83 @@ def time_phases() -> dict[str, list[float]]:
         (Fanout, "fetch", "fan_out"),
         (ReceiptWriter, "record", "receipts"),
     ):
-        original = getattr(owner, attribute)
+        _timed_method(owner, attribute, lambda *_, _phase=phase: phases[_phase])
 
-        def timed_phase(
-            self: Any, *args: Any, _original: Any = original, _phase: str = phase
-        ) -> Any:
-            started = time.perf_counter()
-            try:
-                return _original(self, *args)
-            finally:
-                phases[_phase].append(time.perf_counter() - started)
+    def by_method(_self: Any, _plane: str, method: str, *_: Any) -> list[float]:
+        return phases.setdefault(f"call:{method}", [])
 
-        setattr(owner, attribute, timed_phase)
+    _timed_method(Planes, "call", by_method)
     return phases
+
+
+def time_handlers(phases: dict[str, list[float]]) -> None:
+    """Time the downstream RPCs' handlers (``server:<method>``: the servicer's own time,
+    without the transport and interceptors); only when the planes run in this process
+    (--topology single)."""
+    from learning_service.servicer import LearningServicer
+    from memory_service.receipt_rpcs import ReceiptRpcs
+    from memory_service.run_memory_rpcs import RunMemoryRpcs
+    from memory_service.transcript_rpcs import TranscriptRpcs
+    from retrieval_service.servicer import RetrievalServicer
+
+    for owner, method in (
+        (LearningServicer, "GetLearnedContext"),
+        (RunMemoryRpcs, "GetRecoveredMemory"),
+        (TranscriptRpcs, "GetSessionContext"),
+        (ReceiptRpcs, "RecordContextReceipts"),
+        (RetrievalServicer, "Recall"),
+    ):
+        series = phases.setdefault(f"server:{method}", [])
+        _timed_method(owner, method, lambda *_, _series=series: _series)
+
+
+def _timed_method(owner: Any, attribute: str, series: Any) -> None:
+    original = getattr(owner, attribute)
+
+    def timed_call(self: Any, *args: Any, _original: Any = original) -> Any:
+        started = time.perf_counter()
+        try:
+            return _original(self, *args)
+        finally:
+            series(self, *args).append(time.perf_counter() - started)
+
+    setattr(owner, attribute, timed_call)
+
+
+class ThreadProfiles:
+    """cProfile in every thread started after start() (the servers' and the gateway's
+    pools), merged into one pstats file; the benchmark's own thread is not profiled."""
+
+    def __init__(self) -> None:
+        self._profiles: list[cProfile.Profile] = []
+        self._lock = threading.Lock()
+
+    def _begin(self, *_: Any) -> None:
+        profile = cProfile.Profile()
+        with self._lock:
+            self._profiles.append(profile)
+        profile.enable()
+
+    def start(self) -> None:
+        threading.setprofile(self._begin)
+
+    def reset(self) -> None:
+        """Forget what was profiled so far (start-up, warm-up)."""
+        with self._lock:
+            for profile in self._profiles:
+                profile.clear()
+
+    def write(self, path: Path) -> pstats.Stats:
+        threading.setprofile(None)
+        with self._lock:
+            profiles = list(self._profiles)
+        stats = pstats.Stats()
+        for profile in profiles:
+            profile.create_stats()
+            if profile.stats:
+                stats.add(profile)
+        stats.dump_stats(path)
+        return stats
 
 
 def stats(values: list[float]) -> dict[str, float]:
@@ -218,7 +296,11 @@ def run_serial(
 
 
 def assemble_series(
-    stubs: dict[str, Any], iterations: int, warmup: int, phases: dict[str, list[float]]
+    stubs: dict[str, Any],
+    iterations: int,
+    warmup: int,
+    phases: dict[str, list[float]],
+    on_warm: Any = lambda: None,
 ) -> dict[str, Any]:
     series: dict[str, list[float]] = {
         k: [] for k in ("learned", "recovered", "recall", "serial_sum", "assemble")
@@ -254,6 +336,10 @@ def assemble_series(
         )
 
         keep = i >= warmup
+        if i == warmup:
+            for values in phases.values():
+                values.clear()
+            on_warm()
         if i % 2:
             total = run_serial(serial, series, keep)
             elapsed, response = timed(stubs["gateway"].AssembleContext, assemble)
@@ -268,7 +354,8 @@ def assemble_series(
                 statuses[key] = statuses.get(key, 0) + 1
     result: dict[str, Any] = {name: stats(values) for name, values in series.items()}
     for name, values in phases.items():
-        result[f"assemble_{name}"] = stats(values[-iterations:])
+        if values:
+            result[f"assemble_{name}"] = stats(values)
     result["ratio_p50_assemble_over_serial"] = round(
         result["assemble"]["p50_ms"] / result["serial_sum"]["p50_ms"], 2
     )
@@ -367,6 +454,23 @@ def answer_series(gateway: Any, rounds: int) -> dict[str, Any]:
     }
 
 
+def complete_runs(journal: Any) -> None:
+    """The 32 run records of the benchmark session (the recovered-memory section)."""
+    for k in range(32):
+        words = topic_words(k)
+        journal.CompleteRun(
+            jpb.CompleteRunRequest(
+                run_id=f"bench-run-{k}",
+                session_id=SESSION,
+                subject=SUBJECT,
+                status=jpb.RUN_STATUS_COMPLETED,
+                request_text=f"look into {' '.join(words)}",
+                outcome_text=f"filed {words[0]} under item{k}",
+                request_id=str(uuid.uuid4()),
+            )
+        )
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -388,9 +492,19 @@ def spawn_planes(url: str, out: Path) -> tuple[list[subprocess.Popen[bytes]], di
     return processes, addresses
 
 
-def _serve(name: str, address: str, journal: str, url: str, out: Path) -> subprocess.Popen[bytes]:
+def _serve(
+    name: str,
+    address: str,
+    journal: str,
+    url: str,
+    out: Path,
+    checkout: Path = ROOT,
+    extra: dict[str, str] | None = None,
+) -> subprocess.Popen[bytes]:
+    """`engram serve <name>` from ``checkout`` (its own code first on the path)."""
     env = {
         **os.environ,
+        "PYTHONPATH": str(checkout),
         "OPENBLAS_NUM_THREADS": "1",
         "ENGRAM_LISTEN": address,
         "ENGRAM_DATABASE_URL": url,
@@ -401,12 +515,99 @@ def _serve(name: str, address: str, journal: str, url: str, out: Path) -> subpro
         "ENGRAM_LOG_LEVEL": "WARNING",
         "ENGRAM_METRICS_PORT": "-1",
         "ENGRAM_DATA_DIR": str(out / f"data-{name}"),
+        **(extra or {}),
     }
     return subprocess.Popen(
         [sys.executable, "-c", "from engram.cli.main import main; main()", "serve", name],
         env=env,
-        cwd=ROOT,
+        cwd=checkout,
     )
+
+
+def spawn_stacks(
+    url: str, out: Path, baseline: Path
+) -> tuple[list[subprocess.Popen[bytes]], dict[str, str], dict[str, str]]:
+    """For a comparison of two checkouts: one journal and one retrieval process (this
+    checkout's), then a learning and a gateway process from each checkout over them;
+    returns the processes, the plane addresses of this checkout and the two gateways'."""
+    processes, addresses = spawn_planes(url, out)
+    gateways: dict[str, str] = {}
+    try:
+        for side, checkout in (("new", ROOT), ("baseline", baseline)):
+            learning = addresses["learning"]
+            if side == "baseline":
+                learning = f"127.0.0.1:{free_port()}"
+                processes.append(
+                    _serve("learning", learning, addresses["journal"], url, out / side, checkout)
+                )
+                _wait_serving("learning", learning)
+            gateways[side] = f"127.0.0.1:{free_port()}"
+            processes.append(
+                _serve(
+                    "gateway",
+                    gateways[side],
+                    addresses["journal"],
+                    url,
+                    out / side,
+                    checkout,
+                    {
+                        "ENGRAM_LEARNING_ADDR": learning,
+                        "ENGRAM_RETRIEVAL_ADDR": addresses["retrieval"],
+                    },
+                )
+            )
+            _wait_serving("gateway", gateways[side])
+    except BaseException:
+        stop_processes(processes)
+        raise
+    return processes, addresses, gateways
+
+
+def answer(response: gpb.AssembleContextResponse) -> tuple[Any, ...]:
+    """What an AssembleContext answers, without what differs per call (the context id,
+    receipt and event ids, the time)."""
+    return tuple(
+        (
+            section.name,
+            section.status,
+            section.rendered,
+            tuple(trace.record_ids),
+            trace.block_sha256,
+            trace.absence_state,
+            trace.candidates_evaluated,
+            trace.entries_packed,
+            trace.entries_dropped_budget,
+            trace.used_tokens,
+            trace.detail,
+        )
+        for section, trace in zip(response.sections, response.trace.sections, strict=True)
+    )
+
+
+def compare_series(gateways: dict[str, Any], iterations: int, warmup: int) -> dict[str, Any]:
+    """AssembleContext on each checkout's gateway, alternating which goes first, the
+    same request (but its request id) to both; their answers compared."""
+    series: dict[str, list[float]] = {name: [] for name in gateways}
+    mismatches = 0
+    names = list(gateways)
+    for i in range(iterations + warmup):
+        text = query_text(i % 1000, i) + " matters"
+        answers = {}
+        for name in names if i % 2 else names[::-1]:
+            request = gpb.AssembleContextRequest(
+                subject=SUBJECT, session_id=SESSION, input_text=text, request_id=str(uuid.uuid4())
+            )
+            elapsed, response = timed(gateways[name].AssembleContext, request)
+            answers[name] = answer(response)
+            if i >= warmup:
+                series[name].append(elapsed)
+        mismatches += len({answers[name] for name in names}) > 1
+    result: dict[str, Any] = {name: stats(values) for name, values in series.items()}
+    base, new = result["baseline"], result["new"]
+    result["ratio_p50_baseline_over_new"] = round(base["p50_ms"] / new["p50_ms"], 2)
+    result["ratio_p99_baseline_over_new"] = round(base["p99_ms"] / new["p99_ms"], 2)
+    result["mismatches"] = mismatches
+    return result
 
 
 def stop_processes(processes: list[subprocess.Popen[bytes]]) -> None:
@@ -458,9 +659,26 @@ def main() -> None:
     )
     parser.add_argument("--topology", choices=("split", "single"), default="split")
     parser.add_argument("--out", type=Path, default=Path("/var/tmp/engram-gateway-bench"))
+    parser.add_argument(
+        "--baseline-checkout",
+        type=Path,
+        help="another checkout (e.g. main): its learning and gateway processes, and this "
+        "checkout's, over one journal and one retrieval process; AssembleContext on both "
+        "gateways in alternation (instead of the serial reads)",
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="write a cProfile of the server threads during the AssembleContext series here",
+    )
     args = parser.parse_args()
 
     phases = time_phases()
+    if args.topology == "single":
+        time_handlers(phases)
+    profiles = ThreadProfiles()
+    if args.profile:
+        profiles.start()
     model = shared_embedder("hashing").name
     server, corpus_url, _ = prepare(args.out, args.episodes, model)
     corpus_db = psycopg.conninfo.conninfo_to_dict(corpus_url)["dbname"]
@@ -484,8 +702,35 @@ def main() -> None:
         "learnings": args.learnings,
         "corpus": Corpus(args.episodes).episodes,
         "topology": args.topology,
+        "load_average_start": round(os.getloadavg()[0], 1),
     }
     try:
+        if args.baseline_checkout:
+            processes, addresses, gateways = spawn_stacks(url, args.out, args.baseline_checkout)
+            channels = [open_channel(a) for a in (*addresses.values(), *gateways.values())]
+            stubs: dict[str, Any] = {
+                "journal": jgrpc.JournalServiceStub(channels[0]),
+                "learning": lgrpc.LearningServiceStub(channels[1]),
+                "retrieval": rgrpc.RetrievalServiceStub(channels[2]),
+            }
+            summary["topology"] = "split, two checkouts"
+            summary["baseline_checkout"] = str(args.baseline_checkout)
+            summary["startup"] = wait_ready(
+                stubs["retrieval"], stubs["learning"], stubs["journal"], timeout=900
+            )
+            complete_runs(stubs["journal"])
+            print(json.dumps(summary), flush=True)
+            summary["assemble"] = compare_series(
+                {
+                    name: ggrpc.GatewayServiceStub(channel)
+                    for name, channel in zip(gateways, channels[3:], strict=True)
+                },
+                args.iterations,
+                args.warmup,
+            )
+            summary["load_average_end"] = round(os.getloadavg()[0], 1)
+            print(json.dumps(summary, indent=1), flush=True)
+            return
         if args.topology == "split":
             processes, addresses = spawn_planes(url, args.out)
             overrides.update(
@@ -500,7 +745,7 @@ def main() -> None:
             )
             addresses = {name: suite.address for name in ("journal", "learning", "retrieval")}
         channels = [open_channel(a) for a in (*addresses.values(), suite.address)]
-        stubs: dict[str, Any] = {
+        stubs = {
             "journal": jgrpc.JournalServiceStub(channels[0]),
             "learning": lgrpc.LearningServiceStub(channels[1]),
             "retrieval": rgrpc.RetrievalServiceStub(channels[2]),
@@ -509,28 +754,21 @@ def main() -> None:
         summary["startup"] = wait_ready(
             stubs["retrieval"], stubs["learning"], stubs["journal"], timeout=900
         )
-        for k in range(32):
-            words = topic_words(k)
-            stubs["journal"].CompleteRun(
-                jpb.CompleteRunRequest(
-                    run_id=f"bench-run-{k}",
-                    session_id=SESSION,
-                    subject=SUBJECT,
-                    status=jpb.RUN_STATUS_COMPLETED,
-                    request_text=f"look into {' '.join(words)}",
-                    outcome_text=f"filed {words[0]} under item{k}",
-                    request_id=str(uuid.uuid4()),
-                )
-            )
+        complete_runs(stubs["journal"])
         print(json.dumps(summary), flush=True)
         if not args.answers_only:
-            summary["assemble"] = assemble_series(stubs, args.iterations, args.warmup, phases)
+            summary["assemble"] = assemble_series(
+                stubs, args.iterations, args.warmup, phases, profiles.reset
+            )
             print(json.dumps(summary["assemble"]), flush=True)
+            if args.profile:
+                profiles.write(args.profile).sort_stats("tottime").print_stats(40)
             summary["release"] = [
                 release_series(stubs["gateway"], args.release_calls, clients) for clients in (1, 4)
             ]
         if args.answers:
             summary["answers"] = answer_series(stubs["gateway"], args.answers)
+        summary["load_average_end"] = round(os.getloadavg()[0], 1)
         print(json.dumps(summary, indent=1), flush=True)
     finally:
         for channel in channels:

@@ -21,6 +21,14 @@ embeds the query with --embedder; --no-text skips these two). k = 10.
 Recall's resident path includes its visibility check, the price of never
 serving a quarantined hit: one read of the visibility fence row
 (retrieval_service.direct), the process knowing the database URL.
+
+With --baseline DIR (a checkout of another revision, e.g. made with
+`git worktree add` or `git archive`) and --keep-index, two more Recall calls
+join each query's turn: RetrievalService as an `engram serve retrieval`
+process from this checkout and one from DIR, each loading a hard-linked copy
+of the persisted index and following this run's journal, so the two versions
+are measured interleaved in one run; their returned hits are compared query
+by query (ids, scores, ranks, bodies).
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ import argparse
 import json
 import os
 import re
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -41,6 +50,7 @@ from pgvector.psycopg import register_vector
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import percentile
+from bench.gateway_bench import free_port, stop_processes
 from bench.retrieval_corpus import SUBJECT, WORKSPACE, Corpus, prepare, query_text
 from engram import ranking
 from engram.channels import open_channel
@@ -75,6 +85,63 @@ def body_bytes(snapshot: Snapshot) -> int:
         int(s.text_offsets.nbytes + s.text_bytes.nbytes + s.sha256.nbytes + s.body.nbytes)
         for s in snapshot.segments
     )
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def linked_copy(source: Path, target: Path) -> None:
+    """A copy of a directory tree made of hard links (instant; the index's
+    writes replace files by rename, so the original is never touched)."""
+    for directory, _dirs, files in os.walk(source):
+        into = target / Path(directory).relative_to(source)
+        into.mkdir(parents=True, exist_ok=True)
+        for name in files:
+            if not (into / name).exists():
+                os.link(Path(directory) / name, into / name)
+
+
+def serve_retrieval(
+    checkout: Path, data_dir: Path, journal: str, url: str, embedder: str
+) -> tuple[subprocess.Popen[bytes], str]:
+    """`engram serve retrieval` from ``checkout`` (its code first on the path)."""
+    address = f"127.0.0.1:{free_port()}"
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(checkout),
+        "OPENBLAS_NUM_THREADS": "1",
+        "ENGRAM_LISTEN": address,
+        "ENGRAM_DATABASE_URL": url,
+        "ENGRAM_JOURNAL_ADDR": journal,
+        "ENGRAM_EMBEDDER": embedder,
+        "ENGRAM_INDEX_PERSIST": "true",
+        "ENGRAM_INDEX_STALENESS_SECONDS": "60",
+        "ENGRAM_LOG_LEVEL": "WARNING",
+        "ENGRAM_METRICS_PORT": "-1",
+        "ENGRAM_DATA_DIR": str(data_dir),
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from engram.cli.main import main; main()", "serve", "retrieval"],
+        env=env,
+        cwd=checkout,
+    )
+    return process, address
+
+
+def wait_ready(stub: Any, process: subprocess.Popen[bytes]) -> None:
+    import grpc
+
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("a compared retrieval process exited")
+        try:
+            if stub.GetIndexStatus(rpb.GetIndexStatusRequest(), timeout=5).ready:
+                return
+        except grpc.RpcError:
+            pass
+        time.sleep(0.5)
+    raise TimeoutError("a compared retrieval process did not load its index")
 
 
 def timed(call: Any, request: Any) -> tuple[float, Any]:
@@ -178,7 +245,15 @@ def main() -> None:
         action="store_true",
         help="persist the resident index under --out and load it on the next run",
     )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="a checkout of another revision: its RetrievalService process and one of this "
+        "checkout are measured interleaved (needs --keep-index and a persisted index)",
+    )
     args = parser.parse_args()
+    if args.baseline is not None and not args.keep_index:
+        parser.error("--baseline needs --keep-index (the processes load the persisted index)")
 
     model = shared_embedder(args.embedder).name
     shared_embedder(args.embedder).embed_one("warm the model up")
@@ -204,6 +279,8 @@ def main() -> None:
     rss_before = rss_bytes()
     started = time.monotonic()
     suite = start_suite(settings, ["journal", "retrieval"])
+    compared: dict[str, Any] = {}
+    processes: list[subprocess.Popen[bytes]] = []
     summary: dict[str, Any] = {
         "episodes": args.episodes,
         "load": load_log,
@@ -232,12 +309,27 @@ def main() -> None:
             body_bytes(runtime.index.snapshot) / status.episodes, 1
         )
         print(json.dumps(summary), flush=True)
+        if args.baseline is not None:
+            index_dir = settings.data_path / "index"
+            for name, checkout in (("this", ROOT), ("baseline", args.baseline.resolve())):
+                data_dir = Path(f"/var/tmp/engram-bench-compare/{args.episodes}-{name}")
+                linked_copy(index_dir, data_dir / "index")
+                process, address = serve_retrieval(
+                    checkout, data_dir, suite.address, url, args.embedder
+                )
+                processes.append(process)
+                compared[name] = rgrpc.RetrievalServiceStub(open_channel(address))
+            for stub, process in zip(compared.values(), processes, strict=True):
+                wait_ready(stub, process)
 
         corpus = Corpus(args.episodes)
         vectors, clusters = corpus.queries(args.queries + args.warmup)
         names = ["recall_vector", "search_vector", "recall_vector_reread", "recall_vector_rpc"]
         if not args.no_text:
             names += ["recall_text", "search_text"]
+        names += [f"recall_process_{name}" for name in compared]
+        server_process: dict[str, list[float]] = {name: [] for name in compared}
+        identical = 0
         series: dict[str, list[float]] = {k: [] for k in names}
         served: dict[int, int] = {}
         server_embed, server_search = [], []
@@ -306,6 +398,16 @@ def main() -> None:
                     jpb.SearchEpisodesRequest(query_text=text, subject=SUBJECT, limit=10),
                 ),
             ]
+            calls += [
+                (
+                    f"recall_process_{name}",
+                    stub.Recall,
+                    rpb.RecallRequest(
+                        query_text=text, subject=SUBJECT, limit=10, query_embedding=values
+                    ),
+                )
+                for name, stub in compared.items()
+            ]
             responses: dict[str, Any] = {}
             for name, call, request in calls:
                 if name not in series:
@@ -329,6 +431,15 @@ def main() -> None:
                     recall = responses["recall_text"]
                     server_embed.append(recall.embed_micros / 1e6)
                     server_search.append(recall.search_micros / 1e6)
+                for name in compared:
+                    server_process[name].append(
+                        responses[f"recall_process_{name}"].search_micros / 1e6
+                    )
+                if compared:
+                    mine, theirs = (
+                        list(responses[f"recall_process_{name}"].hits) for name in compared
+                    )
+                    identical += mine == theirs
                 a, b = responses["recall_vector"], responses["search_vector"]
                 if a.hits and b.hits and a.hits[0].episode_id == b.hits[0].episode.episode_id:
                     agree_top1 += 1
@@ -344,6 +455,20 @@ def main() -> None:
         for key, values in server_search_vector.items():
             result[f"recall_server_search_vector_{key}"] = stats(values)
         result["recall_vector_served_from_snapshot"] = from_snapshot
+        if compared:
+            result["ratio_p50_baseline_over_this"] = round(
+                result["recall_process_baseline"]["p50_ms"]
+                / result["recall_process_this"]["p50_ms"],
+                2,
+            )
+            result["ratio_p99_baseline_over_this"] = round(
+                result["recall_process_baseline"]["p99_ms"]
+                / result["recall_process_this"]["p99_ms"],
+                2,
+            )
+            for name, values in server_process.items():
+                result[f"recall_process_{name}_server_search"] = stats(values)
+            result["process_hits_identical"] = f"{identical} of {args.queries}"
         if not args.no_text:
             result["recall_server_embed"] = stats(server_embed)
             result["recall_server_search"] = stats(server_search)
@@ -359,6 +484,7 @@ def main() -> None:
         print(json.dumps(summary, indent=1), flush=True)
         channel.close()
     finally:
+        stop_processes(processes)
         suite.stop(grace=1)
         server.stop()
 

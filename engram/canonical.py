@@ -103,6 +103,52 @@ def _fold_word(match: re.Match[str]) -> str:
     return "".join(table.get(c, c) for c in word)
 
 
+def _mostly_latin(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and sum(map(_is_latin_letter, letters)) >= 0.8 * len(letters)
+
+
+# A word wholly in another script inside Latin prose that spells a known word letter for
+# letter in look-alikes ("ᏁᎬᏙᎬᎡ", "тоld") is that word; in prose of its own script it is
+# left alone, and so is any word whose skeleton is not a known word of four letters or
+# more (a Greek or Russian name quoted in English stays as written).
+def _fold_foreign_word(match: re.Match[str]) -> str:
+    word = match.group()
+    if len(word) < 4 or word.isascii() or any(_is_latin_letter(c) for c in word):
+        return word
+    table = _skeleton_table()
+    if not all(c in table for c in word):
+        return word
+    latin = "".join(table[c] for c in word)
+    return latin if is_known_word(latin.lower()) else word
+
+
+# A space other than U+0020 between the letters of one word ("nev\u200aer", "no\u00a0thing"):
+# NFKC would make it an ordinary space and split the word, so the word is joined first
+# when that makes a known word (a no-break space between two words stays a space).
+_ODD_SPACE_IN_WORD_RX = re.compile(
+    r"([^\W\d_]+)[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]([^\W\d_]+)"
+)
+
+
+def _join_odd_space(match: re.Match[str]) -> str:
+    first, second = match.groups()
+    joined = first + second
+    return joined if is_known_word(joined.lower()) else match.group()
+
+
+# Hangul fillers are letters that render as nothing: a word split by one is one word.
+_FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
+# Regional indicator symbols render as letters (two of them as a flag): a run of three or
+# more spelling a known word ("🇳🇪🇻🇪🇷") is that word; flags stay symbols.
+_REGIONAL_RUN_RX = re.compile("[\U0001f1e6-\U0001f1ff]{3,}")
+
+
+def _regional_letters(match: re.Match[str]) -> str:
+    word = "".join(chr(ord(c) - 0x1F1E6 + ord("a")) for c in match.group())
+    return word if is_known_word(word) else match.group()
+
+
 # RIGHT-TO-LEFT OVERRIDE displays what follows reversed, up to POP DIRECTIONAL FORMATTING
 # (or the end of the line): "found \u202egnihton\u202c" reads "found nothing".
 _RLO_RX = re.compile("\u202e([^\u202c\n]*)\u202c?")
@@ -148,11 +194,15 @@ def fold_characters(text: str) -> str:
     enclosed letters (parenthesized, circled, squared) are their plain letters."""
     if "\x1b" in text or "\x9b" in text:
         text = _TERMINAL_ESCAPE_RX.sub("", text)
+    if not text.isascii():
+        text = _ODD_SPACE_IN_WORD_RX.sub(_join_odd_space, text)
     text = unicodedata.normalize("NFKC", _unenclose(_unoverride(text)))
+    if not text.isascii():
+        text = _REGIONAL_RUN_RX.sub(_regional_letters, text)
     out: list[str] = []
     for char in text:
         category = unicodedata.category(char)
-        if category == "Cf" or char in _VARIATION_SELECTORS:
+        if category == "Cf" or char in _VARIATION_SELECTORS or char in _FILLERS:
             continue
         if category == "Cc" and char not in _KEPT_CONTROLS:
             continue
@@ -160,7 +210,10 @@ def fold_characters(text: str) -> str:
             continue  # NFKC composed what belongs; what is left is decoration
         out.append(_small_capital(char) if not char.isascii() else char)
     folded = unicodedata.normalize("NFC", "".join(out))
-    return _WORD_RX.sub(_fold_word, folded)
+    folded = _WORD_RX.sub(_fold_word, folded)
+    if not folded.isascii() and _mostly_latin(folded):
+        folded = _WORD_RX.sub(_fold_foreign_word, folded)
+    return folded
 
 
 # --------------------------------------------------------------------------------------
@@ -219,7 +272,26 @@ def _is_pictograph(char: str) -> bool:
     return not char.isascii() and unicodedata.category(char) in _SYMBOL_CATEGORIES
 
 
+# A pictograph, tab, blank or line separator put between the letters of one word
+# ("ne🙂ver", "ne\tver", "no\u2028thing"): the word is joined when that makes a known
+# word, and the separator is a space otherwise.
+_INSERTED_RX = re.compile(
+    "([^\\W\\d_]+)((?:[\t\u2800\u2028\u2029]|[^\\x00-\\x7f](?<=[^\\w\\s]))+)([^\\W\\d_]+)"
+)
+
+
+def _rejoin(match: re.Match[str]) -> str:
+    first, gap, second = match.groups()
+    if all(c in "\t\u2800\u2028\u2029" or _is_pictograph(c) for c in gap) and is_known_word(
+        (first + second).lower()
+    ):
+        return first + second
+    return match.group()
+
+
 def _strip_symbols(text: str) -> str:
+    if not text.isascii() or "\t" in text:
+        text = _INSERTED_RX.sub(_rejoin, text)
     return "".join(" " if _is_pictograph(c) else c for c in text)
 
 
@@ -245,7 +317,8 @@ def _join_lines(text: str) -> str:
 # A run of single letters with separators; an apostrophe may stand as a letter inside a
 # dotted word ("i.s.n.'.t").
 _SPACED_RX = re.compile(
-    r"(?<![^\W\d_])(?:[^\W\d_][ .\-\u00b7*]|'[ .\-\u00b7*](?=[^\W\d_])){2,}[^\W\d_](?![^\W\d_])"
+    r"(?<![^\W\d_])(?:[^\W\d_][ .\-\u00b7*/|\u2022\u2219\u2027\u22c5]"
+    r"|'[ .\-\u00b7*](?=[^\W\d_])){2,}[^\W\d_](?![^\W\d_])"
 )
 # Spaced letters with digits standing for some of them ("y 0 u   5 h 4 r 3 d").
 _SPACED_LEET_RX = re.compile(r"(?<!\S)(?:[\w@$'] ){2,}[\w@$](?!\S)")
@@ -257,7 +330,7 @@ _LETTERS_RX = re.compile(r"[^\W\d_]{3,}")
 _TWO_LETTERS_RX = re.compile(r"(?<![^\W\d_])[^\W\d_]{2}(?![^\W\d_])")
 
 
-_LETTER_SEP_RX = re.compile(r"[.\-\u00b7*]")
+_LETTER_SEP_RX = re.compile(r"[.\-\u00b7*/|\u2022\u2219\u2027\u22c5]")
 
 
 def _unspace(match: re.Match[str]) -> str:
@@ -274,7 +347,7 @@ def _unspace(match: re.Match[str]) -> str:
             for p, w in zip(pieces, words, strict=True)
         ):
             return " ".join(words)
-    letters = re.split(r"[ .\-\u00b7*]", run)
+    letters = re.split(r"[ .\-\u00b7*/|\u2022\u2219\u2027\u22c5]", run)
     if "'" in letters and _known_contraction("".join(letters)):
         return "".join(letters)
     if not is_known_word("".join(letters)):
@@ -545,6 +618,15 @@ def _unpercent_run(match: re.Match[str]) -> str:
     return _ONE_PERCENT_RX.sub(lambda m: chr(int(m.group(1), 16)), run)
 
 
+# One escape inside a word ("ne%76er"): decoded only when that makes a known word.
+_PERCENT_IN_WORD_RX = re.compile(r"(?<![\w%])[A-Za-z]+%[0-9A-Fa-f]{2}[A-Za-z]+(?![\w%])")
+
+
+def _unpercent_word(match: re.Match[str]) -> str:
+    decoded = _unpercent_run(match)
+    return decoded if decoded != match.group() and is_known_word(decoded.lower()) else match.group()
+
+
 # URL-encoded prose ("Non%20mi%20hai%20mai%20detto"): an encoded space between letters,
 # when a text holds two or more of them.
 _PERCENT_SPACE_RX = re.compile(r"(?<=[^\W\d_])%20(?=[^\W\d_])")
@@ -557,6 +639,7 @@ def _unescape(text: str) -> str:
         if len(_PERCENT_SPACE_RX.findall(text)) >= 2:
             text = _PERCENT_SPACE_RX.sub(" ", text)
         text = _PERCENT_RUN_RX.sub(_unpercent_run, text)
+        text = _PERCENT_IN_WORD_RX.sub(_unpercent_word, text)
     return text
 
 

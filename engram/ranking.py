@@ -33,9 +33,11 @@ re-orders the first stage's top ``RERANK_DEPTH`` when there are at least
 order. The model is a small ``.npz`` of arrays
 (engram/data/recall_ranker.npz, trained by tools/train_recall_ranker.py):
 gradient-boosted trees (:class:`TreeRanker`, evaluated here in numpy, all
-trees at once) or a logistic regression (:class:`LinearRanker`). Every
-constant was chosen on LoCoMo conversations 1-5 (bench/locomo_research.py,
-tools/train_recall_ranker.py).
+trees at once) or a logistic regression (:class:`LinearRanker`). A model may
+also ask for :func:`spread_features` and a session :func:`diversify` step;
+the shipped one uses neither (measured on LoCoMo, not adopted:
+docs/benchmarks.md). Every constant was chosen on LoCoMo conversations 1-5
+(bench/locomo_research.py, tools/train_recall_ranker.py).
 """
 
 from __future__ import annotations
@@ -61,11 +63,13 @@ __all__ = [
     "Ranked",
     "Ranker",
     "TreeRanker",
+    "diversify",
     "features",
     "first_stage",
     "load_ranker",
     "prepare_query",
     "rank",
+    "spread_features",
     "text_shape",
     "text_traits",
 ]
@@ -168,8 +172,9 @@ class Candidates:
     dense_lo: float = 0.0
     in_dense: int = 0  # how many of ids head the dense list (for bookkeeping)
     # Integer keys that order exactly as ids do (the resident index: a UUID's
-    # 128-bit value), so ties break without the UUID text; () to use ids.
-    keys: Sequence[int] = ()
+    # 128-bit value as (high, low) uint64 rows), so ties break without the
+    # UUID text; () to use ids.
+    keys: Sequence[int] | npt.NDArray[np.uint64] = ()
     # Each candidate's first session as an integer (equal: the same session),
     # for the second stage's session features; empty when not known.
     session: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
@@ -293,7 +298,13 @@ def first_stage(c: Candidates) -> FirstStage:
     return FirstStage(s, dn, dp, dx)
 
 
-def _order(score: F, ids: Sequence[str] | Sequence[int]) -> list[int]:
+def _order(score: F, ids: Sequence[str] | Sequence[int] | npt.NDArray[np.uint64]) -> list[int]:
+    if isinstance(ids, np.ndarray):
+        if not np.isnan(score).any():
+            # The same order as the sort below: lexsort is stable and keys are unique.
+            order: list[int] = np.lexsort((ids[:, 1], ids[:, 0], -score)).tolist()
+            return order
+        ids = [(hi << 64) | lo for hi, lo in ids.tolist()]
     return sorted(range(len(ids)), key=lambda i: (-float(score[i]), ids[i]))
 
 
@@ -331,12 +342,61 @@ def session_features(c: Candidates, fs: FirstStage, idx: npt.NDArray[np.int64]) 
     return np.column_stack([np.where(count > 0, best, 0.0), count])
 
 
+SPREAD_FEATURES = 7  # columns spread_features appends
+
+
+def spread_features(c: Candidates, fs: FirstStage, query: Query, idx: npt.NDArray[np.int64]) -> F:
+    """How the evidence spreads over sessions, per head candidate (``idx`` in
+    first-stage order): its rank among the head candidates of its session
+    (0: the session's best), how many distinct sessions the head holds above
+    it, the number of all candidates of its session and the best wn(s) among
+    them (itself excluded), its wn(s) minus its session's best in the head,
+    the number of distinct sessions in the head, and the question's length in
+    words. Zeros for the session columns when the path did not give sessions."""
+    n = idx.size
+    words = float(len(_WORD.findall(query.text.lower())))
+    if c.session.size != len(c):
+        out = np.zeros((n, SPREAD_FEATURES))
+        out[:, -1] = words
+        return out
+    norm = window_norm(fs.score)
+    score = norm[idx]
+    sess = c.session[idx]
+    before = np.tri(n, n, -1, dtype=bool)  # before[i, j]: j ranks above i
+    same = sess[:, None] == sess[None, :]
+    within = (same & before).sum(axis=1).astype(np.float64)
+    first = ~(same & before).any(axis=1)  # the first of its session in the head
+    sessions_above = (before & first[None, :]).sum(axis=1).astype(np.float64)
+    every = c.session[:, None] == sess[None, :]  # (all candidates, head)
+    every[idx, np.arange(n)] = False
+    total = every.sum(axis=0).astype(np.float64)
+    best_all = np.where(every, norm[:, None], -np.inf).max(axis=0, initial=-np.inf)
+    head_best = np.where(same, score[None, :], -np.inf).max(axis=1)
+    return np.column_stack(
+        [
+            within,
+            sessions_above,
+            total,
+            np.where(total > 0, best_all, 0.0),
+            score - head_best,
+            np.full(n, float(first.sum())),
+            np.full(n, words),
+        ]
+    )
+
+
 def features(
-    c: Candidates, fs: FirstStage, top: Sequence[int], query: Query, sessions: bool = False
+    c: Candidates,
+    fs: FirstStage,
+    top: Sequence[int],
+    query: Query,
+    sessions: bool = False,
+    spread: bool = False,
 ) -> F:
     """Feature rows of the candidates ``top`` (first-stage order), as
     bench/locomo_research.py SecondStage.features; with ``sessions`` the two
-    :func:`session_features` columns last."""
+    :func:`session_features` columns, then with ``spread`` the
+    :func:`spread_features` columns, last."""
     idx = np.asarray(top, dtype=np.int64)
     n = idx.size
     cols: list[F] = [np.log1p(np.arange(n, dtype=np.float64)), window_norm(fs.score)[idx]]
@@ -365,6 +425,8 @@ def features(
     out = np.hstack([x, form, inter])
     if sessions:
         out = np.hstack([out, session_features(c, fs, idx)])
+    if spread:
+        out = np.hstack([out, spread_features(c, fs, query, idx)])
     return out
 
 
@@ -375,6 +437,8 @@ class RankerSettings:
     depth: int = RERANK_DEPTH  # re-orders the first stage's top ``depth``
     source: str = ""  # where it was loaded from
     sessions: bool = False  # its features end with session_features
+    spread: bool = False  # ... then with spread_features
+    diversity: float = 0.0  # see diversify
 
 
 @dataclass(frozen=True)
@@ -453,6 +517,8 @@ def load_ranker(setting: str) -> Ranker | None:
     with np.load(path) as data:
         depth = int(data["depth"]) if "depth" in data.files else RERANK_DEPTH
         sessions = bool(data["sessions"]) if "sessions" in data.files else False
+        spread = bool(data["spread"]) if "spread" in data.files else False
+        diversity = float(data["diversity"]) if "diversity" in data.files else 0.0
         kind = str(data["kind"]) if "kind" in data.files else "logistic"
         if kind == "trees":
             return TreeRanker(
@@ -465,6 +531,8 @@ def load_ranker(setting: str) -> Ranker | None:
                 depth=depth,
                 source=str(path),
                 sessions=sessions,
+                spread=spread,
+                diversity=diversity,
             )
         if kind != "logistic":
             raise ValueError(f"{path}: unknown ranker kind {kind!r}")
@@ -476,6 +544,8 @@ def load_ranker(setting: str) -> Ranker | None:
             depth=depth,
             source=str(path),
             sessions=sessions,
+            spread=spread,
+            diversity=diversity,
         )
 
 
@@ -490,6 +560,28 @@ def shared_ranker(setting: str) -> Ranker | None:
 
 
 # ------------------------------------------------------------------ ranking
+
+
+def diversify(z: F, session: npt.NDArray[np.int64], weight: float) -> list[int]:
+    """Positions of ``z`` best first, greedily: each step takes the highest
+    ``z - weight * (how many already taken share its session)``, ties to the
+    lower position. ``weight`` 0 (or no sessions) is the plain order of -z,
+    stable; a positive weight lets a turn of a session not yet shown pass
+    turns of one already shown (evidence spread over several sessions)."""
+    n = z.size
+    if weight <= 0 or session.size != n:
+        return [int(j) for j in np.argsort(-z, kind="stable")]
+    codes = np.unique(session, return_inverse=True)[1]
+    taken = np.zeros(int(codes.max()) + 1 if n else 0)
+    left = np.ones(n, dtype=bool)
+    out: list[int] = []
+    for _ in range(n):
+        adjusted = np.where(left, z - weight * taken[codes], -np.inf)
+        j = int(np.argmax(adjusted))
+        out.append(j)
+        left[j] = False
+        taken[codes[j]] += 1
+    return out
 
 
 @dataclass(frozen=True)
@@ -508,7 +600,7 @@ def list_ranks(c: Candidates) -> tuple[list[int], list[int]]:
     d = np.where(np.isnan(c.cos), 0, _ranks(c.cos)).astype(np.int64)
     lx = _ranks(c.lex, positive_only=True)
     lexical = np.where(np.isfinite(lx), lx, 0).astype(np.int64)
-    return [int(x) for x in d], [int(x) for x in lexical]
+    return d.tolist(), lexical.tolist()
 
 
 def rank(c: Candidates, query: Query, ranker: Ranker | None) -> Ranked:
@@ -516,23 +608,25 @@ def rank(c: Candidates, query: Query, ranker: Ranker | None) -> Ranked:
     if len(c) == 0:
         return Ranked([], [])
     fs = first_stage(c)
-    order = _order(fs.score, c.keys or c.ids)
+    order = _order(fs.score, c.keys if len(c.keys) else c.ids)
     dense_rank, lexical_rank = list_ranks(c)
     # The model learned on full windows (LoCoMo scopes hold 300-700 episodes);
     # below WINDOW candidates its window-relative features are out of range, so
     # a small scope keeps the first-stage order.
     if ranker is None or len(order) < MIN_RERANK_CANDIDATES:
-        return Ranked(order, [float(fs.score[i]) for i in order], dense_rank, lexical_rank)
+        return Ranked(order, fs.score[order].tolist(), dense_rank, lexical_rank)
     head, tail = order[: ranker.depth], order[ranker.depth :]
-    z = ranker.decision(features(c, fs, head, query, ranker.sessions))
-    # Stable sort on -z: equal scores keep the first-stage order.
-    positions = [int(j) for j in np.argsort(-z, kind="stable")]
+    z = ranker.decision(features(c, fs, head, query, ranker.sessions, ranker.spread))
+    # Equal scores keep the first-stage order.
+    sessions = c.session[head] if c.session.size == len(c) else c.session
+    positions = diversify(z, sessions, ranker.diversity)
     # Reported scores decrease along the list: the head's are above every tail score.
     floor = float(fs.score[tail[0]]) if tail else 0.0
-    head_scores = (floor + 1.0 + 1.0 / (1.0 + np.exp(-np.clip(z[positions], -50, 50)))).tolist()
+    head_scores = floor + 1.0 + 1.0 / (1.0 + np.exp(-np.clip(z[positions], -50, 50)))
+    head_scores = np.minimum.accumulate(head_scores).tolist()
     return Ranked(
         [head[j] for j in positions] + tail,
-        head_scores + [float(fs.score[i]) for i in tail],
+        head_scores + fs.score[tail].tolist(),
         dense_rank,
         lexical_rank,
     )

@@ -287,9 +287,17 @@ def joined_readings(
 ) -> dict[int, list[tuple[int, int, int]]]:
     """Each unit read together with the next unit of its sentence and, in a sentence of
     three units or more, the whole sentence read as one from its first unit, keyed by
-    the unit the reading starts at."""
+    the unit the reading starts at. Only in a sentence holding a negation of one of the
+    gate languages: an absence claim across a cut has one, and the joined readings are
+    model time (every unit is still read alone, whatever its language)."""
     joined: dict[int, list[tuple[int, int, int]]] = {}
+    negation: dict[int, bool] = {}
     for i, (sentence, start, _) in enumerate(units):
+        if sentence not in negation:
+            text = analysis.sentence_text(sentence)
+            negation[sentence] = negated(text, text)
+        if not negation[sentence]:
+            continue
         last = i
         while last + 1 < len(units) and units[last + 1][0] == sentence:
             last += 1

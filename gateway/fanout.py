@@ -295,8 +295,8 @@ class Fanout:
             exact_job = self._executor.submit(self._exact, cmd, exact_route, query("exact_lookup"))
         sections = []
         for name, job in jobs.items():
-            plane, method = plane_of[name]
-            fallback = functools.partial(from_error, name, query(name), late(plane, method))
+            # The late answer's error is built only for a fetch that is late.
+            fallback = functools.partial(_late_section, name, query(name), *plane_of[name])
             sections.append(wait(job, self._planes.timeout_s, fallback))
         exact = None
         if exact_job is not None and exact_route is not None:
@@ -309,3 +309,8 @@ class Fanout:
                 ),
             )
         return sections, exact
+
+
+def _late_section(name: str, query: dict[str, object], plane: str, method: str) -> SectionInput:
+    """The section of a plane that gave no answer within the deadline."""
+    return from_error(name, query, late(plane, method))

@@ -198,26 +198,30 @@ def revision(row: Mapping[str, Any]) -> pb.LearningRevision:
 
 
 def learning(row: Mapping[str, Any], history: Sequence[Mapping[str, Any]] = ()) -> pb.Learning:
+    # The maps are keyed by StrEnum members, which hash and compare as their
+    # words: the stored word finds its number without constructing the member
+    # (an unknown word is a KeyError, a fault either way). Every learned
+    # context converts up to 50 rows.
     message = pb.Learning(
         learning_id=str(row["learning_id"]),
-        scope=scope(row["scope_kind"], row["scope_id"]),
-        kind=KIND_TO_PB[Kind(row["kind"])],
+        scope=cpb.Scope(kind=SCOPE_KIND_TO_PB[row["scope_kind"]], id=row["scope_id"]),
+        kind=KIND_TO_PB[row["kind"]],
         content=row["content"],
-        status=LEARNING_STATUS_TO_PB[LearningStatus(row["status"])],
-        publish_tier=TIER_TO_PB[Tier(row["publish_tier"])],
-        verification_status=VERIFICATION_TO_PB[Verification(row["verification_status"])],
-        policy_decision=DECISION_TO_PB[Decision(row["policy_decision"])],
+        status=LEARNING_STATUS_TO_PB[row["status"]],
+        publish_tier=TIER_TO_PB[row["publish_tier"]],
+        verification_status=VERIFICATION_TO_PB[row["verification_status"]],
+        policy_decision=DECISION_TO_PB[row["policy_decision"]],
         policy_actor=row["policy_actor"],
         source=source(row),
-        evidence_refs=list(row["evidence_refs"]),
-        sensitivity=SENSITIVITY_TO_PB[Sensitivity(row["sensitivity"])],
+        evidence_refs=row["evidence_refs"],
+        sensitivity=SENSITIVITY_TO_PB[row["sensitivity"]],
         candidate_id=str(row["candidate_id"]),
         supersedes=str(row["supersedes"] or ""),
         superseded_by=str(row["superseded_by"] or ""),
         history=[revision(h) for h in history],
         created_at=to_timestamp(row["created_at"]),
         confidence=int(row["confidence"]),
-        origin=ORIGIN_TO_PB[Origin(row["origin"])],
+        origin=ORIGIN_TO_PB[row["origin"]],
         withheld_by_quarantine=bool(row.get("withheld_by_quarantine")),
     )
     if row["expires_at"] is not None:

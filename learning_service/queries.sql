@@ -261,7 +261,7 @@ WHERE record_kind IN ('run_record', 'event')
 -- whose source run record or run.completed event is not withheld (the rule
 -- of learning.source_quarantined, over withheld_sources).
 SELECT s.learning_id, s.scope_key, s.scope_kind, s.source_subject, s.source_workspace,
-       s.created_at, s.terms, s.terms_version
+       s.created_at, s.terms, s.terms_version, s.term_count
 FROM learning.learning_state s
 WHERE s.status = 'active' AND s.publish_tier = 'active'
   AND learning.is_prompt_eligible(s.kind, s.sensitivity, s.status, s.publish_tier,
@@ -298,23 +298,27 @@ WITH shared AS (
     WHERE p.scope_key = ANY (%(scope_keys)s::text[]) AND p.term = ANY (%(terms)s::text[])
     GROUP BY p.learning_id
 ),
-hits AS MATERIALIZED (
-    SELECT c.learning_id, c.scope_kind, c.created_at,
-           h.shared::float8
-               / sqrt((cardinality(%(terms)s::text[]) * cardinality(c.terms))::float8) AS score
-    FROM shared h
-    JOIN context_gate c USING (learning_id)
-    WHERE c.terms_version = %(terms_version)s
-      AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
-                                   %(subject)s, %(workspace)s)
-),
-in_scope AS (
-    -- An index-only scan of learning_state_gate_idx (0005).
-    SELECT count(*) AS eligible
+-- The gate once per read: every eligible learning in scope with what the
+-- read ranks by, from one index-only scan of learning_state_context_idx
+-- (0006) with the quarantine state hashed once; counted for `eligible`, and
+-- the postings' hits join it, so no hit is gated (or read) again.
+gated AS MATERIALIZED (
+    SELECT c.learning_id, c.scope_kind, c.created_at, c.terms_version, c.term_count
     FROM context_gate c
     WHERE c.scope_key = ANY (%(scope_keys)s::text[])
       AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
                                    %(subject)s, %(workspace)s)
+),
+hits AS MATERIALIZED (
+    SELECT g.learning_id, g.scope_kind, g.created_at,
+           h.shared::float8
+               / sqrt((cardinality(%(terms)s::text[]) * g.term_count)::float8) AS score
+    FROM shared h
+    JOIN gated g USING (learning_id)
+    WHERE g.terms_version = %(terms_version)s
+),
+in_scope AS (
+    SELECT count(*) AS eligible FROM gated
 ),
 picked AS (
     (SELECT learning_id, score, 'hit' AS part FROM hits
@@ -322,13 +326,10 @@ picked AS (
               learning_id
      LIMIT %(limit)s)
     UNION ALL
-    (SELECT c.learning_id, 0::float8, 'recent' FROM context_gate c
+    (SELECT g.learning_id, 0::float8, 'recent' FROM gated g
      WHERE %(fallback)s AND NOT EXISTS (SELECT FROM hits)
-       AND c.scope_key = ANY (%(scope_keys)s::text[])
-       AND learning.session_visible(c.scope_kind, c.source_subject, c.source_workspace,
-                                    %(subject)s, %(workspace)s)
-     ORDER BY c.created_at DESC, array_position(%(scope_order)s::text[], c.scope_kind),
-              c.learning_id
+     ORDER BY g.created_at DESC, array_position(%(scope_order)s::text[], g.scope_kind),
+              g.learning_id
      LIMIT %(limit)s)
 )
 SELECT n.eligible, (SELECT count(*) FROM hits) AS matched,

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import faiss as _faiss_module
@@ -46,6 +47,8 @@ HNSW_EF_SEARCH = 100
 EXACT_RANGE = 20_000
 # Up to this many tombstones in a range are skipped by fetching extra neighbours.
 OVERFETCH_MAX = 256
+# Search parameters kept per segment for this many (range, efSearch) pairs.
+RANGE_PARAMS_CACHED = 1024
 
 KIND_EXACT = "exact"
 KIND_FLAT = "flat"
@@ -94,8 +97,9 @@ def exact_scores(
     is stored and however many rows are scored with it (BLAS blocking is not),
     so replicas with different segment layouts rank alike."""
     q = np.asarray(query, dtype=np.float64).reshape(-1)
-    picked = vectors[rows].astype(np.float64)
-    result: npt.NDArray[np.float64] = (picked * q).sum(axis=1)
+    # float32 x float64 products are exact in float64: the same values as
+    # converting the rows first, without the converted copy.
+    result: npt.NDArray[np.float64] = np.multiply(vectors[rows], q).sum(axis=1)
     return result
 
 
@@ -147,9 +151,9 @@ class DenseIndex:
         if self.kind != KIND_HNSW or hi - lo <= EXACT_RANGE:
             return self._exact_range(q, lo, hi, k, mask_fn)
         if mask_fn is None:
-            return self._hnsw(query, k, faiss.IDSelectorRange(lo, hi))
+            return self._hnsw(query, k, (lo, hi))
         if alive is not None and 0 < dead_in_range <= OVERFETCH_MAX:
-            rows, scores = self._hnsw(query, k + dead_in_range, faiss.IDSelectorRange(lo, hi))
+            rows, scores = self._hnsw(query, k + dead_in_range, (lo, hi))
             keep = alive[rows]
             return rows[keep][:k], scores[keep][:k]
         mask = mask_fn(lo, hi)
@@ -176,10 +180,33 @@ class DenseIndex:
         top = _top_k(scores, k, score_slack(self.dim))
         return (top + lo).astype(np.int64), scores[top]
 
+    @cached_property
+    def _range_params(self) -> dict[tuple[int, int, int], Any]:
+        return {}
+
+    def _params_for_range(self, lo: int, hi: int, ef: int) -> Any:
+        """Search parameters restricted to [lo, hi), kept per range (making
+        the two SWIG objects costs about as much as a sixth of the search);
+        FAISS only reads them, so concurrent searches may share them."""
+        cache = self._range_params
+        key = (lo, hi, ef)
+        params = cache.get(key)
+        if params is None:
+            if len(cache) >= RANGE_PARAMS_CACHED:
+                cache.clear()
+            # faiss's wrapper keeps the selector alive with its params.
+            params = faiss.SearchParametersHNSW(sel=faiss.IDSelectorRange(lo, hi), efSearch=ef)
+            cache[key] = params
+        return params
+
     def _hnsw(
         self, query: FloatMatrix, k: int, selector: Any
     ) -> tuple[IntArray, npt.NDArray[np.float32]]:
-        params = faiss.SearchParametersHNSW(sel=selector, efSearch=max(self.ef_search, k))
+        ef = max(self.ef_search, k)
+        if isinstance(selector, tuple):
+            params = self._params_for_range(selector[0], selector[1], ef)
+        else:
+            params = faiss.SearchParametersHNSW(sel=selector, efSearch=ef)
         distances, labels = self.faiss_index.search(query.reshape(1, -1), k, params=params)
         keep = labels[0] >= 0
         return labels[0][keep].astype(np.int64), distances[0][keep].astype(np.float32)

@@ -83,7 +83,8 @@ class LexicalSegment:
         hi: int,
         avgdl: float,
     ) -> tuple[IntArray, npt.NDArray[np.float64]]:
-        """(rows, BM25 scores) of every row in [lo, hi) matching any term.
+        """(rows, BM25 scores) of every row in [lo, hi) matching any term,
+        rows ascending (Snapshot.candidates relies on it).
 
         ``weighted_terms`` pairs each distinct query term with its idf (times
         its query frequency)."""

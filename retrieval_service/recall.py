@@ -19,10 +19,12 @@ Path choice, first match wins:
 Visibility: the follower may lag a quarantine or purge by up to a batch, but
 a quarantined or purged episode must never be served once the ledger call
 returned. When this process knows the journal's database URL, a resident
-Recall starts by reading the visibility fence (one row, migration 0014: the
-cursor of the latest quarantine, restore or purge change, raised in that
-change's own transaction). A call acknowledged before the Recall started has
-committed, so the fence read is >= its change's cursor; a snapshot whose
+Recall starts by sending a read of the visibility fence (one row, migration
+0014: the cursor of the latest quarantine, restore or purge change, raised in
+that change's own transaction) and collects the answer after its search
+(retrieval_service.direct). A call acknowledged before the Recall started has
+committed and PostgreSQL executes the read after it was sent, so the fence
+read is >= its change's cursor, whenever the snapshot was taken; a snapshot whose
 applied cursor is >= the fence has applied that change (the feed delivers
 every change below an applied cursor), so it serves its hits from the bodies
 it holds (retrieval_service.bodies), with no other read. Otherwise (the
@@ -54,7 +56,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -67,9 +69,11 @@ from engram.errors import Unavailable
 from engram.fusion import session_excluded
 from engram.journal.v1 import journal_pb2 as jpb
 from engram.metrics import count_plane_event
+from engram.retrieval.v1 import retrieval_pb2 as rpb
 from engram.timeutil import to_timestamp
 from retrieval_service import bodies
 from retrieval_service.changes import timestamp_us
+from retrieval_service.direct import FenceRead
 from retrieval_service.follower import Freshness
 from retrieval_service.index import ResidentIndex
 from retrieval_service.journal_client import JournalClient, JournalFailed
@@ -162,17 +166,77 @@ class Ranked:
         return self.ids[self.position]
 
 
+class RankedList(Sequence[Ranked]):
+    """The ranked candidates, each made into a :class:`Ranked` only when read
+    (a request reads its limit, the ranking orders them all)."""
+
+    def __init__(self, ids: EpisodeIds | Sequence[str], ranked: ranking.Ranked) -> None:
+        self._ids = ids
+        self._ranked = ranked
+
+    def __len__(self) -> int:
+        return len(self._ranked.order)
+
+    @overload
+    def __getitem__(self, index: int) -> Ranked: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Ranked]: ...
+
+    def __getitem__(self, index: int | slice) -> Ranked | list[Ranked]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        ranked = self._ranked
+        position = ranked.order[index]
+        return Ranked(
+            self._ids,
+            position,
+            ranked.scores[index],
+            ranked.dense_rank[position],
+            ranked.lexical_rank[position],
+        )
+
+
 @dataclass(frozen=True)
 class Hit:
+    """A hit whose episode was read (the re-read or the fallback)."""
+
     episode: jpb.Episode
     score: float
     dense_rank: int
     lexical_rank: int
 
+    def message(self) -> rpb.RecallHit:
+        return bodies.hit_from_episode(self.episode, self.score, self.dense_rank, self.lexical_rank)
+
+
+@dataclass(frozen=True)
+class HeldHit:
+    """A hit served from a row the snapshot holds, made into its RecallHit
+    straight from the row; the episode is made only when asked for."""
+
+    snapshot: Snapshot
+    segment: int
+    row: int
+    hit: rpb.RecallHit
+
+    @property
+    def episode(self) -> jpb.Episode:
+        episode = bodies.episode(self.snapshot, self.segment, self.row)
+        assert episode is not None  # held: recall_hit made the hit
+        return episode
+
+    @property
+    def score(self) -> float:
+        return self.hit.score
+
+    def message(self) -> rpb.RecallHit:
+        return self.hit
+
 
 @dataclass(frozen=True)
 class RecallResult:
-    hits: list[Hit]
+    hits: Sequence[Hit | HeldHit]
     coverage: cpb.Coverage
     served_by: str
     fallback_reason: str
@@ -210,6 +274,30 @@ def in_window(ts_us: int, start_us: int | None, end_us: int | None) -> bool:
     return (start_us is None or ts_us >= start_us) and (end_us is None or ts_us < end_us)
 
 
+class _Fence:
+    """A fence read that was sent: its answer is collected once, when the
+    resident path needs it, or by :meth:`settle` when nothing did (which
+    frees its connection)."""
+
+    def __init__(self, read: FenceRead) -> None:
+        self._read: FenceRead | None = read
+        self._value = 0
+
+    def value(self) -> int:
+        if self._read is not None:
+            read, self._read = self._read, None
+            self._value = read()
+        return self._value
+
+    def settle(self) -> None:
+        if self._read is None:
+            return
+        try:
+            self.value()
+        except (Unavailable, JournalFailed) as error:
+            log.info("an unused fence read failed: %s", error)
+
+
 class Recaller:
     def __init__(
         self,
@@ -225,14 +313,15 @@ class Recaller:
         ranker: ranking.Ranker | None = None,
         episodes: EpisodeReader | None = None,
         floor_wait: float = 0.5,
-        fence: Callable[[], int] | None = None,
+        fence: Callable[[], FenceRead] | None = None,
     ) -> None:
         self._index = index
         self._freshness = freshness
         self._client = client
         # The visibility re-read (direct database read, or the journal's RPC).
         self._episodes: EpisodeReader = episodes if episodes is not None else client
-        # Reads the visibility fence (None: every resident hit is re-read).
+        # Starts a read of the visibility fence, answered later (None: every
+        # resident hit is re-read).
         self.fence = fence
         self._visibility = {VISIBILITY_SNAPSHOT: 0, VISIBILITY_REREAD: 0}
         self._embedder = embedder
@@ -290,12 +379,21 @@ class Recaller:
         return None, snapshot
 
     def recall(self, query: RecallQuery) -> RecallResult:
-        # Read before the snapshot is chosen: any snapshot taken afterwards is
-        # at least as new as one this fence would accept.
+        # Sent before the snapshot is chosen (any snapshot taken afterwards is
+        # at least as new as one this fence would accept) and answered while
+        # the search runs: what makes the fence safe is only that PostgreSQL
+        # reads it after this Recall began (module docstring).
         try:
-            fence = self._read_fence(query)
+            fence = self._start_fence(query)
         except (Unavailable, JournalFailed) as error:
             return self._unserved(query, error)
+        try:
+            return self._recall(query, fence)
+        finally:
+            if fence is not None:
+                fence.settle()
+
+    def _recall(self, query: RecallQuery, fence: _Fence | None) -> RecallResult:
         reason, snapshot = self._blocker(query.min_snapshot_version)
         # Embed once when the resident index will use the vector (serving or
         # shadowing); the fallback then sends it along instead of the journal
@@ -332,8 +430,9 @@ class Recaller:
 
     # -------------------------------------------------------------- resident
 
-    def _read_fence(self, query: RecallQuery) -> int | None:
-        """The visibility fence when the resident path could use it, else None."""
+    def _start_fence(self, query: RecallQuery) -> _Fence | None:
+        """A read of the visibility fence, sent, when the resident path could
+        use it, else None."""
         fence = self.fence
         if (
             fence is None
@@ -343,7 +442,7 @@ class Recaller:
             or self._index.snapshot is None
         ):
             return None
-        return fence()
+        return _Fence(fence())
 
     @staticmethod
     def _prepare(query: RecallQuery, snapshot: Snapshot | None) -> ranking.Query:
@@ -366,7 +465,7 @@ class Recaller:
         snapshot: Snapshot,
         vector: npt.NDArray[np.float32],
         prepared: ranking.Query,
-    ) -> list[Ranked]:
+    ) -> Sequence[Ranked]:
         """The whole ranked candidate list (engram.ranking; independent of limit)."""
         if self._resident_guard is not None:
             self._resident_guard()
@@ -384,17 +483,7 @@ class Recaller:
             ),
             prepared,
         )
-        ranked = ranking.rank(candidates, prepared, self.ranker)
-        return [
-            Ranked(
-                candidates.ids,
-                i,
-                score,
-                ranked.dense_rank[i],
-                ranked.lexical_rank[i],
-            )
-            for i, score in zip(ranked.order, ranked.scores, strict=True)
-        ]
+        return RankedList(candidates.ids, ranking.rank(candidates, prepared, self.ranker))
 
     def _resident(
         self,
@@ -403,12 +492,13 @@ class Recaller:
         vector: npt.NDArray[np.float32],
         embed_micros: int,
         prepared: ranking.Query,
-        fence: int | None = None,
+        fence: _Fence | None = None,
     ) -> RecallResult:
         started = time.perf_counter_ns()
         fused = self._search(query, snapshot, vector, prepared)
-        held = None
-        if fence is not None and snapshot.applied_cursor >= fence:
+        held: list[HeldHit] | None = None
+        hits: Sequence[Hit | HeldHit]
+        if fence is not None and snapshot.applied_cursor >= fence.value():
             held = self._from_snapshot(query, snapshot, fused)
         if held is None:
             self._count_visibility(VISIBILITY_REREAD)
@@ -435,22 +525,25 @@ class Recaller:
 
     @staticmethod
     def _from_snapshot(
-        query: RecallQuery, snapshot: Snapshot, fused: list[Ranked]
-    ) -> list[Hit] | None:
+        query: RecallQuery, snapshot: Snapshot, fused: Sequence[Ranked]
+    ) -> list[HeldHit] | None:
         """The top hits from the bodies the snapshot holds (every candidate is
         a live row that passed the request's filters), or None when one of them
         holds no body."""
-        hits: list[Hit] = []
+        hits: list[HeldHit] = []
         for item in fused[: query.limit]:
             if not isinstance(item.ids, EpisodeIds):
                 return None
-            episode = bodies.episode(snapshot, *item.ids.location(item.position))
-            if episode is None:
+            segment, row = item.ids.location(item.position)
+            hit = bodies.recall_hit(
+                snapshot, segment, row, item.score, item.dense_rank, item.lexical_rank
+            )
+            if hit is None:
                 return None
-            hits.append(Hit(episode, item.score, item.dense_rank, item.lexical_rank))
+            hits.append(HeldHit(snapshot, segment, row, hit))
         return hits
 
-    def _confirm(self, query: RecallQuery, fused: list[Ranked]) -> list[Hit]:
+    def _confirm(self, query: RecallQuery, fused: Sequence[Ranked]) -> list[Hit]:
         """Keep the fused candidates the journal still shows, in fused order."""
         hits: list[Hit] = []
         position = 0

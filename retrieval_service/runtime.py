@@ -65,7 +65,7 @@ class RetrievalRuntime:
             serving_enabled=settings.workers_enabled,
             ranker=ranking.shared_ranker(settings.recall_ranker),
             episodes=self.direct,
-            fence=None if self.direct is None else self.direct.fence,
+            fence=None if self.direct is None else self.direct.start_fence,
             floor_wait=settings.index_floor_wait_seconds,
         )
         self._started = False

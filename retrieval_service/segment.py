@@ -41,6 +41,52 @@ def scope_key(subject: int, workspace: int) -> int:
     return (subject << 32) | workspace
 
 
+@dataclass(frozen=True)
+class ThreadIndex:
+    """A segment's rows in (thread, first_seen_us) order as one int64 key
+    each: the thread id in the high 32 bits, the rank of the time among the
+    segment's distinct times in the low 32 (interned ids are below 2**31 and
+    a segment has fewer rows than 2**32), so one integer binary search finds
+    a (thread, time) position. For the segment's own rows the two positions a
+    neighbour lookup needs (before and after the row's equal (thread, time)
+    group) are stored, so they need no search (the search would miss the
+    cache about twenty times per row in a large segment)."""
+
+    keys: I64  # ascending
+    rows: I32  # the row at each position
+    times: I64  # the segment's distinct first_seen_us, ascending
+    group_start: I32  # per row: the first position of its (thread, time) group
+    group_end: I32  # per row: one past the last position of its group
+
+    @classmethod
+    def build(cls, thread: I64, seen: I64) -> ThreadIndex:
+        order = np.lexsort((seen, thread)).astype(np.int32)
+        times = np.unique(seen)
+        keys = (thread[order] << 32) | np.searchsorted(times, seen[order]).astype(np.int64)
+        n = keys.size
+        first = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if n else np.empty(0, np.int64)
+        group = np.cumsum(np.r_[True, keys[1:] != keys[:-1]]) - 1 if n else first
+        ends = np.r_[first[1:], n] if n else first
+        group_start = np.empty(n, dtype=np.int32)
+        group_end = np.empty(n, dtype=np.int32)
+        group_start[order] = first[group]
+        group_end[order] = ends[group]
+        _freeze(order, times, keys, group_start, group_end)
+        return cls(keys, order, times, group_start, group_end)
+
+    def key(self, thread: I64, seen: I64, side: str) -> I64:
+        """Keys that sort exactly where (thread, seen) does among ``keys``:
+        with side "left" before every equal (thread, time), with "right" after."""
+        rank = np.searchsorted(self.times, seen, side=side)  # type: ignore[call-overload]
+        result: I64 = (thread << 32) | rank.astype(np.int64)
+        return result
+
+    def time_at(self, positions: I64) -> I64:
+        """first_seen_us at each position."""
+        result: I64 = self.times[self.keys[positions] & 0xFFFFFFFF]
+        return result
+
+
 @dataclass(frozen=True, eq=False)
 class Segment:
     uid: str
@@ -70,17 +116,13 @@ class Segment:
     vectors_missing: int = field(default=0)
 
     @cached_property
-    def thread_index(self) -> tuple[npt.NDArray[np.complex128], I32]:
-        """Rows sorted by (thread, first_seen_us), as complex keys (real part
-        the thread id, imaginary part the time: numpy orders complex numbers
-        lexicographically, and microsecond times are exact in a float64), for
-        vectorised neighbour lookups. Derived, so not persisted."""
+    def thread_index(self) -> ThreadIndex:
+        """Rows sorted by (thread, first_seen_us), for vectorised neighbour
+        lookups. Derived, so not persisted."""
         meta = self.rank_meta
-        keys = meta[:, records_mod.META_THREAD].astype(np.float64) + 1j * meta[
-            :, records_mod.META_FIRST_SEEN
-        ].astype(np.float64)
-        order = np.argsort(keys, kind="stable").astype(np.int32)
-        return np.ascontiguousarray(keys[order]), order
+        return ThreadIndex.build(
+            meta[:, records_mod.META_THREAD], meta[:, records_mod.META_FIRST_SEEN]
+        )
 
     def names_of(self, subject: int, workspace: int) -> frozenset[int]:
         """Interned speaker names of a scope's rows (dead rows included)."""
@@ -127,7 +169,9 @@ class Segment:
         return -1
 
     def episode_id(self, row: int) -> str:
-        return str(uuid.UUID(int=(int(self.key_hi[row]) << 64) | int(self.key_lo[row])))
+        """The UUID text of a row's episode (str(uuid.UUID(...)), formatted directly)."""
+        h = f"{int(self.key_hi[row]):016x}{int(self.key_lo[row]):016x}"
+        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
     def texts_of(self, row: int) -> tuple[str, str]:
         o = self.text_offsets

@@ -8,7 +8,7 @@ mapped to status codes by the shared interceptor.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 
 import grpc
@@ -65,7 +65,7 @@ def _window(window: cpb.TimeWindow) -> tuple[datetime | None, datetime | None]:
     return start, end
 
 
-def _query_vector(values: list[float], dimension: int) -> npt.NDArray[np.float32] | None:
+def _query_vector(values: Sequence[float], dimension: int) -> npt.NDArray[np.float32] | None:
     if not values:
         return None
     if len(values) != dimension:
@@ -131,30 +131,13 @@ class RetrievalServicer(rgrpc.RetrievalServiceServicer):
             limit=limit,
             start=start,
             end=end,
-            vector=_query_vector(list(request.query_embedding), self.runtime.embedder.dimension),
+            vector=_query_vector(request.query_embedding, self.runtime.embedder.dimension),
             context_turns=context_turns("context_turns", request.context_turns),
             min_snapshot_version=_floor(request.min_snapshot_version),
         )
         result = self.runtime.recaller.recall(query)
         return rpb.RecallResponse(
-            hits=[
-                rpb.RecallHit(
-                    episode_id=h.episode.episode_id,
-                    subject=h.episode.subject,
-                    workspace=h.episode.workspace,
-                    session_id=h.episode.session_id,
-                    user_text=h.episode.user_text,
-                    assistant_text=h.episode.assistant_text,
-                    score=h.score,
-                    dense_rank=h.dense_rank,
-                    lexical_rank=h.lexical_rank,
-                    last_seen_at=h.episode.last_seen_at,
-                    user_name=h.episode.user_name,
-                    assistant_name=h.episode.assistant_name,
-                    context_turns=h.episode.context_turns,
-                )
-                for h in result.hits
-            ],
+            hits=[h.message() for h in result.hits],
             coverage=result.coverage,
             absence_state=derive_absence(result.coverage, len(result.hits)),
             served_by=SERVED_BY[result.served_by],

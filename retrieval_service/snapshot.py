@@ -37,6 +37,20 @@ BoolArray = npt.NDArray[np.bool_]
 I64 = npt.NDArray[np.int64]
 # Hits of one list: (scores, segment of each, row of each).
 Hits = tuple[npt.NDArray[np.float64], I64, I64]
+# (segment << _ROW_BITS | row): one sortable integer per (segment, row).
+_ROW_BITS = 40
+_ROW_MASK = (1 << _ROW_BITS) - 1
+Positions = npt.NDArray[np.intp] | slice
+
+
+def _by_segment(segs: I64) -> list[tuple[int, Positions]]:
+    """(segment, positions in ``segs``) for each segment present; one slice
+    when every entry is of one segment (a base-only snapshot's case)."""
+    if segs.size and (segs == segs[0]).all():
+        return [(int(segs[0]), slice(None))]
+    return [(int(index), np.flatnonzero(segs == index)) for index in np.unique(segs)]
+
+
 _NO_HITS: Hits = (np.empty(0, np.float64), np.empty(0, np.int64), np.empty(0, np.int64))
 
 # Inline merging of small segments: at most this many, and never larger than
@@ -44,6 +58,8 @@ _NO_HITS: Hits = (np.empty(0, np.float64), np.empty(0, np.int64), np.empty(0, np
 # the base).
 MAX_SMALL_SEGMENTS = 8
 SMALL_MAX_ROWS = 50_000
+# Scopes whose speaker names a snapshot keeps (it lives until the next feed batch).
+SPEAKER_SCOPES_CACHED = 4096
 
 
 @dataclass(frozen=True)
@@ -87,16 +103,15 @@ class EpisodeIds(Sequence[str]):
         self._rows = rows
         self._text: dict[int, str] = {}
 
-    def keys(self) -> list[int]:
-        """Each row's UUID as a 128-bit integer: orders exactly as the UUID text."""
-        hi = np.empty(self._rows.size, dtype=np.uint64)
-        lo = np.empty(self._rows.size, dtype=np.uint64)
-        for index in np.unique(self._segs):
-            at = self._segs == index
-            segment = self._segments[int(index)]
-            hi[at] = segment.key_hi[self._rows[at]]
-            lo[at] = segment.key_lo[self._rows[at]]
-        return [(h << 64) | v for h, v in zip(hi.tolist(), lo.tolist(), strict=True)]
+    def keys(self) -> npt.NDArray[np.uint64]:
+        """Each row's UUID as (high, low) 64-bit halves, one row per candidate:
+        ordered lexicographically, exactly as the UUID text."""
+        keys = np.empty((self._rows.size, 2), dtype=np.uint64)
+        for index, at in _by_segment(self._segs):
+            segment = self._segments[index]
+            keys[at, 0] = segment.key_hi[self._rows[at]]
+            keys[at, 1] = segment.key_lo[self._rows[at]]
+        return keys
 
     def __len__(self) -> int:
         return int(self._rows.size)
@@ -207,8 +222,23 @@ class Snapshot:
 
     # ----------------------------------------------------------------- search
 
+    @cached_property
+    def _speaker_cache(self) -> dict[tuple[str, str], list[str]]:
+        return {}
+
     def speaker_names(self, subject: str, workspace: str) -> list[str]:
-        """The speaker names the scope's episodes carry (for engram.ranking.prepare_query)."""
+        """The speaker names the scope's episodes carry (for engram.ranking.prepare_query);
+        kept per scope for the snapshot's life (read twice by each Recall)."""
+        cache = self._speaker_cache
+        key = (subject, workspace)
+        found = cache.get(key)
+        if found is None:
+            if len(cache) >= SPEAKER_SCOPES_CACHED:
+                cache.clear()
+            found = cache[key] = self._scope_speakers(subject, workspace)
+        return list(found)
+
+    def _scope_speakers(self, subject: str, workspace: str) -> list[str]:
         s, w = self.interner.lookup(subject), self.interner.lookup(workspace)
         if s < 0 or w < 0:
             return []
@@ -249,12 +279,13 @@ class Snapshot:
                     self._dense_hits(index, segment, request, vector, allowed, exclude, lo, hi)
                 )
             if weighted:
+                # Rows ascending (LexicalSegment.score_range).
                 rows, scores = segment.lexical.score_range(weighted, lo, hi, avgdl)
-                if rows.size:
-                    order = np.argsort(rows, kind="stable")
-                    rows_sorted, scores_sorted = rows[order], scores[order]
-                    alive = self.alive[index][rows_sorted]
-                    lex_all[index] = (rows_sorted[alive], scores_sorted[alive])
+                if rows.size and self.dead[index].size:
+                    alive = self.alive[index][rows]
+                    lex_all[index] = (rows[alive], scores[alive])
+                elif rows.size:
+                    lex_all[index] = (rows, scores)
                 if rows.size and allowed is not None:
                     keep = allowed(lo, hi)[rows - lo]
                     rows, scores = rows[keep], scores[keep]
@@ -273,33 +304,39 @@ class Snapshot:
         all_rows = np.concatenate((dense_top[2], lexical_top[2]))
         if not all_rows.size:
             return ranking.empty_candidates()
-        _unique, first = np.unique(all_segs << 40 | all_rows, return_index=True)
+        _unique, first = np.unique(all_segs << _ROW_BITS | all_rows, return_index=True)
         first.sort()
         segs, rows_c = all_segs[first], all_rows[first]
         n = int(segs.size)
         meta = np.empty((n, records_mod.META_COLUMNS), dtype=np.int64)
-        for index in np.unique(segs):
-            at = segs == index
-            meta[at] = self.segments[int(index)].rank_meta[rows_c[at]]
-        prev_s, prev_r, next_s, next_r = self._neighbours(meta)
+        for index, at in _by_segment(segs):
+            meta[at] = self.segments[index].rank_meta[rows_c[at]]
+        prev_s, prev_r, next_s, next_r = self._neighbours(segs, rows_c, meta)
         # One pass for the candidates and both neighbours (a row's score is
         # the same bits however many rows are scored with it).
         around_s = np.concatenate((segs, prev_s, next_s))
         around_r = np.concatenate((rows_c, prev_r, next_r))
-        cosines = self._cosines(around_s, around_r, vector)
+        cosines = self._cosines(around_s, around_r, vector, dense_top)
         cos, cos_prev, cos_next = cosines[:n], cosines[n : 2 * n], cosines[2 * n :]
         lexes = self._lex_scores(around_s, around_r, lex_all)
         lex, lex_prev, lex_next = lexes[:n], lexes[n : 2 * n], lexes[2 * n :]
-        named = {
-            i
-            for i in (
-                self.interner.lookup(n)
-                for n in self.speaker_names(request.subject, request.workspace)
-            )
-            if i >= 0 and self.interner.value(i).casefold() in query.named
-        }
-        speaker = np.isin(meta[:, records_mod.META_USER], list(named)) | np.isin(
-            meta[:, records_mod.META_ASSISTANT], list(named)
+        named = (
+            {
+                i
+                for i in (
+                    self.interner.lookup(n)
+                    for n in self.speaker_names(request.subject, request.workspace)
+                )
+                if i >= 0 and self.interner.value(i).casefold() in query.named
+            }
+            if query.named
+            else set()
+        )
+        speaker = (
+            np.isin(meta[:, records_mod.META_USER], list(named))
+            | np.isin(meta[:, records_mod.META_ASSISTANT], list(named))
+            if named
+            else np.zeros(n, dtype=np.bool_)
         )
         dates = meta[:, records_mod.META_DATES :]
         time = np.zeros(n)
@@ -410,87 +447,116 @@ class Snapshot:
             return _NO_HITS
         key_hi = np.empty(rows.size, dtype=np.uint64)
         key_lo = np.empty(rows.size, dtype=np.uint64)
-        for index in np.unique(segs):
-            at = segs == index
-            segment = self.segments[int(index)]
+        for index, at in _by_segment(segs):
+            segment = self.segments[index]
             key_hi[at] = segment.key_hi[rows[at]]
             key_lo[at] = segment.key_lo[rows[at]]
         order = np.lexsort((key_lo, key_hi, -scores))[:window]
         return scores[order], segs[order], rows[order]
 
-    def _neighbours(self, meta: I64) -> tuple[I64, I64, I64, I64]:
+    def _neighbours(self, segs: I64, rows: I64, meta: I64) -> tuple[I64, I64, I64, I64]:
         """(segment, row) of the previous and next live episode of each
-        candidate's thread (first session) in first-occurrence order; -1 none."""
+        candidate (at ``segs``, ``rows``, with ``meta``) in its thread (first
+        session) in first-occurrence order; -1 none."""
         n = meta.shape[0]
-        keys = meta[:, records_mod.META_THREAD].astype(np.float64) + 1j * meta[
-            :, records_mod.META_FIRST_SEEN
-        ].astype(np.float64)
-        thread = meta[:, records_mod.META_THREAD].astype(np.float64)
-        best_prev = np.full(n, -np.inf)
-        best_next = np.full(n, np.inf)
+        thread = np.ascontiguousarray(meta[:, records_mod.META_THREAD])
+        seen = np.ascontiguousarray(meta[:, records_mod.META_FIRST_SEEN])
+        none = np.iinfo(np.int64)
+        best_prev = np.full(n, none.min, dtype=np.int64)
+        best_next = np.full(n, none.max, dtype=np.int64)
         prev_s = np.full(n, -1, dtype=np.int64)
         prev_r = np.full(n, -1, dtype=np.int64)
         next_s = np.full(n, -1, dtype=np.int64)
         next_r = np.full(n, -1, dtype=np.int64)
         for index, segment in enumerate(self.segments):
-            sorted_keys, sorted_rows = segment.thread_index
-            m = sorted_keys.size
+            threads = segment.thread_index
+            m = threads.keys.size
             if m == 0:
                 continue
             alive = self.alive[index]
+            has_dead = bool(self.dead[index].size)
+            own = np.flatnonzero(segs == index)
+            other = np.flatnonzero(segs != index)
+            own_rows = rows[own]
             for step, side in ((-1, "left"), (1, "right")):
-                pos = np.searchsorted(sorted_keys, keys, side=side)  # type: ignore[call-overload]
+                # The last position before (thread, time), or the first after it.
+                pos = np.empty(n, dtype=np.int64)
+                pos[own] = (threads.group_start if step < 0 else threads.group_end)[own_rows]
+                if other.size:
+                    pos[other] = np.searchsorted(
+                        threads.keys, threads.key(thread[other], seen[other], side), "left"
+                    )
                 pos = pos - 1 if step < 0 else pos
                 ok = (pos >= 0) & (pos < m)
                 # Skip dead rows (replaced or removed episodes), however many:
                 # a bounded skip would make a neighbour depend on the layout.
-                for _ in range(m):
+                for _ in range(m if has_dead else 0):
                     clipped = np.clip(pos, 0, m - 1)
-                    dead = ok & ~alive[sorted_rows[clipped]]
+                    dead = ok & ~alive[threads.rows[clipped]]
                     if not dead.any():
                         break
                     pos = np.where(dead, pos + step, pos)
                     ok &= (pos >= 0) & (pos < m)
                 clipped = np.clip(pos, 0, m - 1)
-                found = sorted_keys[clipped]
-                ok &= (found.real == thread) & alive[sorted_rows[clipped]]
-                t = found.imag
+                found_rows = threads.rows[clipped]
+                ok &= threads.keys[clipped] >> 32 == thread
+                if has_dead:
+                    ok &= alive[found_rows]
+                t = threads.time_at(clipped)
                 if step < 0:
                     better = ok & (t > best_prev)
                     best_prev = np.where(better, t, best_prev)
                     prev_s = np.where(better, index, prev_s)
-                    prev_r = np.where(better, sorted_rows[clipped], prev_r)
+                    prev_r = np.where(better, found_rows, prev_r)
                 else:
                     better = ok & (t < best_next)
                     best_next = np.where(better, t, best_next)
                     next_s = np.where(better, index, next_s)
-                    next_r = np.where(better, sorted_rows[clipped], next_r)
+                    next_r = np.where(better, found_rows, next_r)
         return prev_s, prev_r, next_s, next_r
 
     def _cosines(
-        self, segs: I64, rows: I64, vector: npt.NDArray[np.float32] | None
+        self, segs: I64, rows: I64, vector: npt.NDArray[np.float32] | None, known: Hits
     ) -> npt.NDArray[np.float64]:
+        """Cosines of (segment, row) pairs (segment -1: none, nan), each
+        distinct row scored once; the ``known`` dense hits' scores are reused
+        (dense.exact_scores gives a row the same bits in any batch)."""
         out = np.full(segs.size, np.nan)
         if vector is None:
             return out
         q = vector.reshape(-1)
-        for index in np.unique(segs[segs >= 0]):
-            segment = self.segments[int(index)]
-            at = np.flatnonzero(segs == index)
-            r = rows[at]
+        valid = np.flatnonzero(segs >= 0)
+        wanted, inverse = np.unique(segs[valid] << _ROW_BITS | rows[valid], return_inverse=True)
+        scores = np.full(wanted.size, np.nan)
+        todo = np.ones(wanted.size, dtype=np.bool_)
+        known_scores, known_segs, known_rows = known
+        if known_rows.size and wanted.size:
+            at = np.searchsorted(wanted, known_segs << _ROW_BITS | known_rows)
+            hit = at < wanted.size
+            hit[hit] = wanted[at[hit]] == (known_segs[hit] << _ROW_BITS | known_rows[hit])
+            scores[at[hit]] = known_scores[hit]
+            todo[at[hit]] = False
+        pending = np.flatnonzero(todo)
+        pending_segs = wanted[pending] >> _ROW_BITS
+        for index, where in _by_segment(pending_segs):
+            segment = self.segments[index]
+            at = pending[where]
+            r = wanted[at] & _ROW_MASK
             values = dense_mod.exact_scores(segment.dense.vectors, r, q)
-            out[at] = np.where(segment.has_vector[r], values, np.nan)
+            scores[at] = np.where(segment.has_vector[r], values, np.nan)
+        out[valid] = scores[inverse]
         return out
 
     def _lex_scores(
         self, segs: I64, rows: I64, lex_all: dict[int, tuple[I64, npt.NDArray[np.float64]]]
     ) -> npt.NDArray[np.float64]:
         out = np.zeros(segs.size)
-        for index in np.unique(segs[segs >= 0]):
-            found = lex_all.get(int(index))
+        valid = np.flatnonzero(segs >= 0)
+        for index, where in _by_segment(segs[valid]):
+            found = lex_all.get(index)
             if found is None:
                 continue
-            at = np.flatnonzero(segs == index)
+            at = valid[where]
             hit_rows, hit_scores = found
             if hit_rows.size == 0:
                 continue

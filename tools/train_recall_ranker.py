@@ -4,6 +4,7 @@
         [--data /work/shared/data/locomo/locomo10.json] [--conversations 5] \\
         [--kinds logistic,trees,trees+sessions] [--paths Recall,SearchEpisodes] \\
         [--out engram/data/recall_ranker.npz] [--cache /var/tmp/locomo-cache] \\
+        [--diversity 0] [--candidates /var/tmp/locomo-candidates.pkl] \\
         [--report /tmp/recall_ranker.json]
 
 Candidate models, each over engram.ranking.features of every question's
@@ -12,7 +13,12 @@ gold turn): ``logistic`` (standardised features, L2, C = 1), ``trees``
 (scikit-learn HistGradientBoostingClassifier, 150 trees of depth 3, learning
 rate 0.08, at least 40 rows a leaf, random_state 0: the offline harness's
 bench/locomo_research.py settings) and ``trees+sessions`` (the same with
-engram.ranking.session_features). The one written is the best by
+engram.ranking.session_features); any kind may add ``+spread``
+(engram.ranking.spread_features after those) and ``@<depth>`` (re-order the
+first stage's top depth instead of RERANK_DEPTH), e.g.
+``trees+sessions+spread@100``, and every kind is also scored with each
+``--diversity`` weight (engram.ranking.diversify; 0 = none), which needs no
+refit. The one written is the best by
 leave-one-conversation-out over the tuning conversations (the mean over the
 read paths of the mean of R@5/10/25 over their questions), then refitted on
 all of them; the others are reported beside it, and every kind's held-out
@@ -28,10 +34,14 @@ episode per distinct content, the resident index's records,
 snapshot.candidates), with the shipped MiniLM embedding the journal's
 canonical content. ``SearchEpisodes``: the journal on a throwaway embedded
 PostgreSQL, every conversation imported through CommitTurn and every question
-asked through the RPC (about 8 minutes here). Every conversation of the file
-is indexed together, as bench/locomo_recall.py imports them, so the corpus
-statistics are the ones the service ranks with; only the first
-``--conversations`` give training rows and choices.
+asked through the RPC (about 8 minutes here). ``--candidates`` keeps both
+paths' collected candidates in a pickle outside the repository (it holds
+LoCoMo-derived data) and reads them back on the next run, so models and
+features can be compared in minutes; it must be rebuilt after any change to
+how candidates are found (engram.ranking.first_stage inputs, the index, SQL).
+Every conversation of the file is indexed together, as bench/locomo_recall.py
+imports them, so the corpus statistics are the ones the service ranks with;
+only the first ``--conversations`` give training rows and choices.
 
 The default data is LoCoMo (CC BY-NC 4.0), read where it lies and never
 copied; conversations 6-10 stay held out. The model written is derived from
@@ -45,8 +55,10 @@ dependency); the service evaluates the model in numpy.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
+import pickle
 import sys
 import time
 import uuid
@@ -74,7 +86,7 @@ WORKSPACE = "default"
 
 @dataclass
 class Corpus:
-    snapshot: Snapshot
+    snapshot: Snapshot | None  # None when the candidates came from --candidates
     dia: dict[str, list[str]] = field(default_factory=dict)  # episode id -> dia ids
 
 
@@ -148,9 +160,11 @@ class Asked:
 
 def question_sets(corpus: Corpus, conversations: list[Conversation], embed: Any) -> list[Asked]:
     """Every question with evidence, with the resident index's candidates."""
+    snapshot = corpus.snapshot
+    assert snapshot is not None
     pending = []
     for position, conversation in enumerate(conversations):
-        names = corpus.snapshot.speaker_names(conversation.subject, WORKSPACE)
+        names = snapshot.speaker_names(conversation.subject, WORKSPACE)
         for qa in conversation.qa:
             if qa.evidence:
                 category = CATEGORY_NAMES.get(qa.category, f"category-{qa.category}")
@@ -166,7 +180,7 @@ def question_sets(corpus: Corpus, conversations: list[Conversation], embed: Any)
     vectors = embed([p[1].text for p in pending], True)
     out = []
     for (subject, prepared, gold, position, category), vector in zip(pending, vectors, strict=True):
-        c = corpus.snapshot.candidates(
+        c = snapshot.candidates(
             SearchRequest(
                 subject,
                 WORKSPACE,
@@ -258,7 +272,30 @@ def search_sets(corpus: Corpus, conversations: list[Conversation]) -> list[Asked
     return out
 
 
-def dataset(corpus: Corpus, sets: list[Asked], sessions: bool) -> tuple[np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class Kind:
+    """A candidate model: ``logistic`` or ``trees``, then ``+sessions`` (the
+    session features), ``+spread`` (engram.ranking.spread_features, after the
+    session features) and ``@<depth>`` (how many first-stage candidates it
+    re-orders; default engram.ranking.RERANK_DEPTH), e.g. ``trees+sessions@100``."""
+
+    model: str
+    sessions: bool
+    spread: bool
+    depth: int
+
+    @classmethod
+    def parse(cls, text: str) -> Kind:
+        name, _, depth = text.partition("@")
+        model, *flags = name.split("+")
+        if model not in ("logistic", "trees") or not set(flags) <= {"sessions", "spread"}:
+            raise SystemExit(f"unknown kind {text!r}")
+        return cls(
+            model, "sessions" in flags, "spread" in flags, int(depth or ranking.RERANK_DEPTH)
+        )
+
+
+def dataset(corpus: Corpus, sets: list[Asked], kind: Kind) -> tuple[np.ndarray, np.ndarray]:
     xs, ys = [], []
     for a in sets:
         c = a.candidates
@@ -266,8 +303,8 @@ def dataset(corpus: Corpus, sets: list[Asked], sessions: bool) -> tuple[np.ndarr
             continue
         fs = ranking.first_stage(c)
         order = ranking.rank(c, a.query, None).order
-        head = order[: ranking.RERANK_DEPTH]
-        xs.append(ranking.features(c, fs, head, a.query, sessions))
+        head = order[: kind.depth]
+        xs.append(ranking.features(c, fs, head, a.query, kind.sessions, kind.spread))
         ys.append(
             np.array([1.0 if a.gold & set(corpus.dia.get(c.ids[i], [])) else 0.0 for i in head])
         )
@@ -366,14 +403,14 @@ def fit_trees(x: np.ndarray, y: np.ndarray, sessions: bool) -> ranking.TreeRanke
     return ranker
 
 
-def fit(kind: str, corpus: Corpus, sets: list[Asked], c: float) -> ranking.Ranker:
-    sessions = kind.endswith("+sessions")
-    x, y = dataset(corpus, sets, sessions)
-    if kind.startswith("logistic"):
-        return fit_logistic(x, y, c, sessions)
-    if kind.startswith("trees"):
-        return fit_trees(x, y, sessions)
-    raise ValueError(f"unknown kind {kind!r}")
+def fit(kind: Kind, corpus: Corpus, sets: list[Asked], c: float) -> ranking.Ranker:
+    x, y = dataset(corpus, sets, kind)
+    ranker: ranking.Ranker
+    if kind.model == "logistic":
+        ranker = fit_logistic(x, y, c, kind.sessions)
+    else:
+        ranker = fit_trees(x, y, kind.sessions)
+    return dataclasses.replace(ranker, spread=kind.spread, depth=kind.depth)
 
 
 def save(ranker: ranking.Ranker, path: Path, features: int) -> None:
@@ -381,6 +418,8 @@ def save(ranker: ranking.Ranker, path: Path, features: int) -> None:
         "depth": np.int64(ranker.depth),
         "features": np.int64(features),
         "sessions": np.bool_(ranker.sessions),
+        "spread": np.bool_(ranker.spread),
+        "diversity": np.float64(ranker.diversity),
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     if isinstance(ranker, ranking.TreeRanker):
@@ -430,16 +469,29 @@ Paths = dict[str, list[Asked]]  # read path -> its questions
 Scores = dict[str, np.ndarray]  # read path -> (questions, len(KS)) recall
 
 
-def loco(kind: str, corpus: Corpus, tuning: Paths, c: float, conversations: list[int]) -> Scores:
+def loco(
+    kind: Kind,
+    corpus: Corpus,
+    tuning: Paths,
+    c: float,
+    conversations: list[int],
+    diversities: list[float],
+) -> dict[float, Scores]:
     """Leave-one-conversation-out over the tuning questions: each fold trains on
-    the other conversations' candidates of every path and is scored per path."""
-    out = {path: np.zeros((len(sets), len(KS))) for path, sets in tuning.items()}
+    the other conversations' candidates of every path and is scored per path,
+    once per diversity weight (engram.ranking.diversify; it needs no refit)."""
+    out = {
+        w: {path: np.zeros((len(sets), len(KS))) for path, sets in tuning.items()}
+        for w in diversities
+    }
     for hold in conversations:
         train = [a for sets in tuning.values() for a in sets if a.conversation != hold]
         ranker = fit(kind, corpus, train, c)
-        for path, sets in tuning.items():
-            test = [i for i, a in enumerate(sets) if a.conversation == hold]
-            out[path][test] = recall_matrix(corpus, [sets[i] for i in test], ranker)
+        for w in diversities:
+            weighted = dataclasses.replace(ranker, diversity=w)
+            for path, sets in tuning.items():
+                test = [i for i, a in enumerate(sets) if a.conversation == hold]
+                out[w][path][test] = recall_matrix(corpus, [sets[i] for i in test], weighted)
     return out
 
 
@@ -467,6 +519,40 @@ def make_embed(cache: Path | None) -> tuple[Any, int, str]:
     return embed, int(model.dimension), str(model.name)
 
 
+def collect(
+    cache: Path | None,
+    conversations: list[Conversation],
+    embed: Any,
+    dim: int,
+    model: str,
+    paths: list[str],
+) -> tuple[Corpus, Paths]:
+    """Both paths' candidates, from ``cache`` when it holds them."""
+    if cache is not None and cache.exists():
+        with cache.open("rb") as f:
+            dia, rows = pickle.load(f)
+        cached: Paths = {path: [Asked(*row) for row in sets] for path, sets in rows.items()}
+        if set(cached) != set(paths):
+            raise SystemExit(f"{cache} holds {sorted(cached)}, not {sorted(paths)}")
+        return Corpus(None, dia), cached
+    corpus = build_corpus(conversations, embed, dim, model)
+    every: Paths = {}
+    if "Recall" in paths:
+        every["Recall"] = question_sets(corpus, conversations, embed)
+    if "SearchEpisodes" in paths:
+        every["SearchEpisodes"] = search_sets(corpus, conversations)
+    if cache is not None:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        with cache.open("wb") as f:
+            # plain tuples: the file loads whichever module runs this one
+            rows = {
+                path: [(a.candidates, a.query, a.gold, a.conversation, a.category) for a in sets]
+                for path, sets in every.items()
+            }
+            pickle.dump((corpus.dia, rows), f)
+    return corpus, every
+
+
 def main() -> None:
     p = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -487,22 +573,39 @@ def main() -> None:
         help="embedding cache outside the repository ('' for none)",
     )
     p.add_argument("--C", type=float, default=1.0)
+    p.add_argument(
+        "--diversity",
+        default="0",
+        help="comma-separated engram.ranking.diversify weights tried with every kind",
+    )
+    p.add_argument(
+        "--candidates",
+        type=Path,
+        help="pickle of the collected candidates (outside the repository): read when"
+        " it exists, else written after collecting; features and models may change"
+        " between runs, the candidates (first-stage inputs) may not",
+    )
     p.add_argument("--report", type=Path, help="also write the figures as JSON here")
+    p.add_argument(
+        "--tuning-only",
+        action="store_true",
+        help="score no held-out conversation (for comparing candidates before one is kept)",
+    )
     args = p.parse_args()
 
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     paths = [k.strip() for k in args.paths.split(",") if k.strip()]
+    diversities = [float(w) for w in args.diversity.split(",") if w.strip()]
     previous = ranking.load_ranker(str(args.out)) if args.out.exists() else None
     conversations = load_conversations(args.data)
     embed, dim, model = make_embed(args.cache if str(args.cache) else None)
-    corpus = build_corpus(conversations, embed, dim, model)
-    every: Paths = {}
-    if "Recall" in paths:
-        every["Recall"] = question_sets(corpus, conversations, embed)
-    if "SearchEpisodes" in paths:
-        every["SearchEpisodes"] = search_sets(corpus, conversations)
+    corpus, every = collect(args.candidates, conversations, embed, dim, model, paths)
     tuning = {k: [a for a in v if a.conversation < args.conversations] for k, v in every.items()}
-    held = {k: [a for a in v if a.conversation >= args.conversations] for k, v in every.items()}
+    held = {
+        k: [a for a in v if a.conversation >= args.conversations and not args.tuning_only]
+        for k, v in every.items()
+    }
+    halves = (("tuning", 0),) if args.tuning_only else (("tuning", 0), ("held out", 1))
     totals = [0, 0]
     for position, conversation in enumerate(conversations):
         totals[position >= args.conversations] += len(conversation.qa)
@@ -528,22 +631,28 @@ def main() -> None:
         show(f"previous {args.out.name} (tuning in-sample)", *results["previous"])
     best, best_score = "", -1.0
     fitted: dict[str, ranking.Ranker] = {}
-    for kind in kinds:
+    kind_of: dict[str, Kind] = {}
+    for text in kinds:
+        kind = Kind.parse(text)
         started = time.time()
-        cv = loco(kind, corpus, tuning, args.C, tuning_ids)
-        score = float(np.mean([criterion(m) for m in cv.values()]))
-        fitted[kind] = fit(kind, corpus, [a for v in tuning.values() for a in v], args.C)
-        results[kind] = (cv, scores(fitted[kind], held))
-        show(
-            f"{kind} (tuning: leave-one-conversation-out; {time.time() - started:.0f}s)",
-            *results[kind],
-        )
-        report[kind] = {"LOCO criterion": round(score, 2)}
-        if score > best_score:
-            best, best_score = kind, score
+        by_weight = loco(kind, corpus, tuning, args.C, tuning_ids, diversities)
+        refit = fit(kind, corpus, [a for v in tuning.values() for a in v], args.C)
+        for w, cv in by_weight.items():
+            label = text if len(diversities) == 1 and w == 0 else f"{text} diversity {w:g}"
+            kind_of[label] = kind
+            score = float(np.mean([criterion(m) for m in cv.values()]))
+            fitted[label] = dataclasses.replace(refit, diversity=w)
+            results[label] = (cv, scores(fitted[label], held))
+            show(
+                f"{label} (tuning: leave-one-conversation-out; {time.time() - started:.0f}s)",
+                *results[label],
+            )
+            report[label] = {"LOCO criterion": round(score, 2)}
+            if score > best_score:
+                best, best_score = label, score
     print(f"chosen by leave-one-conversation-out: {best} (criterion {best_score:.2f})")
     chosen = fitted[best]
-    x, _y = dataset(corpus, [a for v in tuning.values() for a in v], chosen.sessions)
+    x, _y = dataset(corpus, [a for v in tuning.values() for a in v], kind_of[best])
     save(chosen, args.out, x.shape[1])
     loaded = ranking.load_ranker(str(args.out))
     assert loaded is not None
@@ -556,7 +665,7 @@ def main() -> None:
         *results["chosen, refitted"],
     )
     for other in [k for k in results if k not in (best, "chosen, refitted")]:
-        for half, col in (("tuning", 0), ("held out", 1)):
+        for half, col in halves:
             for path in every:
                 diff = bootstrap(results[best][col][path], results[other][col][path])
                 report[f"{best} - {other}, {path}, {half}"] = diff
@@ -565,7 +674,7 @@ def main() -> None:
                     + " / ".join(f"{m:+.1f} [{lo:+.1f}, {hi:+.1f}]" for m, lo, hi in diff)
                 )
     if len(every) == 2:
-        for half, col in (("tuning", 0), ("held out", 1)):
+        for half, col in halves:
             diff = bootstrap(results[best][col]["SearchEpisodes"], results[best][col]["Recall"])
             report[f"{best}: SearchEpisodes - Recall, {half}"] = diff
             print(

@@ -197,6 +197,8 @@ TRANSFORMS: dict[str, Callable[[str, int], str]] = {
     "inline_code": _on_word(lambda w: f"`{w}`"),
     "html": _on_word(lambda w: f"<b>{w}</b>"),
     "terminal_escape": _on_word(lambda w: f"\x1b[1m{w}\x1b[0m"),
+    "emoji_inside_word": _on_word(lambda w: w[:2] + "\U0001f642" + w[2:] if len(w) > 3 else w),
+    "slashed_letters": _on_word(lambda w: "/".join(w) if len(w) > 3 else w),
     "spaced": _on_word(_spaced),
     "leet": _on_word(_leet),
     "stretched": _on_word(lambda w: w + w[-1] * 3),
@@ -321,6 +323,23 @@ def test_spacing_and_digits_are_undone_only_into_known_words() -> None:
             "You h a v e n ' t   m e n t i o n e d a p a r t n e r",
             "You haven't mentioned a partner",
         ),
+        ("You ne\U0001f642ver told me", "You never told me"),  # an emoji inside a word
+        ("You ne\tver told me", "You never told me"),
+        ("You ne\u2800ver told me", "You never told me"),  # braille blank
+        ("No\u2028thing came up", "Nothing came up"),  # line separator inside a word
+        ("You ne\u3164ver told me", "You never told me"),  # hangul filler
+        ("rock\U0001f3b8roll stays apart", "rock roll stays apart"),
+        ("You n/e/v/e/r told me", "You never told me"),
+        ("You n\u2022e\u2022v\u2022e\u2022r told me", "You never told me"),
+        ("a/b/c and km/h stay", "a/b/c and km/h stay"),
+        ("You ne%76er told me", "You never told me"),
+        ("You \U0001f1f3\U0001f1ea\U0001f1fb\U0001f1ea\U0001f1f7 told me", "You never told me"),
+        ("Flags \U0001f1e9\U0001f1ea\U0001f1eb\U0001f1f7 stay symbols", "Flags stay symbols"),
+        ("You \u13ac\u13d9\u13ac\u13a1 told", "You \u13ac\u13d9\u13ac\u13a1 told"),  # no known word
+        ("Москва is big", "Москва is big"),
+        ("You nev\u200aer told me", "You never told me"),  # a hair space inside a word
+        ("No\u00a0thing came up", "Nothing came up"),
+        ("Nombre\u00a0: 12, « le\u00a0chat »", "Nombre : 12, « le chat »"),
     ],
 )
 def test_more_disguises_are_undone(text: str, expected: str) -> None:

@@ -58,3 +58,9 @@ def test_a_short_clause_does_not_dilute_the_claim_before_it() -> None:
     text = "La fibromialgia non l'hai mai nominata con me; se ne soffri, rivediamo il programma."
     claims = [c for c in find_claims(text) if c.kind is ClaimKind.ABSENCE]
     assert [c.scope for c in claims] == [ClaimScope.CORPUS_WIDE]
+
+
+def test_a_sentence_without_a_negation_is_read_clause_by_clause() -> None:
+    text = "I checked the calendar for Friday, and the afternoon looks free for a call."
+    assert len(_units(text)) >= 1
+    assert joined_readings(analyse(text), _units(text)) == {}

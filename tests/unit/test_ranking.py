@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -125,7 +126,18 @@ def test_rank_is_prefix_stable_with_and_without_the_second_stage() -> None:
         np.zeros(weights), np.ones(weights), rng.normal(size=weights), 0.0, depth=10
     )
     shipped = ranking.load_ranker("default")
-    for chosen in (None, ranker, shipped):
+    assert shipped is not None
+    spread = ranking.features(c, ranking.first_stage(c), [0], q, True, True)[0]
+    diverse = ranking.LinearRanker(
+        np.zeros(len(spread)),
+        np.ones(len(spread)),
+        rng.normal(size=len(spread)),
+        0.0,
+        sessions=True,
+        spread=True,
+        diversity=0.5,
+    )
+    for chosen in (None, ranker, shipped, diverse):
         ranked = ranking.rank(c, q, chosen)
         assert sorted(ranked.order) == list(range(len(c)))
         assert ranked.scores == sorted(ranked.scores, reverse=True)
@@ -140,7 +152,7 @@ def test_the_shipped_model_loads_and_fits_the_features() -> None:
     request, q = _request(snapshot, "What did Melanie say about topic2?")
     c = snapshot.candidates(request, q)
     fs = ranking.first_stage(c)
-    x = ranking.features(c, fs, list(range(len(c))), q, shipped.sessions)
+    x = ranking.features(c, fs, list(range(len(c))), q, shipped.sessions, shipped.spread)
     assert int(shipped.feature.max()) < x.shape[1]
     z = shipped.decision(x)
     assert z.shape == (len(c),) and np.isfinite(z).all()
@@ -148,12 +160,18 @@ def test_the_shipped_model_loads_and_fits_the_features() -> None:
         assert int(data["features"]) == x.shape[1]
 
 
-def test_session_features_count_and_best_of_the_same_session() -> None:
-    snapshot, ids = _snapshot()
+def _first_stage_head(
+    snapshot: Snapshot,
+) -> tuple[ranking.Candidates, ranking.Query, ranking.FirstStage, list[int]]:
+    """A question's candidates, first stage and its top 12."""
     request, q = _request(snapshot, "What did Melanie say about topic2?")
     c = snapshot.candidates(request, q)
-    fs = ranking.first_stage(c)
-    top = ranking.rank(c, q, None).order[:12]
+    return c, q, ranking.first_stage(c), ranking.rank(c, q, None).order[:12]
+
+
+def test_session_features_count_and_best_of_the_same_session() -> None:
+    snapshot, ids = _snapshot()
+    c, _q, fs, top = _first_stage_head(snapshot)
     got = ranking.session_features(c, fs, np.asarray(top))
     score = ranking.window_norm(fs.score)
     session = {eid: i // 10 for i, eid in enumerate(ids)}  # s0, s1, s2
@@ -220,3 +238,63 @@ def test_small_scopes_keep_the_first_stage_order() -> None:
         assert (len(c) >= ranking.MIN_RERANK_CANDIDATES) == reranked
         first = ranking.rank(c, q, None).order
         assert (ranking.rank(c, q, shipped).order != first) == reranked
+
+
+def test_diversify_lets_an_unseen_session_pass_a_seen_one() -> None:
+    z = np.array([3.0, 2.9, 2.8, 1.0, 2.8])
+    session = np.array([7, 7, 7, 9, 9], dtype=np.int64)
+    assert ranking.diversify(z, session, 0.0) == [0, 1, 2, 4, 3]
+    # one shown turn of session 7 costs 0.5: session 9's 2.8 passes 7's 2.9
+    assert ranking.diversify(z, session, 0.5) == [0, 4, 1, 2, 3]
+    # equal adjusted scores keep the lower position; no sessions: the plain order
+    assert ranking.diversify(np.ones(3), np.array([1, 1, 2]), 1.0) == [0, 2, 1]
+    assert ranking.diversify(z, np.zeros(0, np.int64), 1.0) == [0, 1, 2, 4, 3]
+
+
+def test_spread_features_describe_each_turns_session() -> None:
+    c, q, fs, top = _first_stage_head(_snapshot()[0])
+    got = ranking.spread_features(c, fs, q, np.asarray(top))
+    score = ranking.window_norm(fs.score)
+    session = [int(c.session[i]) for i in top]
+    for row, i in enumerate(top):
+        above = session[:row]
+        assert got[row, 0] == above.count(session[row])
+        assert got[row, 1] == len(set(above))
+        others = [j for j in range(len(c)) if j != i and c.session[j] == c.session[i]]
+        assert got[row, 2] == len(others)
+        assert got[row, 3] == (max(score[j] for j in others) if others else 0.0)
+        head_best = max(score[j] for j in top if c.session[j] == c.session[i])
+        assert got[row, 4] == pytest.approx(score[i] - head_best)
+    assert (got[:, 5] == len(set(session))).all()
+    assert (got[:, 6] == len(q.text.split())).all()
+    c.session = np.zeros(0, np.int64)
+    blind = ranking.spread_features(c, fs, q, np.asarray(top))
+    assert not blind[:, :-1].any() and (blind[:, -1] == got[:, -1]).all()
+
+
+def test_trainer_kinds_and_saved_settings_round_trip(tmp_path: Path) -> None:
+    from tools.train_recall_ranker import Kind, save
+
+    assert Kind.parse("trees+sessions+spread@100") == Kind("trees", True, True, 100)
+    assert Kind.parse("logistic") == Kind("logistic", False, False, ranking.RERANK_DEPTH)
+    with pytest.raises(SystemExit):
+        Kind.parse("trees+colour")
+    model = ranking.LinearRanker(
+        np.zeros(3),
+        np.ones(3),
+        np.ones(3),
+        0.5,
+        depth=20,
+        sessions=True,
+        spread=True,
+        diversity=0.25,
+    )
+    save(model, tmp_path / "m.npz", 3)
+    loaded = ranking.load_ranker(str(tmp_path / "m.npz"))
+    assert isinstance(loaded, ranking.LinearRanker)
+    assert (loaded.depth, loaded.sessions, loaded.spread, loaded.diversity) == (
+        20,
+        True,
+        True,
+        0.25,
+    )
