@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engram.background import BackgroundLoop
 from engram.db import Database
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
 from engram.metrics import EMBEDDING_BACKLOG
+from engram.pending_counters import FLUSH_SECONDS, PendingCounters
 from engram.server import BuildContext, ServiceBinding
 from memory_service import feed, receipt_rpcs, run_memory_rpcs, search_rpcs, transcript_rpcs
 from memory_service.feed import FeedNotifier
@@ -28,7 +30,9 @@ class JournalServicer(TranscriptRpcs, RunMemoryRpcs, SearchRpcs, ReceiptRpcs, Fo
     self.plane (PlaneContext) and chain extend_status() through super()."""
 
     def __init__(self, plane: PlaneContext) -> None:
-        FoundationRpcs.__init__(self, plane.db, plane.journal, plane.notifier, plane.reads)
+        FoundationRpcs.__init__(
+            self, plane.db, plane.journal, plane.notifier, plane.reads, plane.counters
+        )
         self.plane = plane
 
 
@@ -58,16 +62,21 @@ def build(ctx: BuildContext) -> ServiceBinding:
     feed.align_cursor_base(db)
     journal = Journal(db, announce=notifier.announce)
     reads = ReadRouter(db, _standby(ctx))
-    plane = PlaneContext(ctx=ctx, db=db, journal=journal, notifier=notifier, reads=reads)
+    counters = PendingCounters(db, Q["counter_add"])
+    counter_loop = BackgroundLoop("journal-counters", counters.step, idle_seconds=FLUSH_SECONDS)
+    plane = PlaneContext(
+        ctx=ctx, db=db, journal=journal, notifier=notifier, reads=reads, counters=counters
+    )
     # The notifier is stopped at drain: that ends every following
     # StreamChanges, so shutdown does not wait out the grace period.
-    lifecycle = Lifecycle(start=[notifier.start], stop=[])
+    lifecycle = Lifecycle(start=[notifier.start, counter_loop.start], stop=[])
     if reads.standby is not None:
         lifecycle.stop += [reads.track_lag(), reads.standby.close]
     for module in (run_memory_rpcs, search_rpcs, receipt_rpcs, transcript_rpcs):
         module.attach(plane, lifecycle)
     lifecycle.stop.insert(0, EMBEDDING_BACKLOG.track(lambda: embedding_backlog(db)))
-    lifecycle.stop.append(db.close)
+    # After in-flight calls have drained, so the last flush has their counts.
+    lifecycle.stop += [counter_loop.stop, counters.flush, db.close]
 
     def start() -> None:
         for hook in lifecycle.start:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engram.db import Database
+from engram.pending_counters import PendingCounters
 from engram.server import BuildContext
 from memory_service.feed import FeedNotifier
 from memory_service.journal import Journal
@@ -23,6 +24,9 @@ class PlaneContext:
     notifier: FeedNotifier
     # Where the read-only RPCs read: the primary, or a streaming standby.
     reads: ReadRouter
+    # journal.counters a read path counts: summed here, flushed in the
+    # background and at stop (engram.pending_counters).
+    counters: PendingCounters
 
 
 @dataclass

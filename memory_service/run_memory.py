@@ -5,6 +5,7 @@ few records worth showing a prompt. No database and no gRPC here."""
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -368,11 +369,24 @@ def record_text(record: Mapping[str, Any]) -> str:
     )
 
 
+# Term sets of record texts, the most recently used: every GetRecoveredMemory
+# ranks the session's records again, and a record's text does not change once
+# it is recorded. Keyed by the text itself, so a record whose text did change
+# (or a new record under an old run id) is never scored with stale terms.
+RECORD_TERMS_CACHE = 4096
+
+
+@functools.lru_cache(maxsize=RECORD_TERMS_CACHE)
+def text_terms(text: str) -> frozenset[str]:
+    """terms(text), computed once per distinct text while it stays cached."""
+    return frozenset(terms(text))
+
+
 def lexical_score(query_terms: set[str], record: Mapping[str, Any]) -> float:
     """Share of the query's terms found in the record (0..1)."""
     if not query_terms:
         return 0.0
-    return len(query_terms & terms(record_text(record))) / len(query_terms)
+    return len(query_terms & text_terms(record_text(record))) / len(query_terms)
 
 
 @dataclass(frozen=True)

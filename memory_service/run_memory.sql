@@ -70,13 +70,19 @@ WHERE r.run_id = %(run_id)s
                   WHERE qe.record_kind = 'event' AND qe.record_id = r.event_id::text);
 
 -- name: session_records_served
--- Every eligible record of one subject/workspace/session; pruning bounds
--- this by max_tracked_per_session, and ranking happens in the domain.
-SELECT r.run_id, r.session_id, r.subject, r.workspace, r.status, r.summary, r.request_preview,
+-- GetRecoveredMemory's one read: the policy, and, when run memory is enabled,
+-- every eligible record of one subject/workspace/session (pruning bounds
+-- this by max_tracked_per_session; ranking happens in the domain). Always at
+-- least one row: with no record, the policy with NULL record columns.
+SELECT p.enabled, p.retention_seconds, p.max_tracked_per_session, p.max_prompt_entries,
+       p.redact_pii, p.search_visibility, p.updated_at, p.updated_by,
+       r.run_id, r.session_id, r.subject, r.workspace, r.status, r.summary, r.request_preview,
        r.outcome_preview, r.failure_markers, r.artifact_ids, r.scope_keys, r.redaction_count,
        r.event_id, r.recorded_at, r.expires_at
-FROM journal.run_records r
-WHERE r.session_id = %(session_id)s
+FROM journal.run_memory_policy p
+LEFT JOIN journal.run_records r
+  ON p.enabled
+  AND r.session_id = %(session_id)s
   AND r.subject = %(subject)s
   AND r.workspace = %(workspace)s
   AND r.expires_at > now()

@@ -66,7 +66,7 @@ class RunMemoryRpcs(pb_grpc.JournalServiceServicer):
 
     @property
     def run_memory(self) -> RunMemoryStore:
-        return RunMemoryStore(self.plane.db, self.plane.journal)
+        return RunMemoryStore(self.plane.db, self.plane.journal, self.plane.counters)
 
     def CompleteRun(
         self, request: pb.CompleteRunRequest, context: grpc.ServicerContext

@@ -21,6 +21,7 @@ from engram.db.errors import translating
 from engram.db.queries import Queries
 from engram.errors import AlreadyExists, Internal, InvalidArgument
 from engram.metrics import count_plane_event
+from engram.pending_counters import PendingCounters
 from memory_service.journal import RUN_EVENT, EventCommand, Journal
 from memory_service.run_memory import (
     LEARNING_SCOPES,
@@ -40,6 +41,7 @@ from memory_service.store import (
     idempotent_lookup,
     idempotent_store,
     lock_key,
+    read_snapshot,
     sha256_hex,
 )
 
@@ -54,6 +56,24 @@ COUNTER_OMITTED = "run_memory.prompt_limit_omitted_total"
 COUNTER_INJECTED = "run_memory.injected_total"
 
 MAX_WARNINGS = 20
+# A served record's columns (run_memory.sql session_records_served).
+RECORD_COLUMNS = (
+    "run_id",
+    "session_id",
+    "subject",
+    "workspace",
+    "status",
+    "summary",
+    "request_preview",
+    "outcome_preview",
+    "failure_markers",
+    "artifact_ids",
+    "scope_keys",
+    "redaction_count",
+    "event_id",
+    "recorded_at",
+    "expires_at",
+)
 KEEP_REPORTS = 100
 # Request ids of run.completed events when the caller sent none: stable per run.
 RUN_EVENT_NAMESPACE = uuid.UUID("5d0c8f3e-3a1b-4c61-9a59-6f1f3f0b7e21")
@@ -135,9 +155,15 @@ def policy_from_dict(data: Mapping[str, Any]) -> RunMemoryPolicy:
 
 
 class RunMemoryStore:
-    def __init__(self, db: Database, journal: Journal) -> None:
+    """`counters`: the plane's pending counters, so a read counts without a
+    commit; without them a read commits its count itself."""
+
+    def __init__(
+        self, db: Database, journal: Journal, counters: PendingCounters | None = None
+    ) -> None:
         self.db = db
         self.journal = journal
+        self.counters = counters
 
     # -- policy ---------------------------------------------------------------
 
@@ -499,21 +525,27 @@ class RunMemoryStore:
     ) -> Recovered:
         """This subject/workspace/session's served records ranked against the
         pending input, cut at the prompt limit; the cut is counted."""
-        policy = self.policy()
+        params = {"session_id": session_id, "subject": subject, "workspace": workspace}
+        # The policy and the records in one statement: the policy is read
+        # fresh on every call, at no extra round trip.
+        with self.db.connection() as conn:
+            joined: list[dict[str, Any]] = conn.execute(
+                RQ["session_records_served"], params
+            ).fetchall()
+        policy = policy_from_row(joined[0])
+        rows = [{k: row[k] for k in RECORD_COLUMNS} for row in joined if row["run_id"] is not None]
         limit = prompt_limit(max_entries, policy)
         if not policy.enabled:
             return Recovered([], 0, limit, 0, enabled=False)
-        with self.db.connection() as conn:
-            rows: list[dict[str, Any]] = conn.execute(
-                RQ["session_records_served"],
-                {"session_id": session_id, "subject": subject, "workspace": workspace},
-            ).fetchall()
         ranked = rank(rows, pending_input)
         kept = [(dict(r.record), r.score) for r in ranked[:limit]]
         omitted = len(ranked) - len(kept)
         if omitted:
-            with self.db.transaction() as conn:
-                add_counter(conn, COUNTER_OMITTED, omitted)
+            if self.counters is not None:
+                self.counters.add({COUNTER_OMITTED: omitted})
+            else:
+                with self.db.transaction() as conn:
+                    add_counter(conn, COUNTER_OMITTED, omitted)
             count_plane_event(PLANE, "prompt_limit_omitted", omitted)
         return Recovered(kept, len(rows), limit, omitted, enabled=True)
 
@@ -545,8 +577,7 @@ class RunMemoryStore:
             "after_run": position.get("run"),
             "limit": limit + 1,
         }
-        with self.db.connection() as conn, conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        with read_snapshot(self.db) as conn:
             count: dict[str, Any] | None = conn.execute(RQ["search_count"], params).fetchone()
             rows: list[dict[str, Any]] = conn.execute(RQ["search_page"], params).fetchall()
         assert count is not None
@@ -565,6 +596,8 @@ class RunMemoryStore:
     # -- status -----------------------------------------------------------------
 
     def status(self) -> tuple[int, dict[str, int], dict[str, Any] | None]:
+        if self.counters is not None:
+            self.counters.flush()  # what this process counted is in the status
         with self.db.connection() as conn:
             row: dict[str, Any] | None = conn.execute(RQ["status"]).fetchone()
             report: dict[str, Any] | None = conn.execute(RQ["last_report"]).fetchone()

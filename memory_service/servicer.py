@@ -21,6 +21,7 @@ from engram.errors import InvalidArgument, OutOfRange
 from engram.journal.v1 import journal_pb2 as pb
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
 from engram.pagination import decode, encode
+from engram.pending_counters import PendingCounters
 from engram.roles import authorize_event
 from engram.timeutil import from_timestamp
 from engram.validation import (
@@ -61,11 +62,13 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
         journal: Journal,
         notifier: feed.FeedNotifier,
         reads: ReadRouter | None = None,
+        counters: PendingCounters | None = None,
     ) -> None:
         self.db = db
         self.journal = journal
         self.notifier = notifier
         self.reads = reads or ReadRouter(db)
+        self.counters = counters
 
     def CommitTurn(
         self, request: pb.CommitTurnRequest, context: grpc.ServicerContext
@@ -287,6 +290,8 @@ class FoundationRpcs(pb_grpc.JournalServiceServicer):
     def GetStatus(
         self, request: pb.GetStatusRequest, context: grpc.ServicerContext
     ) -> pb.GetStatusResponse:
+        if self.counters is not None:
+            self.counters.flush()  # what this process counted is in the status
         counts, counters = self.journal.status_counts()
         response = pb.GetStatusResponse(
             version=__version__,

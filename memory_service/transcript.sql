@@ -93,12 +93,31 @@ ORDER BY ev.event_id;
 -- `after`, by journal.turn_withheld itself (not the set-wise form
 -- session_turn_meta uses), so the two must agree for the coverage to say
 -- "n of n". Their ids too: a verified prefix keeps the count for its range.
-SELECT count(*) AS n, coalesce(array_agg(ev.event_id ORDER BY ev.event_id), '{}') AS ids
-FROM journal.events ev
-WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
-  AND ev.session_id = %(session_id)s AND ev.event_type = 'conversation.turn.completed'
-  AND ev.event_id > %(after)s
-  AND NOT journal.turn_withheld(ev);
+-- In the same statement (one round trip): the session's tool events and lone
+-- conversation messages after `after` (not quarantined), in event order.
+WITH counted AS (
+    SELECT ev.event_id
+    FROM journal.events ev
+    WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
+      AND ev.session_id = %(session_id)s AND ev.event_type = 'conversation.turn.completed'
+      AND ev.event_id > %(after)s
+      AND NOT journal.turn_withheld(ev)
+), others AS (
+    SELECT ev.event_id, ev.event_type
+    FROM journal.events ev
+    WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
+      AND ev.session_id = %(session_id)s AND ev.event_id > %(after)s
+      AND (ev.event_type LIKE 'tool.%%'
+           OR (ev.event_type LIKE 'conversation.%%'
+               AND ev.event_type <> 'conversation.turn.completed'))
+      AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
+                      WHERE q.record_kind = 'event' AND q.record_id = ev.event_id::text)
+)
+SELECT (SELECT count(*) FROM counted) AS n,
+       (SELECT coalesce(array_agg(event_id ORDER BY event_id), '{}') FROM counted) AS ids,
+       (SELECT coalesce(array_agg(event_id ORDER BY event_id), '{}') FROM others) AS other_ids,
+       (SELECT coalesce(array_agg(event_type ORDER BY event_id), '{}') FROM others)
+           AS other_types;
 
 -- name: session_turn_texts
 SELECT event_id, content_sha256, occurred_at, payload ->> 'user_text' AS user_text,
@@ -109,20 +128,6 @@ FROM journal.events
 WHERE event_id = ANY (%(ids)s::bigint[]) AND subject = %(subject)s
   AND workspace = %(workspace)s AND session_id = %(session_id)s
 ORDER BY event_id;
-
--- name: session_range_events
--- Tool events and lone conversation messages of the session after `after`
--- (not quarantined).
-SELECT ev.event_id, ev.event_type
-FROM journal.events ev
-WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
-  AND ev.session_id = %(session_id)s AND ev.event_id > %(after)s
-  AND (ev.event_type LIKE 'tool.%%'
-       OR (ev.event_type LIKE 'conversation.%%'
-           AND ev.event_type <> 'conversation.turn.completed'))
-  AND NOT EXISTS (SELECT 1 FROM journal.quarantined q
-                  WHERE q.record_kind = 'event' AND q.record_id = ev.event_id::text)
-ORDER BY ev.event_id;
 
 -- name: checkpoint_get
 SELECT policy_version, input_digest, through_event_id, text, sha256, turns_elided_by_cap
@@ -183,59 +188,74 @@ LIMIT 1;
 -- this snapshot does not see has a cursor at or above it.
 SELECT journal.feed_frontier() AS frontier;
 
--- name: prefix_get
--- The session's verified prefix and whether anything since the snapshot that
--- verified it may have changed its range (migration 0012 gives the rule).
--- At most `scan_limit` changes are looked at; the caller distrusts a prefix
--- whose scan reached the limit.
-WITH p AS (
-    SELECT * FROM journal.session_verified_prefixes
-    WHERE subject = %(subject)s AND workspace = %(workspace)s AND session_id = %(session_id)s
-), recent AS MATERIALIZED (
-    SELECT c.cursor, c.kind, c.subject, c.workspace, c.session_id, c.event_type, c.event_id
-    FROM journal.changes c
-    WHERE c.cursor >= (SELECT frontier FROM p)
-    ORDER BY c.cursor
-    LIMIT %(scan_limit)s
-), analyses AS MATERIALIZED (
-    -- SYSTEM analyses appended since, and the turn each names (NULL: none).
-    SELECT a.event_id,
-           CASE WHEN a.turn ~ '^[0-9]{1,18}$' THEN a.turn::bigint END AS turn_event_id
-    FROM recent c
-    CROSS JOIN LATERAL (
-        SELECT x.event_id, x.payload ->> 'turn_event_id' AS turn
-        FROM journal.events x
-        WHERE x.event_id = c.event_id AND x.provenance = 'system'
-        LIMIT 1  -- one primary-key probe per change, never a join over the journal
-    ) a
-    WHERE c.kind = 'event_appended' AND c.event_type = 'turn.analyzed'
-      AND c.subject = %(subject)s AND c.workspace = %(workspace)s
-)
-SELECT p.policy_version, p.frontier, p.through_event_id, p.turn_event_ids, p.content_hashes,
-       p.analysis_event_ids, p.withheld_event_ids, p.canonical_chars, p.visible_count,
-       p.chain_sha256,
-       (SELECT count(*) FROM recent) AS scanned,
-       EXISTS (
-           SELECT 1 FROM recent c
-           WHERE c.subject = p.subject
-             AND (c.kind = 'subject_purged'
-                  OR (c.workspace = p.workspace AND (
-                      c.kind IN ('record_quarantined', 'record_restored')
-                      -- a turn, tool or conversation event that committed late
-                      OR (c.kind = 'event_appended' AND c.session_id = p.session_id
-                          AND c.event_id <= p.through_event_id
-                          AND (c.event_type LIKE 'conversation.%%' OR c.event_type LIKE 'tool.%%')
-                          AND c.event_id <> ALL (p.turn_event_ids)
-                          AND c.event_id <> ALL (p.withheld_event_ids)))))
-       )
-       -- another SYSTEM analysis of a turn of the range
-       OR EXISTS (
-           SELECT 1 FROM analyses a
-           WHERE a.turn_event_id <= p.through_event_id
-             AND a.turn_event_id = ANY (p.turn_event_ids)
-             AND a.event_id <> ALL (p.analysis_event_ids)
-       ) AS touched
-FROM p;
+-- name: session_context_head
+-- GetSessionContext's first read, one statement in the call's snapshot: the
+-- policy, the feed watermark (journal.feed_clock, migration 0008), whether the
+-- session has any event at all (none: no turn or other event can match), and,
+-- when `with_prefix`, the session's verified prefix with whether anything
+-- since the snapshot that verified it may have changed its range (migration
+-- 0012 gives the rule). At most `scan_limit` changes are looked at; the
+-- caller distrusts a prefix whose scan reached the limit. Without a prefix
+-- its columns are NULL.
+SELECT pol.tail_turns, pol.trigger_chars, pol.checkpoint_max_chars, pol.analyzer_address,
+       pol.analyzer_timeout_ms, pol.version, pol.updated_at, pol.updated_by,
+       (SELECT clock.last_cursor FROM journal.feed_clock clock) AS last_cursor,
+       EXISTS (SELECT 1 FROM journal.events ev
+               WHERE ev.subject = %(subject)s AND ev.workspace = %(workspace)s
+                 AND ev.session_id = %(session_id)s) AS has_events,
+       pre.*
+FROM journal.compaction_policy pol
+LEFT JOIN LATERAL (
+    WITH p AS (
+        SELECT * FROM journal.session_verified_prefixes
+        WHERE subject = %(subject)s AND workspace = %(workspace)s AND session_id = %(session_id)s
+          AND %(with_prefix)s
+    ), recent AS MATERIALIZED (
+        SELECT c.cursor, c.kind, c.subject, c.workspace, c.session_id, c.event_type, c.event_id
+        FROM journal.changes c
+        WHERE c.cursor >= (SELECT frontier FROM p)
+        ORDER BY c.cursor
+        LIMIT %(scan_limit)s
+    ), analyses AS MATERIALIZED (
+        -- SYSTEM analyses appended since, and the turn each names (NULL: none).
+        SELECT a.event_id,
+               CASE WHEN a.turn ~ '^[0-9]{1,18}$' THEN a.turn::bigint END AS turn_event_id
+        FROM recent c
+        CROSS JOIN LATERAL (
+            SELECT x.event_id, x.payload ->> 'turn_event_id' AS turn
+            FROM journal.events x
+            WHERE x.event_id = c.event_id AND x.provenance = 'system'
+            LIMIT 1  -- one primary-key probe per change, never a join over the journal
+        ) a
+        WHERE c.kind = 'event_appended' AND c.event_type = 'turn.analyzed'
+          AND c.subject = %(subject)s AND c.workspace = %(workspace)s
+    )
+    SELECT p.policy_version, p.frontier, p.through_event_id, p.turn_event_ids, p.content_hashes,
+           p.analysis_event_ids, p.withheld_event_ids, p.canonical_chars, p.visible_count,
+           p.chain_sha256,
+           (SELECT count(*) FROM recent) AS scanned,
+           EXISTS (
+               SELECT 1 FROM recent c
+               WHERE c.subject = p.subject
+                 AND (c.kind = 'subject_purged'
+                      OR (c.workspace = p.workspace AND (
+                          c.kind IN ('record_quarantined', 'record_restored')
+                          -- a turn, tool or conversation event that committed late
+                          OR (c.kind = 'event_appended' AND c.session_id = p.session_id
+                              AND c.event_id <= p.through_event_id
+                              AND (c.event_type LIKE 'conversation.%%' OR c.event_type LIKE 'tool.%%')
+                              AND c.event_id <> ALL (p.turn_event_ids)
+                              AND c.event_id <> ALL (p.withheld_event_ids)))))
+           )
+           -- another SYSTEM analysis of a turn of the range
+           OR EXISTS (
+               SELECT 1 FROM analyses a
+               WHERE a.turn_event_id <= p.through_event_id
+                 AND a.turn_event_id = ANY (p.turn_event_ids)
+                 AND a.event_id <> ALL (p.analysis_event_ids)
+           ) AS touched
+    FROM p
+) pre ON true;
 
 -- name: prefix_put
 -- A prefix verified in an older snapshot never replaces a newer one.

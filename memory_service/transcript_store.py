@@ -21,10 +21,10 @@ from memory_service.journal import EventCommand, Journal
 from memory_service.store import (
     CONSTRAINT_ERRORS,
     Conn,
-    Q,
     fingerprint,
     idempotent_lookup,
     idempotent_store,
+    read_snapshot,
     sha256_hex,
 )
 
@@ -215,37 +215,58 @@ class TranscriptStore:
         return self._finish(read, budget_tokens)
 
     def _read(self, params: Mapping[str, str], tail_turns: int, dry_run: bool) -> _Read:
-        with self.db.connection() as conn, conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            policy_row = conn.execute(TQ["policy_get"]).fetchone()
-            assert policy_row is not None
-            policy = policy_from_row(policy_row)
-            prefix, scanned = (None, 0) if dry_run else self._trusted_prefix(conn, params, policy)
+        """One snapshot (begun by one statement), read in as few round trips
+        as the plan allows: one statement for the policy, the watermark and
+        the prefix; a session without any event stops there (nothing can
+        match: no turn, no other event, no count). Then the turns after the
+        prefix; the separate count with the other events; then the texts of
+        the literal tail, when there is one."""
+        with read_snapshot(self.db) as conn:
+            # Binary results: three 10,000-element arrays parse in a few
+            # milliseconds, not tens.
+            head = conn.execute(
+                TQ["session_context_head"],
+                {**params, "with_prefix": not dry_run, "scan_limit": PREFIX_SCAN_LIMIT},
+                binary=True,
+            ).fetchone()
+            assert head is not None
+            policy = policy_from_row(head)
+            has_prefix = head["policy_version"] is not None
+            prefix, scanned = self._trusted_prefix(head if has_prefix else None, policy)
             after = prefix.through_event_id if prefix is not None else 0
             ranged = {**params, "after": after}
-            metas = [_meta(r) for r in conn.execute(TQ["session_turn_meta"], ranged).fetchall()]
-            others = [
-                tr.OtherEvent(int(r["event_id"]), str(r["event_type"]))
-                for r in conn.execute(TQ["session_range_events"], ranged).fetchall()
-            ]
-            count = conn.execute(TQ["session_turn_count"], ranged).fetchone()
-            watermark = conn.execute(Q["feed_watermark"]).fetchone()
-            assert count is not None and watermark is not None
-            matched = int(count["n"]) + (prefix.visible_count if prefix is not None else 0)
+            metas: list[tr.TurnMeta] = []
+            others: list[tr.OtherEvent] = []
+            counted, counted_ids = 0, []
+            if head["has_events"]:
+                metas = [_meta(r) for r in conn.execute(TQ["session_turn_meta"], ranged)]
+                count = conn.execute(TQ["session_turn_count"], ranged).fetchone()
+                assert count is not None
+                counted, counted_ids = int(count["n"]), list(count["ids"])
+                others = [
+                    tr.OtherEvent(int(event_id), str(event_type))
+                    for event_id, event_type in zip(
+                        count["other_ids"], count["other_types"], strict=True
+                    )
+                ]
+            matched = counted + (prefix.visible_count if prefix is not None else 0)
             plan = tr.plan(metas, others, policy, tail_turns or policy.tail_turns, prefix)
-            texts = conn.execute(
-                TQ["session_turn_texts"], {**params, "ids": [t.event_id for t in plan.literal]}
-            ).fetchall()
+            literal_ids = [t.event_id for t in plan.literal]
+            texts = (
+                conn.execute(TQ["session_turn_texts"], {**params, "ids": literal_ids}).fetchall()
+                if literal_ids
+                else []
+            )
             read = _Read(
                 policy,
                 plan,
                 texts,
                 matched,
-                int(watermark["last_cursor"]),
+                int(head["last_cursor"]),
                 len(metas),
                 prefix,
                 scanned,
-                list(count["ids"]),
+                counted_ids,
             )
             if plan.outcome == tr.COMPACTED:
                 self._checkpoint(conn, params, read, dry_run)
@@ -253,17 +274,13 @@ class TranscriptStore:
                 read.new_prefix = self._next_prefix(conn, params, read, metas, others)
         return read
 
+    @staticmethod
     def _trusted_prefix(
-        self, conn: Conn, params: Mapping[str, str], policy: tr.CompactionPolicy
+        row: Mapping[str, Any] | None, policy: tr.CompactionPolicy
     ) -> tuple[tr.VerifiedPrefix | None, int]:
-        """The session's verified prefix, when nothing since the snapshot that
-        verified it can have changed its range (see migration 0012), and how
-        many later changes that check looked at."""
-        # Binary results: three 10,000-element arrays parse in a few
-        # milliseconds, not tens.
-        row = conn.execute(
-            TQ["prefix_get"], {**params, "scan_limit": PREFIX_SCAN_LIMIT}, binary=True
-        ).fetchone()
+        """The session's verified prefix (a prefix_get row), when nothing
+        since the snapshot that verified it can have changed its range (see
+        migration 0012), and how many later changes that check looked at."""
         if row is None or row["touched"] or int(row["scanned"]) >= PREFIX_SCAN_LIMIT:
             return None, 0
         if int(row["policy_version"]) != policy.version:

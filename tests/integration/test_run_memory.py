@@ -4,6 +4,7 @@ isolation, ranking, search, boot repair and status."""
 
 from __future__ import annotations
 
+import threading
 import unicodedata
 import uuid
 from collections.abc import Callable, Iterator
@@ -18,10 +19,13 @@ from psycopg.rows import dict_row
 
 from engram.common.v1 import common_pb2 as cpb
 from engram.coverage import derive_absence, validate
+from engram.db import Database
 from engram.journal.v1 import journal_pb2 as pb
 from engram.journal.v1 import journal_pb2_grpc as pb_grpc
+from engram.pending_counters import PendingCounters
 from engram.server import Suite
 from memory_service.run_memory import MAX_SUMMARY_CHARS, assemble_summary
+from memory_service.store import Q
 
 pytestmark = pytest.mark.integration
 
@@ -983,6 +987,70 @@ def test_recovered_memory_ranks_limits_and_counts(stub: Stub, sql: Any) -> None:
     empty = recovered(stub, "nobody", "database")
     assert list(empty.records) == [] and empty.omitted_by_limit == 0
     assert derive_absence(empty.coverage, 0) == cpb.ABSENCE_STATE_COVERAGE_UNKNOWN
+
+
+def omitted_in_table(sql: Any) -> int:
+    row = sql.execute(
+        "SELECT value FROM journal.counters WHERE name = 'run_memory.prompt_limit_omitted_total'"
+    ).fetchone()
+    return int(row["value"]) if row else 0
+
+
+def test_omission_counter_is_flushed_at_stop(
+    start_services: Callable[..., Suite], channel_to: Callable[..., grpc.Channel], sql: Any
+) -> None:
+    """The read path adds to the pending sums; stopping the service writes
+    them (after in-flight calls drain), so a clean stop loses no count."""
+    suite = start_services(["journal"])
+    stub = Stub(channel_to(suite))
+    for i in range(5):
+        complete(stub, f"run-{i}", request=f"database task {i}")
+    concurrent = [
+        threading.Thread(target=lambda: [recovered(stub, "s1", "database") for _ in range(10)])
+        for _ in range(4)
+    ]
+    for thread in concurrent:
+        thread.start()
+    for thread in concurrent:
+        thread.join()
+    suite.stop(grace=0.2)
+    # 4 x 10 calls, each cutting 5 records at the policy's 3.
+    assert omitted_in_table(sql) == 4 * 10 * 2
+
+
+def test_pending_counters_lose_nothing(db: Database, database_url: str, sql: Any) -> None:
+    counters = PendingCounters(db, Q["counter_add"])
+    done = threading.Event()
+
+    def add_many() -> None:
+        for _ in range(300):
+            counters.add({"run_memory.prompt_limit_omitted_total": 1, "unused": 0})
+
+    def flush_often() -> None:
+        while not done.is_set():
+            counters.flush()
+
+    flusher = threading.Thread(target=flush_often)
+    flusher.start()
+    adders = [threading.Thread(target=add_many) for _ in range(6)]
+    for t in adders:
+        t.start()
+    for t in adders:
+        t.join()
+    done.set()
+    flusher.join()
+
+    # A flush that fails keeps its sums for the next one.
+    counters.add({"run_memory.prompt_limit_omitted_total": 2})
+    closed = Database(database_url, max_size=1).open()
+    closed.close()
+    counters.db = closed
+    with pytest.raises(Exception):  # noqa: B017 - any failure to write
+        counters.flush()
+    counters.db = db
+    counters.flush()
+    assert omitted_in_table(sql) == 1802
+    assert sql.execute("SELECT 1 FROM journal.counters WHERE name = 'unused'").fetchone() is None
 
 
 # -- SearchRunMemory ---------------------------------------------------------------------

@@ -146,6 +146,37 @@ def test_under_the_trigger_every_turn_is_literal(journal: pb_grpc.JournalService
     assert (card.returned, card.matched_before_limit, card.truncated) == (3, 3, False)
 
 
+def test_a_session_without_turns_is_answered_in_the_same_snapshot(
+    journal: pb_grpc.JournalServiceStub,
+) -> None:
+    """No event at all (answered from the first statement), or only another
+    session's turns and this session's tool event: nothing matches, and the
+    snapshot version is the final watermark of the call's snapshot."""
+    commit_many(journal, 2, session="another-session")
+
+    def head() -> int:  # GetStatus's feed_watermark: every committed change
+        return journal.GetStatus(pb.GetStatusRequest()).feed_watermark
+
+    empty = context(journal)
+    assert empty.outcome == tpb.COMPACTION_OUTCOME_NOT_NEEDED
+    assert (list(empty.tail), empty.pruned_turns, empty.turns_verified) == ([], 0, 0)
+    validate(empty.coverage)
+    card = empty.coverage.cardinality
+    assert (card.returned, card.matched_before_limit, card.truncated) == (0, 0, False)
+    # The snapshot's final watermark: never above the head, never going back.
+    version = int(empty.coverage.snapshot_version)
+    assert version <= head()
+    assert version <= int(context(journal, dry_run=True).coverage.snapshot_version) <= head()
+
+    tool = _append(journal, "tool.call.completed", {"tool": "search"})
+    with_tool = context(journal)
+    assert tool.event_id > 0 and with_tool.outcome == tpb.COMPACTION_OUTCOME_NOT_NEEDED
+    assert list(with_tool.tail) == [] and with_tool.coverage.cardinality.matched_before_limit == 0
+    assert version <= int(with_tool.coverage.snapshot_version) <= head()
+    [receipt] = commit_many(journal, 1, start=2)
+    assert [t.event_id for t in context(journal).tail] == [receipt.event_id]
+
+
 def test_compaction_checkpoint_tail_coverage_and_projection(
     journal: pb_grpc.JournalServiceStub, db: Any
 ) -> None:
