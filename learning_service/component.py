@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from engram.background import BackgroundLoop
 from engram.db import Database
 from engram.downstream import deadline_seconds
 from engram.learning.v1 import learning_pb2_grpc as pb_grpc
+from engram.pending_counters import FLUSH_SECONDS, PendingCounters
 from engram.server import BuildContext, ServiceBinding
 from learning_service import term_index
 from learning_service.candidates import CandidateBook
@@ -19,14 +21,13 @@ from learning_service.capture import CaptureWorker
 from learning_service.context import ContextReader
 from learning_service.journal_client import JournalClient
 from learning_service.learnings import LearningBook
-from learning_service.pending_counters import FLUSH_SECONDS, PendingCounters
 from learning_service.plugins import ExtractorClient, JudgeClients
 from learning_service.policy_store import PolicyStore
 from learning_service.quarantine import SourceQuarantine, quarantine_source
 from learning_service.review import Reviewer
 from learning_service.servicer import SERVICE, LearningServicer
 from learning_service.skills import SkillBook
-from learning_service.workers import BackgroundLoop
+from learning_service.store import Q
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -40,7 +41,7 @@ def build(ctx: BuildContext) -> ServiceBinding:
     source = quarantine_source(db, settings.learning_quarantine_state)
     quarantine = SourceQuarantine(db, journal, source)
     term_index.backfill(db)
-    counters = PendingCounters(db)
+    counters = PendingCounters(db, Q["counter_add"])
     counter_loop = BackgroundLoop("learning-counters", counters.step, idle_seconds=FLUSH_SECONDS)
     judges = JudgeClients(settings.service_token)
     extractor = (

@@ -23,8 +23,8 @@ from engram.common.v1 import common_pb2 as cpb
 from engram.coverage import build_coverage
 from engram.db import Database
 from engram.metrics import count_plane_event
+from engram.pending_counters import PendingCounters
 from learning_service.model import SCOPE_ORDER, Scope, ScopeKind
-from learning_service.pending_counters import PendingCounters
 from learning_service.quarantine import (
     QUARANTINE_SOURCES,
     SourceQuarantine,
@@ -295,7 +295,7 @@ class ContextReader:
         quarantine: SourceQuarantine | None = None,
     ) -> None:
         self.db = db
-        self.counters = counters or PendingCounters(db)
+        self.counters = counters or PendingCounters(db, Q["counter_add"])
         self.quarantine = quarantine
 
     def learned_context(

@@ -18,10 +18,10 @@ import pytest
 
 from engram.db import Database
 from engram.learning.v1 import learning_pb2 as pb
+from engram.pending_counters import PendingCounters
 from learning_service import term_index
 from learning_service.context import ContextReader, select
 from learning_service.model import Scope, ScopeKind
-from learning_service.pending_counters import PendingCounters
 from learning_service.store import Q
 from tests.integration.test_learning_context import insert_learning
 from tests.integration.test_learning_support import (
@@ -298,7 +298,7 @@ def test_sql_selection_matches_the_full_scan(
 
 
 def test_pending_counters_lose_nothing(db: Database, database_url: str) -> None:
-    counters = PendingCounters(db)
+    counters = PendingCounters(db, Q["counter_add"])
     done = threading.Event()
 
     def add_many() -> None:
