@@ -79,6 +79,14 @@ OPEN, CLOSE = "⟦", "⟧"
 DATA: dict[str, dict[str, list[Any]]] = {
     "en": {
         "topics": [
+            {"n": "the rent", "a": "the rent"},
+            {"n": "the guest list", "a": "the guest list"},
+            {"n": "the PIN", "a": "the PIN"},
+            {"n": "the itinerary", "a": "the itinerary"},
+            {"n": "the receipt", "a": "the receipt"},
+            {"n": "the warranty", "a": "the warranty"},
+            {"n": "the meal plan", "a": "the meal plan"},
+            {"n": "the deposit", "a": "the deposit"},
             {"n": "the invoice from the roofer", "a": "the invoice from the roofer"},
             {"n": "the wifi password", "a": "the wifi password"},
             {"n": "the vet's phone number", "a": "the vet's phone number"},
@@ -372,6 +380,18 @@ DATA: dict[str, dict[str, list[Any]]] = {
 
 DATA["fr"] = {
     "topics": [
+        {"n": "le loyer", "d": "du loyer", "a": "au loyer"},
+        {
+            "n": "la liste des invités",
+            "d": "de la liste des invités",
+            "a": "à la liste des invités",
+        },
+        {"n": "le code PIN", "d": "du code PIN", "a": "au code PIN"},
+        {"n": "l'itinéraire", "d": "de l'itinéraire", "a": "à l'itinéraire"},
+        {"n": "le reçu", "d": "du reçu", "a": "au reçu"},
+        {"n": "la garantie", "d": "de la garantie", "a": "à la garantie"},
+        {"n": "le menu de la semaine", "d": "du menu de la semaine", "a": "au menu de la semaine"},
+        {"n": "la caution", "d": "de la caution", "a": "à la caution"},
         {
             "n": "la facture du couvreur",
             "d": "de la facture du couvreur",
@@ -699,6 +719,14 @@ DATA["fr"] = {
 
 DATA["es"] = {
     "topics": [
+        {"n": "el alquiler", "d": "del alquiler"},
+        {"n": "la lista de invitados", "d": "de la lista de invitados"},
+        {"n": "el PIN", "d": "del PIN"},
+        {"n": "el itinerario", "d": "del itinerario"},
+        {"n": "el recibo", "d": "del recibo"},
+        {"n": "la garantía", "d": "de la garantía"},
+        {"n": "el menú semanal", "d": "del menú semanal"},
+        {"n": "la fianza", "d": "de la fianza"},
         {"n": "la factura del fontanero", "d": "de la factura del fontanero"},
         {"n": "la contraseña del wifi", "d": "de la contraseña del wifi"},
         {"n": "el teléfono de la veterinaria", "d": "del teléfono de la veterinaria"},
@@ -986,6 +1014,29 @@ DATA["es"] = {
 
 DATA["de"] = {
     "topics": [
+        {"n": "die Miete", "a": "die Miete", "d": "der Miete", "zu": "zur Miete"},
+        {
+            "n": "die Gästeliste",
+            "a": "die Gästeliste",
+            "d": "der Gästeliste",
+            "zu": "zur Gästeliste",
+        },
+        {"n": "die PIN", "a": "die PIN", "d": "der PIN", "zu": "zur PIN"},
+        {
+            "n": "die Reiseroute",
+            "a": "die Reiseroute",
+            "d": "der Reiseroute",
+            "zu": "zur Reiseroute",
+        },
+        {"n": "der Kassenbon", "a": "den Kassenbon", "d": "dem Kassenbon", "zu": "zum Kassenbon"},
+        {"n": "die Garantie", "a": "die Garantie", "d": "der Garantie", "zu": "zur Garantie"},
+        {
+            "n": "der Wochenplan",
+            "a": "den Wochenplan",
+            "d": "dem Wochenplan",
+            "zu": "zum Wochenplan",
+        },
+        {"n": "die Kaution", "a": "die Kaution", "d": "der Kaution", "zu": "zur Kaution"},
         {
             "n": "die Rechnung vom Dachdecker",
             "a": "die Rechnung vom Dachdecker",
@@ -1315,6 +1366,22 @@ DATA["de"] = {
 
 DATA["it"] = {
     "topics": [
+        {"n": "l'affitto", "d": "dell'affitto", "su": "sull'affitto"},
+        {
+            "n": "la lista degli invitati",
+            "d": "della lista degli invitati",
+            "su": "sulla lista degli invitati",
+        },
+        {"n": "il PIN", "d": "del PIN", "su": "sul PIN"},
+        {"n": "l'itinerario", "d": "dell'itinerario", "su": "sull'itinerario"},
+        {"n": "la ricevuta", "d": "della ricevuta", "su": "sulla ricevuta"},
+        {"n": "la garanzia", "d": "della garanzia", "su": "sulla garanzia"},
+        {
+            "n": "il menù della settimana",
+            "d": "del menù della settimana",
+            "su": "sul menù della settimana",
+        },
+        {"n": "la caparra", "d": "della caparra", "su": "sulla caparra"},
         {
             "n": "la fattura dell'idraulico",
             "d": "della fattura dell'idraulico",
@@ -1649,6 +1716,14 @@ DATA["it"] = {
 
 DATA["pt"] = {
     "topics": [
+        {"n": "a renda", "d": "da renda"},
+        {"n": "a lista de convidados", "d": "da lista de convidados"},
+        {"n": "o PIN", "d": "do PIN"},
+        {"n": "o itinerário", "d": "do itinerário"},
+        {"n": "o recibo", "d": "do recibo"},
+        {"n": "a garantia", "d": "da garantia"},
+        {"n": "a ementa da semana", "d": "da ementa da semana"},
+        {"n": "a caução", "d": "da caução"},
         {"n": "a fatura do canalizador", "d": "da fatura do canalizador"},
         {"n": "a senha do wifi", "d": "da senha do wifi"},
         {"n": "o telefone da veterinária", "d": "do telefone da veterinária"},
