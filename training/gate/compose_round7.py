@@ -53,13 +53,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 sys.path.insert(0, str(HERE))
 
-from compose_round6 import _cap, _split  # noqa: E402
+from compose_round6 import BENIGN, CLOSE, CW, OPEN, QS, REC, _cap, _split  # noqa: E402
 
 from gateway.claims import _SHORT_GAP_RX, _is_short  # noqa: E402
 from gateway.truthfulness import analyse  # noqa: E402
-
-REC, CW, QS, BENIGN = "recollection", "corpus_wide", "query_scoped", "benign"
-OPEN, CLOSE = "⟦", "⟧"
 
 # Per language:
 #   topics:    what was looked for: {n} a noun phrase, {a} "about"/"on" it;
