@@ -84,6 +84,9 @@ ROUND5_WEIGHT = 3.0
 # eight-fold LOBO gave query-scoped recall 0.826 against 0.834 at 1, corpus-wide 0.891
 # against 0.890, the same false blocks (1.5%) and one more obfuscation family passing.
 ROUND6_WEIGHT = 1.0
+# Weight of the round-7 clauses (the user's stores as a place, searches as subjects,
+# memory metaphors, presupposed recollections, and their twins).
+ROUND7_WEIGHT = 1.0
 # The recollection head: a binary logistic regression over the e5 embedding, "does this
 # clause present something about the user as remembered?", fitted on the written corpus
 # (every round) and the folded batches' recollections only (their benign clauses hold
@@ -227,6 +230,8 @@ def train(corpus: Corpus, *, verbose: bool = True) -> dict[str, npt.NDArray[np.g
             if s.startswith("round5_")
             else ROUND6_WEIGHT
             if s.startswith("round6_")
+            else ROUND7_WEIGHT
+            if s.startswith("round7_")
             else 1.0
             for s in corpus.sources
         ]
