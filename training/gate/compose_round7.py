@@ -17,6 +17,8 @@ from a batch):
   user's stores (notes, saved lists, contacts, history, past conversations); the same
   frames about a file just sent, a web page, a catalogue, the user's code or
   configuration, a menu or a contract are ``benign``;
+* the same frames about the user's own mail, drive or phone gallery (other systems
+  than this memory) are ``benign`` too;
 * **query-scoped, the search as subject or participle** ("searching your history for X
   yields nothing", "a look through your notes turns up nothing on X", "in your saved
   contacts: no plumber" -- a result of at most three words is read with the clause before
@@ -62,6 +64,8 @@ from gateway.truthfulness import analyse  # noqa: E402
 #   topics:    what was looked for: {n} a noun phrase, {a} "about"/"on" it;
 #   wanted:    a bare noun for "no X" results ({w});
 #   stores:    the user's stores, {s} a noun phrase, {l} "in" it ({g}: German genitive);
+#   own_external: the user's own systems that are not this memory (mail, drive, phone),
+#              in the same slots (benign);
 #   external:  things that are not the user's memory, in the same slots (benign);
 #   loc:       frames putting {n} (not) {l};
 #   search:    frames with the search as subject or participle, {s} or {l};
@@ -103,6 +107,11 @@ DATA: dict[str, dict[str, list[Any]]] = {
             {"s": "your saved items", "l": "in your saved items"},
             {"s": "your reminders", "l": "in your reminders"},
             {"s": "what you've saved with me", "l": "in what you've saved with me"},
+        ],
+        "own_external": [
+            {"s": "your inbox", "l": "in your inbox"},
+            {"s": "your Google Drive", "l": "in your Google Drive"},
+            {"s": "your phone's photo gallery", "l": "in your phone's photo gallery"},
         ],
         "external": [
             {"s": "the PDF you sent", "l": "in the PDF you sent"},
@@ -449,6 +458,15 @@ DATA["fr"] = {
             "ds": "de ce que tu as enregistré chez moi",
         },
     ],
+    "own_external": [
+        {"s": "ta boîte mail", "l": "dans ta boîte mail", "ds": "de ta boîte mail"},
+        {"s": "ton Drive", "l": "dans ton Drive", "ds": "de ton Drive"},
+        {
+            "s": "la galerie de ton téléphone",
+            "l": "dans la galerie de ton téléphone",
+            "ds": "de la galerie de ton téléphone",
+        },
+    ],
     "external": [
         {
             "s": "le PDF que tu as envoyé",
@@ -754,6 +772,19 @@ DATA["es"] = {
             "s": "lo que has guardado conmigo",
             "l": "en lo que has guardado conmigo",
             "ds": "de lo que has guardado conmigo",
+        },
+    ],
+    "own_external": [
+        {
+            "s": "tu bandeja de entrada",
+            "l": "en tu bandeja de entrada",
+            "ds": "de tu bandeja de entrada",
+        },
+        {"s": "tu Drive", "l": "en tu Drive", "ds": "de tu Drive"},
+        {
+            "s": "la galería de tu móvil",
+            "l": "en la galería de tu móvil",
+            "ds": "de la galería de tu móvil",
         },
     ],
     "external": [
@@ -1106,6 +1137,15 @@ DATA["de"] = {
             "g": "deiner gespeicherten Einträge",
         },
     ],
+    "own_external": [
+        {"s": "deinen Posteingang", "l": "in deinem Posteingang", "g": "deines Posteingangs"},
+        {"s": "dein Google Drive", "l": "in deinem Google Drive", "g": "deines Google Drive"},
+        {
+            "s": "die Galerie deines Handys",
+            "l": "in der Galerie deines Handys",
+            "g": "der Galerie deines Handys",
+        },
+    ],
     "external": [
         {
             "s": "dein angehängtes PDF",
@@ -1439,6 +1479,19 @@ DATA["it"] = {
             "ds": "di ciò che hai salvato con me",
         },
     ],
+    "own_external": [
+        {
+            "s": "la tua casella di posta",
+            "l": "nella tua casella di posta",
+            "ds": "della tua casella di posta",
+        },
+        {"s": "il tuo Drive", "l": "nel tuo Drive", "ds": "del tuo Drive"},
+        {
+            "s": "la galleria del tuo telefono",
+            "l": "nella galleria del tuo telefono",
+            "ds": "della galleria del tuo telefono",
+        },
+    ],
     "external": [
         {
             "s": "il PDF che hai inviato",
@@ -1748,6 +1801,19 @@ DATA["pt"] = {
         {"s": "as tuas notas", "l": "nas tuas notas", "ds": "das tuas notas"},
         {"s": "os seus lembretes", "l": "nos seus lembretes", "ds": "dos seus lembretes"},
         {"s": "o que guardou comigo", "l": "no que guardou comigo", "ds": "do que guardou comigo"},
+    ],
+    "own_external": [
+        {
+            "s": "a sua caixa de entrada",
+            "l": "na sua caixa de entrada",
+            "ds": "da sua caixa de entrada",
+        },
+        {"s": "o seu Drive", "l": "no seu Drive", "ds": "do seu Drive"},
+        {
+            "s": "a galeria do seu telemóvel",
+            "l": "na galeria do seu telemóvel",
+            "ds": "da galeria do seu telemóvel",
+        },
     ],
     "external": [
         {"s": "o PDF que enviou", "l": "no PDF que enviou", "ds": "do PDF que enviou"},
@@ -2062,6 +2128,9 @@ def compose(lang: str, rng: random.Random, problems: list[str]) -> list[dict[str
         for frame in pick(d["search"], 3):
             add(frame, QS, t=tail(), **topic, **rng.choice(d["stores"]))
             add(frame, BENIGN, t=tail(), **topic, **rng.choice(d["external"]))
+        # A search of the user's own mail or drive is not a search of this memory.
+        for frame in pick(d["loc"] + d["search"], 2):
+            add(frame, BENIGN, t=tail(), **topic, **rng.choice(d["own_external"]))
         for claim, twin in pick(d["qs_pairs"], 3):
             add(claim, QS, t=tail(), **topic)
             add(twin, BENIGN, t=tail(), **topic)
@@ -2069,6 +2138,7 @@ def compose(lang: str, rng: random.Random, problems: list[str]) -> list[dict[str
         for frame in pick(d["short"], 2):
             add(frame, QS, w=wanted, **rng.choice(d["stores"]))
             add(frame, BENIGN, w=wanted, **rng.choice(d["external"]))
+        add(rng.choice(d["short"]), BENIGN, w=wanted, **rng.choice(d["own_external"]))
     for mine in d["mine"]:
         for claim, twin in pick(d["cw_pairs"], 7):
             add(claim, CW, t=tail(), **mine)
