@@ -45,7 +45,6 @@ Usage: python3 training/gate/compose_round7.py   (writes round7_<lang>.jsonl her
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -55,7 +54,18 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 sys.path.insert(0, str(HERE))
 
-from compose_round6 import BENIGN, CLOSE, CW, OPEN, QS, REC, _cap, _split  # noqa: E402
+from compose_round6 import (  # noqa: E402
+    BENIGN,
+    CLOSE,
+    CW,
+    OPEN,
+    QS,
+    REC,
+    _cap,
+    _split,
+    distinct,
+    write,
+)
 
 from gateway.claims import _SHORT_GAP_RX, _is_short  # noqa: E402
 from gateway.truthfulness import analyse  # noqa: E402
@@ -2152,16 +2162,7 @@ def compose(lang: str, rng: random.Random, problems: list[str]) -> list[dict[str
         add(twin, BENIGN)
     for sentence in d["benign"]:
         add(sentence, BENIGN)
-    unique = {(row["label"], row["text"]): row for row in rows}  # first place, one copy
-    labels: dict[str, set[str]] = {}
-    for label, text in unique:
-        labels.setdefault(text, set()).add(label)
-    problems.extend(
-        f"{lang}: {text!r} labelled {sorted(both)}"
-        for text, both in labels.items()
-        if len(both) > 1
-    )
-    return list(unique.values())
+    return distinct(lang, rows, problems)
 
 
 def _caps(slots: dict[str, str]) -> dict[str, str]:
@@ -2174,13 +2175,7 @@ def main() -> int:
     for lang in DATA:
         rows = compose(lang, random.Random(f"round7-{lang}"), problems)
         path = HERE / f"round7_{lang}.jsonl"
-        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
-        counts = {label: 0 for label in (BENIGN, CW, QS, REC)}
-        for row in rows:
-            counts[row["label"]] += 1
-        print(
-            f"{path.name}: {len(rows)} clauses " + " ".join(f"{k} {v}" for k, v in counts.items())
-        )
+        write(path, rows)
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0
