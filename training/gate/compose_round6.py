@@ -1372,7 +1372,13 @@ def compose(lang: str, rng: random.Random, problems: list[str]) -> list[dict[str
         add(sentence, BENIGN)
     for t in d["tails"]:
         add(_cap(t) + ".", BENIGN)
-    unique = {(row["label"], row["text"]): row for row in rows}  # first place, one copy
+    return distinct(lang, rows, problems)
+
+
+def distinct(lang: str, rows: list[dict[str, str]], problems: list[str]) -> list[dict[str, str]]:
+    """One copy of each labelled clause (its first place kept); a text given two labels is
+    reported in ``problems``."""
+    unique = {(row["label"], row["text"]): row for row in rows}
     labels: dict[str, set[str]] = {}
     for label, text in unique:
         labels.setdefault(text, set()).add(label)
@@ -1382,6 +1388,15 @@ def compose(lang: str, rng: random.Random, problems: list[str]) -> list[dict[str
         if len(both) > 1
     )
     return list(unique.values())
+
+
+def write(path: Path, rows: list[dict[str, str]]) -> None:
+    """``rows`` as JSON lines at ``path``, and a count per label on stdout."""
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
+    counts = {label: 0 for label in (BENIGN, CW, QS, REC)}
+    for row in rows:
+        counts[row["label"]] += 1
+    print(f"{path.name}: {len(rows)} clauses " + " ".join(f"{k} {v}" for k, v in counts.items()))
 
 
 def _store(lang: str, store: str | dict[str, str]) -> dict[str, str]:
@@ -1407,13 +1422,7 @@ def main() -> int:
     for lang in DATA:
         rows = compose(lang, random.Random(f"round6-{lang}"), problems)
         path = HERE / f"round6_{lang}.jsonl"
-        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
-        counts = {label: 0 for label in (BENIGN, CW, QS, REC)}
-        for row in rows:
-            counts[row["label"]] += 1
-        print(
-            f"{path.name}: {len(rows)} clauses " + " ".join(f"{k} {v}" for k, v in counts.items())
-        )
+        write(path, rows)
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0

@@ -17,6 +17,8 @@ from a batch):
   user's stores (notes, saved lists, contacts, history, past conversations); the same
   frames about a file just sent, a web page, a catalogue, the user's code or
   configuration, a menu or a contract are ``benign``;
+* the same frames about the user's own mail, drive or phone gallery (other systems
+  than this memory) are ``benign`` too;
 * **query-scoped, the search as subject or participle** ("searching your history for X
   yields nothing", "a look through your notes turns up nothing on X", "in your saved
   contacts: no plumber" -- a result of at most three words is read with the clause before
@@ -43,7 +45,6 @@ Usage: python3 training/gate/compose_round7.py   (writes round7_<lang>.jsonl her
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -53,7 +54,18 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 sys.path.insert(0, str(HERE))
 
-from compose_round6 import BENIGN, CLOSE, CW, OPEN, QS, REC, _cap, _split  # noqa: E402
+from compose_round6 import (  # noqa: E402
+    BENIGN,
+    CLOSE,
+    CW,
+    OPEN,
+    QS,
+    REC,
+    _cap,
+    _split,
+    distinct,
+    write,
+)
 
 from gateway.claims import _SHORT_GAP_RX, _is_short  # noqa: E402
 from gateway.truthfulness import analyse  # noqa: E402
@@ -62,6 +74,8 @@ from gateway.truthfulness import analyse  # noqa: E402
 #   topics:    what was looked for: {n} a noun phrase, {a} "about"/"on" it;
 #   wanted:    a bare noun for "no X" results ({w});
 #   stores:    the user's stores, {s} a noun phrase, {l} "in" it ({g}: German genitive);
+#   own_external: the user's own systems that are not this memory (mail, drive, phone),
+#              in the same slots (benign);
 #   external:  things that are not the user's memory, in the same slots (benign);
 #   loc:       frames putting {n} (not) {l};
 #   search:    frames with the search as subject or participle, {s} or {l};
@@ -103,6 +117,11 @@ DATA: dict[str, dict[str, list[Any]]] = {
             {"s": "your saved items", "l": "in your saved items"},
             {"s": "your reminders", "l": "in your reminders"},
             {"s": "what you've saved with me", "l": "in what you've saved with me"},
+        ],
+        "own_external": [
+            {"s": "your inbox", "l": "in your inbox"},
+            {"s": "your Google Drive", "l": "in your Google Drive"},
+            {"s": "your phone's photo gallery", "l": "in your phone's photo gallery"},
         ],
         "external": [
             {"s": "the PDF you sent", "l": "in the PDF you sent"},
@@ -449,6 +468,15 @@ DATA["fr"] = {
             "ds": "de ce que tu as enregistré chez moi",
         },
     ],
+    "own_external": [
+        {"s": "ta boîte mail", "l": "dans ta boîte mail", "ds": "de ta boîte mail"},
+        {"s": "ton Drive", "l": "dans ton Drive", "ds": "de ton Drive"},
+        {
+            "s": "la galerie de ton téléphone",
+            "l": "dans la galerie de ton téléphone",
+            "ds": "de la galerie de ton téléphone",
+        },
+    ],
     "external": [
         {
             "s": "le PDF que tu as envoyé",
@@ -754,6 +782,19 @@ DATA["es"] = {
             "s": "lo que has guardado conmigo",
             "l": "en lo que has guardado conmigo",
             "ds": "de lo que has guardado conmigo",
+        },
+    ],
+    "own_external": [
+        {
+            "s": "tu bandeja de entrada",
+            "l": "en tu bandeja de entrada",
+            "ds": "de tu bandeja de entrada",
+        },
+        {"s": "tu Drive", "l": "en tu Drive", "ds": "de tu Drive"},
+        {
+            "s": "la galería de tu móvil",
+            "l": "en la galería de tu móvil",
+            "ds": "de la galería de tu móvil",
         },
     ],
     "external": [
@@ -1106,6 +1147,15 @@ DATA["de"] = {
             "g": "deiner gespeicherten Einträge",
         },
     ],
+    "own_external": [
+        {"s": "deinen Posteingang", "l": "in deinem Posteingang", "g": "deines Posteingangs"},
+        {"s": "dein Google Drive", "l": "in deinem Google Drive", "g": "deines Google Drive"},
+        {
+            "s": "die Galerie deines Handys",
+            "l": "in der Galerie deines Handys",
+            "g": "der Galerie deines Handys",
+        },
+    ],
     "external": [
         {
             "s": "dein angehängtes PDF",
@@ -1439,6 +1489,19 @@ DATA["it"] = {
             "ds": "di ciò che hai salvato con me",
         },
     ],
+    "own_external": [
+        {
+            "s": "la tua casella di posta",
+            "l": "nella tua casella di posta",
+            "ds": "della tua casella di posta",
+        },
+        {"s": "il tuo Drive", "l": "nel tuo Drive", "ds": "del tuo Drive"},
+        {
+            "s": "la galleria del tuo telefono",
+            "l": "nella galleria del tuo telefono",
+            "ds": "della galleria del tuo telefono",
+        },
+    ],
     "external": [
         {
             "s": "il PDF che hai inviato",
@@ -1748,6 +1811,19 @@ DATA["pt"] = {
         {"s": "as tuas notas", "l": "nas tuas notas", "ds": "das tuas notas"},
         {"s": "os seus lembretes", "l": "nos seus lembretes", "ds": "dos seus lembretes"},
         {"s": "o que guardou comigo", "l": "no que guardou comigo", "ds": "do que guardou comigo"},
+    ],
+    "own_external": [
+        {
+            "s": "a sua caixa de entrada",
+            "l": "na sua caixa de entrada",
+            "ds": "da sua caixa de entrada",
+        },
+        {"s": "o seu Drive", "l": "no seu Drive", "ds": "do seu Drive"},
+        {
+            "s": "a galeria do seu telemóvel",
+            "l": "na galeria do seu telemóvel",
+            "ds": "da galeria do seu telemóvel",
+        },
     ],
     "external": [
         {"s": "o PDF que enviou", "l": "no PDF que enviou", "ds": "do PDF que enviou"},
@@ -2062,6 +2138,9 @@ def compose(lang: str, rng: random.Random, problems: list[str]) -> list[dict[str
         for frame in pick(d["search"], 3):
             add(frame, QS, t=tail(), **topic, **rng.choice(d["stores"]))
             add(frame, BENIGN, t=tail(), **topic, **rng.choice(d["external"]))
+        # A search of the user's own mail or drive is not a search of this memory.
+        for frame in pick(d["loc"] + d["search"], 2):
+            add(frame, BENIGN, t=tail(), **topic, **rng.choice(d["own_external"]))
         for claim, twin in pick(d["qs_pairs"], 3):
             add(claim, QS, t=tail(), **topic)
             add(twin, BENIGN, t=tail(), **topic)
@@ -2069,6 +2148,7 @@ def compose(lang: str, rng: random.Random, problems: list[str]) -> list[dict[str
         for frame in pick(d["short"], 2):
             add(frame, QS, w=wanted, **rng.choice(d["stores"]))
             add(frame, BENIGN, w=wanted, **rng.choice(d["external"]))
+        add(rng.choice(d["short"]), BENIGN, w=wanted, **rng.choice(d["own_external"]))
     for mine in d["mine"]:
         for claim, twin in pick(d["cw_pairs"], 7):
             add(claim, CW, t=tail(), **mine)
@@ -2082,16 +2162,7 @@ def compose(lang: str, rng: random.Random, problems: list[str]) -> list[dict[str
         add(twin, BENIGN)
     for sentence in d["benign"]:
         add(sentence, BENIGN)
-    unique = {(row["label"], row["text"]): row for row in rows}  # first place, one copy
-    labels: dict[str, set[str]] = {}
-    for label, text in unique:
-        labels.setdefault(text, set()).add(label)
-    problems.extend(
-        f"{lang}: {text!r} labelled {sorted(both)}"
-        for text, both in labels.items()
-        if len(both) > 1
-    )
-    return list(unique.values())
+    return distinct(lang, rows, problems)
 
 
 def _caps(slots: dict[str, str]) -> dict[str, str]:
@@ -2104,13 +2175,7 @@ def main() -> int:
     for lang in DATA:
         rows = compose(lang, random.Random(f"round7-{lang}"), problems)
         path = HERE / f"round7_{lang}.jsonl"
-        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
-        counts = {label: 0 for label in (BENIGN, CW, QS, REC)}
-        for row in rows:
-            counts[row["label"]] += 1
-        print(
-            f"{path.name}: {len(rows)} clauses " + " ".join(f"{k} {v}" for k, v in counts.items())
-        )
+        write(path, rows)
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0
