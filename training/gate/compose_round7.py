@@ -46,6 +46,7 @@ Usage: python3 training/gate/compose_round7.py   (writes round7_<lang>.jsonl her
 from __future__ import annotations
 
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -67,7 +68,6 @@ from compose_round6 import (  # noqa: E402
     write,
 )
 
-from gateway.claims import _SHORT_GAP_RX, _is_short  # noqa: E402
 from gateway.truthfulness import analyse  # noqa: E402
 
 # Per language:
@@ -2070,6 +2070,19 @@ DATA["pt"] = {
         "A base de dados pública não tem registo dessa empresa.",
     ],
 }
+
+
+# This round's elliptic-result frames: a result of at most three words after its search
+# clause, across punctuation and one connecting word. The gate reads the two clauses
+# together (gateway.claims.joined_readings), so the claim is labelled on that reading.
+_SHORT_WORDS = 3
+_SHORT_GAP_RX = re.compile(r"[\s,;:\u2013\u2014-]*(?:[^\W\d_]+)?[\s,;:\u2013\u2014-]*")
+_WORD_RX = re.compile(r"[^\W_]+")
+
+
+def _is_short(clause: str) -> bool:
+    words = _WORD_RX.findall(clause)
+    return bool(words) and len(words) <= _SHORT_WORDS and len(clause.strip()) <= 24
 
 
 def _labelled(sentence: str, label: str) -> list[dict[str, str]]:
