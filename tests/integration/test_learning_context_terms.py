@@ -8,7 +8,6 @@ and a randomised comparison with the full scan the index replaced."""
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -18,7 +17,6 @@ import pytest
 
 from engram.db import Database
 from engram.learning.v1 import learning_pb2 as pb
-from engram.pending_counters import PendingCounters
 from learning_service import term_index
 from learning_service.context import ContextReader, select
 from learning_service.model import Scope, ScopeKind
@@ -292,45 +290,3 @@ def test_sql_selection_matches_the_full_scan(
             old.omitted_by_limit,
             old.recency_fallback,
         ), text
-
-
-# ------------------------------------------------------------ counters
-
-
-def test_pending_counters_lose_nothing(db: Database, database_url: str) -> None:
-    counters = PendingCounters(db, Q["counter_add"])
-    done = threading.Event()
-
-    def add_many() -> None:
-        for _ in range(300):
-            counters.add({"context_entries_returned_total": 1, "context_unused_total": 0})
-
-    def flush_often() -> None:
-        while not done.is_set():
-            counters.flush()
-
-    flusher = threading.Thread(target=flush_often)
-    flusher.start()
-    adders = [threading.Thread(target=add_many) for _ in range(6)]
-    for t in adders:
-        t.start()
-    for t in adders:
-        t.join()
-    done.set()
-    flusher.join()
-
-    # A flush that fails keeps its sums for the next one.
-    counters.add({"context_recency_fallback_total": 2})
-    closed = Database(database_url, max_size=1).open()
-    closed.close()
-    counters.db = closed
-    with pytest.raises(Exception):  # noqa: B017 - any failure to write
-        counters.flush()
-    counters.db = db
-    counters.flush()
-    with db.connection() as conn:
-        values = {
-            r["name"]: r["value"]
-            for r in conn.execute("SELECT name, value FROM learning.counters").fetchall()
-        }
-    assert values == {"context_entries_returned_total": 1800, "context_recency_fallback_total": 2}
