@@ -266,8 +266,10 @@ _CONDITIONAL_RX = re.compile(
     r"\b(?:if|unless|whether|in\s+case|provided\s+that|assuming|supposing|suppose"
     r"|as\s+long\s+as"
     # the other gate languages ("se" is left out: it is also a reflexive pronoun)
-    # Italian impersonal "si è / si sono / si parla" is not "if"
-    r"|si(?!\s+(?:è|sono|era|erano|parl\w+|tratt\w+|può|dev\w+)\b)|au\s+cas\s+o[uù]"
+    # Italian impersonal "si è / si sono / si parla" is not "if", nor a "si" after a
+    # negation or "ci" ("non si trova", "ci si vede", French "pas si simple": "so")
+    r"|(?<!non\s)(?<!pas\s)(?<!ci\s)si(?!\s+(?:è|sono|era|erano|parl\w+|tratt\w+|può|dev\w+)\b)"
+    r"|au\s+cas\s+o[uù]"
     r"|à\s+moins\s+que|pourvu\s+que|en\s+caso\s+de\s+que|por\s+si"
     r"|a\s+menos\s+que|siempre\s+que|wenn|falls|sofern|ob|nel\s+caso|qualora|a\s+meno\s+che"
     r"|purché|caso|em\s+caso\s+de|a\s+não\s+ser\s+que|desde\s+que|indien|mits|tenzij"

@@ -23,6 +23,7 @@ from gateway.truthfulness import (
     ClaimScope,
     Clause,
     GateResult,
+    analyse,
     evaluate,
     fallback_text,
     find_absence_claims,
@@ -540,3 +541,16 @@ def test_a_search_limited_in_scope_qualifies_the_claim_before_it(text: str) -> N
 def test_a_limited_search_after_a_consequence_does_not_qualify() -> None:
     text = "You never told me your sister's name, so I only checked the invitation list."
     assert [c.scope for c in find_absence_claims(text)] == [ClaimScope.CORPUS_WIDE]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "La password del wifi non si trova da nessuna parte nelle tue note.",
+        "Qui ci si vede spesso con gli amici.",
+    ],
+)
+def test_italian_si_after_a_negation_or_ci_is_not_if(text: str) -> None:
+    analysis = analyse(text)
+    clauses = [analysis.masked[c.start : c.end] for _, c in analysis.asserted()]
+    assert clauses == [text.rstrip(".")]
