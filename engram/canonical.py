@@ -322,6 +322,8 @@ _SPACED_RX = re.compile(
 )
 # Spaced letters with digits standing for some of them ("y 0 u   5 h 4 r 3 d").
 _SPACED_LEET_RX = re.compile(r"(?<!\S)(?:[\w@$'] ){2,}[\w@$](?!\S)")
+# The same joined by dots, a pipe standing for "l" ("N.0 r.3.$.u.|.7.$" = "No results").
+_DOTTED_LEET_RX = re.compile(r"(?<![\w@$|.])(?:[\w@$|]\.)+[\w@$|](?![\w@$|])")
 _LEET = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s"}
 _LEET_ALT = {"1": "l", "0": "o"}
 _MIXED_RX = re.compile(r"(?<![\w@$])(?=[\w@$]*[^\W\d_])(?=[\w@$]*[013457@$8])[\w@$]{3,}")
@@ -373,6 +375,16 @@ def _unspace_leet(match: re.Match[str]) -> str:
     letters = "".join(_LEET.get(c, c) for c in run)
     joined = _SPACED_RX.sub(_unspace, letters)
     return joined if joined != letters else run
+
+
+def _undot_leet(match: re.Match[str]) -> str:
+    """A dotted run holding leet digits or signs, read as the word it spells; left alone
+    unless that is a known word."""
+    run = match.group()
+    if not any(c.isdigit() or c in "@$|" for c in run) or not any(c.isalpha() for c in run):
+        return run
+    word = "".join(_LEET.get(c, "l" if c == "|" else c) for c in run.split("."))
+    return word if is_known_word(word.lower()) else run
 
 
 def _join_underscored(match: re.Match[str]) -> str:
@@ -691,6 +703,7 @@ def _unformat(text: str) -> str:
     # in one pass (the canonical text of a canonical text is itself).
     text = _unmark_text(text)
     text = _SPACED_LEET_RX.sub(_unspace_leet, text)
+    text = _DOTTED_LEET_RX.sub(_undot_leet, text)
     text = _SPACED_RX.sub(_unspace, text)
     text = _MIXED_RX.sub(_unleet, text)
     text = _LETTERS_RX.sub(_unstretch, text)

@@ -20,6 +20,15 @@ A clause counts when three things hold together (each alone is common in general
    (family, pets, health, life events, plans, home, work arrangements, diets), and, for
    the bare statement frames, also a date, a number or a name.
 
+Four frames count by their structure, each with a detail general advice lacks: a name in
+apposition to a possessive role ("Your landlord, Mr. Okafor, ..."); someone named, after a
+frame, with an age up to 19 or a school start ("Because Chloé starts kindergarten in
+September", "Pour les 10 ans de Zoé": children and pets, not famous people's
+anniversaries); the user's workplace as the frame ("Working at Embraer, ...", "Als
+Siemens-Mitarbeiterin ..."); an injured body part with a definite article after "with"
+("Con el tobillo aún recuperándose del esguince": the article presents the injury as the
+one both know; "with a sprained ankle" is advice).
+
 General advice ("your muscles need rest", "with your doctor's approval", "since you
 asked") has no personal-fact word, or a generic one; the current message and the user's
 pasted artefacts ("your message says", "the contract you just pasted") are excluded as
@@ -52,7 +61,8 @@ _FACTS_EN = (
     r"|new\s+job|job|promotion|business|shop|startup|degree|course|dissertation|budget"
     r"|cap|diet|garden|allotment|flat|apartment|house|renovation|car|bike|boat"
     r"|goal|plan|training|band|orchestra|choir|team|club|visa|pension|divorce|separation"
-    r"|school|nursery|kindergarten|university|college"
+    r"|school|nursery|kindergarten|university|college|employer|boss|manager|salary|savings"
+    r"|emergency\s+fund|rent|debts?|landlady"
 )
 _FACTS_FR = (
     r"fils|fille|enfants?|b[ée]b[ée]|jumeaux|femme|mari|conjoint|compagn\w+|fianc[ée]+|m[èe]re"
@@ -66,7 +76,8 @@ _FACTS_FR = (
     r"|trajet|horaires?|nuits?|poste|travail|boulot|entreprise|boutique|dipl[ôo]me|budget"
     r"|plafond|r[ée]gime|jardin|potager|appartement|maison|travaux|voiture|v[ée]lo|objectif"
     r"|projet|entra[îi]nement|groupe|orchestre|ch[œo]eur|[ée]quipe|club|visa|divorce"
-    r"|[ée]cole|cr[èe]che|coll[èe]ge|lyc[ée]e|fac|universit[ée]|[ée]tudes"
+    r"|[ée]cole|cr[èe]che|coll[èe]ge|lyc[ée]e|fac|universit[ée]|[ée]tudes|employeur|patronne?"
+    r"|salaire|[ée]pargne|loyer|dettes?"
 )
 _FACTS_ES = (
     r"hij[oa]s?|beb[ée]|gemel\w+|mujer|esposa|esposo|marido|pareja|novi[oa]|prometid[oa]"
@@ -81,7 +92,8 @@ _FACTS_ES = (
     r"|trabajo|empleo|empresa|negocio|tienda|t[íi]tulo|carrera|presupuesto|tope|dieta|huerto"
     r"|jard[íi]n|piso|apartamento|casa|reforma|coche|moto|bici\w*|meta|objetivo|proyecto"
     r"|entrenamiento|grupo|orquesta|coro|equipo|club|visado|divorcio|colegio|escuela"
-    r"|guarder[íi]a|instituto|universidad"
+    r"|guarder[íi]a|instituto|universidad|casera|jef[ea]|sueldo|salario|ahorros|deudas?"
+    r"|celiaqu[íi]a"
 )
 _FACTS_DE = (
     r"sohn|s[öo]hne|tochter|t[öo]chter|kinder?|kind|baby|zwillinge|frau|mann|ehemann|ehefrau"
@@ -98,7 +110,8 @@ _FACTS_DE = (
     r"|firma|gesch[äa]ft|laden|onlineshop|studium|budget|obergrenze|di[äa]t|garten"
     r"|schrebergarten|wohnung|haus|renovierung|auto|fahrrad|ziel|training"
     r"|orchester|chor|verein|mannschaft|visum|scheidung|schule|kita|kindergarten|gymnasium"
-    r"|uni|universit[äa]t"
+    r"|uni|universit[äa]t|arbeitgeber\w*|chef|chefin|gehalt|ersparnisse|miete|schulden"
+    r"|notgroschen"
 )
 _FACTS_IT = (
     r"figli[oa]?|figlie|bambin[oi]|neonat[oa]|gemelli|moglie|marito|compagn[oa]|fidanzat[oa]"
@@ -113,6 +126,7 @@ _FACTS_IT = (
     r"|lavoro|impiego|azienda|negozio|laurea|budget|tetto|dieta|orto|giardino|appartamento"
     r"|casa|ristrutturazione|macchina|auto|bici\w*|obiettivo|progetto|allenamento|gruppo"
     r"|orchestra|coro|squadra|visto|divorzio|scuola|asilo|nido|liceo|universit[àa]"
+    r"|datore\s+di\s+lavoro|stipendio|risparmi|debiti?|padrona\s+di\s+casa"
 )
 _FACTS_PT = (
     r"filh[oa]s?|beb[êe]|g[êe]meos|mulher|esposa|esposo|marido|companheir[oa]|namorad[oa]"
@@ -128,6 +142,7 @@ _FACTS_PT = (
     r"|trabalho|emprego|empresa|neg[óo]cio|loja|curso|or[çc]amento|teto|dieta|horta|jardim"
     r"|apartamento|casa|obra|carro|moto|bicicleta|meta|objetivo|projeto|treino|banda"
     r"|orquestra|coro|equipe|equipa|visto|div[óo]rcio|escola|creche|faculdade|universidade"
+    r"|empregador|patr[ãa]o|chefe|sal[áa]rio|poupan[çc]as?|d[íi]vidas?|senhoria"
 )
 _FACTS_NL = (
     r"zoon|dochter|kind(?:eren)?|baby|tweeling|vrouw|man|partner|vriend(?:in)?|verloofde"
@@ -141,7 +156,7 @@ _FACTS_NL = (
     r"|diensten|nachtdienst|nachtdiensten|baan|bedrijf|winkel|studie|budget|dieet|tuin"
     r"|volkstuin|appartement|huis|verbouwing|auto|fiets|doel|training|orkest"
     r"|koor|team|club|visum|scheiding|school|opvang|kinderopvang|universiteit|woning"
-    r"|coeliakie|glutenintolerantie"
+    r"|coeliakie|glutenintolerantie|huurbaas|werkgever|baas|salaris|spaargeld|schulden"
 )
 _FACTS_JA = (
     r"息子|娘|お子さん|子ども|子供|赤ちゃん|奥さん|奥様|旦那さん|ご主人|パートナー|婚約者|お母さん|お母様"
@@ -150,7 +165,7 @@ _FACTS_JA = (
     r"|結婚式|記念日|誕生日|マラソン|試験|論文|面接|引っ越し|引越し|旅行|休暇|フライト|便|学会"
     r"|定年|住宅ローン|ローン|家賃|大家|敷金|通勤|夜勤|シフト|仕事|職場|会社|お店|予算|食事制限"
     r"|ベジタリアン|ヴィーガン|菜食|庭|家庭菜園|マンション|車|自転車|目標|計画|練習|小学校|学校"
-    r"|苦手|お好き|おあり|お持ち|お住まい|入学|お仕事|歳"
+    r"|苦手|お好き|おあり|お持ち|お住まい|入学|お仕事|歳|お勤め|勤務|引っ越"
 )
 _FACTS = {
     "en": _FACTS_EN,
@@ -194,7 +209,15 @@ _STATE_RX = re.compile(
     r"|escolheram|optaste|gekozen|besloten"
     # aims ("you're working toward B1", "tu vises le B1", "du peilst ... an")
     r"|working\s+towards?|aiming\s+(?:for|at)|training\s+for|vises|visez|apuntas|peilst"
-    r"|punti\s+a\w*|miras\s+a)\b",
+    r"|punti\s+a\w*|miras\s+a"
+    # where the user lives ("now that you live in Porto", "sinds je in Utrecht woont")
+    r"|(?:live|living)\s+in\s+(?-i:[A-ZÀ-ÖØ-Þ])\w+|(?:moras?|vives?|vivi|abiti)\s+(?:em|en|no|na|a)"
+    r"\s+(?-i:[A-ZÀ-ÖØ-Þ])\w+|habite[sz]?\s+(?:à|a|en|au)\s+(?-i:[A-ZÀ-ÖØ-Þ])\w+"
+    r"|wohnst\s+in\s+(?-i:[A-ZÀ-ÖØ-Þ])\w+|in\s+(?-i:[A-ZÀ-ÖØ-Þ])\w+\s+(?:woont|wonen)"
+    # what the user plays ("since you play the cello", "vu que vous jouez du violon")
+    r"|play(?:s|ing)?\s+the\s+\w+|jou(?:es|ez)\s+(?:du|de\s+la|de\s+l')\s*\w+"
+    r"|tocas\s+(?:el|la|o|a)\s+\w+|toca\s+(?:o|a)?\s*(?:saxofone|piano|guitarra|viol[ãa]o"
+    r"|violino|bateria|flauta|baixo|violoncelo)|spielst\s+\w+|suoni\s+(?:il|la|lo|l')\s*\w+)\b",
     re.IGNORECASE,
 )
 # What the user cannot eat or tolerate: a negated fact that is still a fact ("since
@@ -255,7 +278,7 @@ _POSS = (
 _POSS_AMBIGUOUS = r"(?:su|sus|sua|suas|seu|seus|suo|sua|sue|suoi)"
 _SUBJ = (
     r"(?:you(?:'re|'ve|'d)?|tu|t'|vous|t[úu]|usted(?:es)?|vosotr[oa]s|du|(?-i:Sie)|ihr"
-    r"|voi|lei|voc[êe]s?|jij|je|u|jullie)"
+    r"|voi|lei|voc[êe]s?|o\s+senhor|a\s+senhora|jij|je|u|jullie)"
 )
 
 # Presupposition triggers before the owner or subject, by language. Causal and
@@ -286,7 +309,7 @@ _TRIGGERS = (
     r"|j[áa]\s+que|visto\s+que|dad[oa]s?(?=\s+(?:que|o|a|os|as|teu|tua|seu|sua)\b)|em\s+vista\s+d\w*|tendo\s+em\s+conta|agora\s+que|devido\s+[àa]o?"
     r"|por\s+causa\s+d\w*|sabendo\s+(?:que|o\s+quanto)|lembrando\s+que|porque"
     # Dutch
-    r"|gezien|omdat|aangezien|vanwege|met\s+het\s+oog\s+op|wetend\s+dat"
+    r"|gezien|omdat|aangezien|vanwege|met\s+het\s+oog\s+op|wetend\s+dat|sinds|nu\s+(?=je|jij|u)"
 )
 _INITIAL_TRIGGERS = (
     r"with|as|before|around|for|avec|comme|avant|pour|con|ante|como|antes\s+de|para|mit|bei"
@@ -333,7 +356,7 @@ _PRO_DROP_RX = re.compile(
     r"|asteis|isteis|áis|éis|ís))"
     r"|(?:visto\s+che|dato\s+che|siccome|poich[ée])\s+(?:gi[àa]\s+)?(?:vi\s+|ti\s+)?"
     r"[a-zàèìòù]{2,}(?:i|ete|ate|ite)"
-    r"|(?:j[áa]\s+que|visto\s+que|como)\s+(?:j[áa]\s+)?[a-zãõâêôáéíóúç]{2,}"
+    r"|(?:j[áa]\s+que|visto\s+que|como|agora\s+que)\s+(?:j[áa]\s+)?[a-zãõâêôáéíóúç]{2,}"
     r"(?:as|es|aste|este|iste|aram|eram|iram))\b",
     re.IGNORECASE,
 )
@@ -364,8 +387,8 @@ _CURRENT_RX = re.compile(
     r"|eingef[üu]gt|weitergeleitet|geschickt|hochgeladen|messaggio|lettera|allegat\w*"
     r"|incollat\w*|inoltrat\w*|inviat\w*|mensagem|carta|anexo|anexad\w*|colad\w*"
     r"|encaminhad\w*|enviad\w*|bericht|brief|bijlage|geplakt|doorgestuurd|gestuurd|selon"
-    r"|seg[úu]n|laut|secondo|segundo|volgens|venir\s+de|vient|viens|acabas?|gerade|eben"
-    r"|appena|agora|zojuist|hypothetically|imagine|suppose|say"
+    r"|seg[úu]n|laut|secondo|segundo|volgens|venir\s+de|vient(?!\s+d'avoir)|viens|acabas?"
+    r"|gerade|eben|appena|agora(?!\s+que)|zojuist|hypothetically|imagine|suppose|say"
     # what the user writes or asks in this turn, what a third party says
     r"|writing|write|indiques|indiquez|[ée]cris|[ée]crivez|escribes|escreves|chiedi|pides"
     r"|perguntas|fragst|schreibst|sagst|zegt|says|meinte|sagt|behauptet|dice|dit|diz"
@@ -404,6 +427,7 @@ _JAPANESE_RX = re.compile(
 # is given ("引っ越しに向けて").
 _JAPANESE_FRAME_RX = re.compile(
     r"(?:されている|されてる|なさっている|いらっしゃる|お持ちの?)(?:ので|から)"
+    r"|(?:され|なさっ)た(?:ことですし|ので|から)"
     r"|(?:でした|です|ました|ましたっけ)よね|に向けて|を控えて|に備えて"
     rf"|(?:{_FACTS_JA})(?:な|だ|です|中な)?(?:ので|から)"
 )
@@ -428,6 +452,90 @@ _HANDED_RX = re.compile(
     r"|linkshandig)\b",
     re.IGNORECASE,
 )
+
+
+# A name in apposition right after the clause ("Your landlord, Mr. Okafor, ...", "Tu
+# casera, doña Pilar, ...", "O seu senhorio, o Sr. Gonçalves"): the detail that makes a
+# possessive role the user's own, not general advice about landlords.
+_APPOSED_NAME_RX = re.compile(
+    r"^\s*[,(]\s*(?:(?:the|il|la|o|a|el|de)\s+)?(?:(?:mr|mrs|ms|dr|m|mme|mlle|herr|frau|don|doña"
+    r"|signor[ae]?|sig|sr|sra|dona|meneer|mevrouw|dhr|mevr)\.?\s+)?(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+",
+    re.IGNORECASE,
+)
+# Someone of the user's life by name, with an age or a school start only the user's
+# history holds ("Because Chloé starts kindergarten in September", "Pour les 10 ans de
+# Zoé", "Mit Bello, der bald 12 wird"). Ages up to 19: children and pets, not the
+# anniversaries of famous people.
+_AGE = r"(?:1?\d)"
+_AGE_RX = re.compile(
+    rf"\b(?:turn(?:s|ing)?\s+{_AGE}\b|{_AGE}(?:st|nd|rd|th)?\s+birthday|{_AGE}\.\s+geburtstag"
+    rf"|{_AGE}\s+(?:ans|años|anni|anos|jaar|jahre)\b|cumpl\w*\s+{_AGE}\b|compi\w*\s+{_AGE}\b"
+    rf"|fa\s+{_AGE}\s+anni|faz(?:er)?\s+{_AGE}\b|{_AGE}\s+wird\b|wird\s+(?:bald\s+)?{_AGE}\b"
+    rf"|wordt\s+{_AGE}\b|avoir\s+{_AGE}\s+ans)",
+    re.IGNORECASE,
+)
+_SCHOOL_START_RX = re.compile(
+    r"\b(?:start(?:s|ing)?|begin(?:s|ning)?|entre|entrera|commence|empieza|empezar[áa]|comienza"
+    r"|entra|kommt|inizia|comincia|come[çc]a|begint|gaat)\b.{0,25}?\b(?:school|kindergarten"
+    r"|nursery|preschool|CP|CE1|maternelle|cr[èe]che|coll[èe]ge|lyc[ée]e|colegio|guarder[íi]a"
+    r"|escuela|instituto|schule|kita|gymnasium|asilo|scuola|nido|elementari|escola|creche"
+    r"|basisschool|kleuterschool|brugklas)\b",
+    re.IGNORECASE,
+)
+# The user's workplace as the frame ("Working at Embraer, ...", "Als Siemens-Mitarbeiterin
+# solltest du", "As an Airbus engineer, you ...").
+_WORKPLACE_RX = re.compile(
+    r"^\s*(?:(?:working\s+(?:at|for)|travaillant\s+(?:chez|pour)|trabajando\s+(?:en|para)"
+    r"|trabalhando\s+(?:na|no|em|para)|lavorando\s+(?:in|per|da|presso|alla|al|nella|nel)"
+    r"|werkend\s+(?:bij|voor))\s+(?-i:[A-ZÀ-ÖØ-Þ])"
+    r"|(?:as\s+an?|en\s+tant\s+qu[e']|als|in\s+quanto)\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w&.]*[- ]"
+    r"(?:employee|engineer|staffer|mitarbeiter\w*|angestellte\w*|ingenieur\w*|medewerker|salari[ée]e?))",
+    re.IGNORECASE,
+)
+# An injury or operation of a body part named with a definite article after a frame
+# ("Con el tobillo aún recuperándose del esguince", "Mit der frisch operierten
+# Schulter"): the article presents it as the one both know about ("with a sprained
+# ankle" is general advice).
+_DEFINITE_FRAME_RX = re.compile(
+    r"^\s*(?:with\s+the|avec\s+(?:le|la|l')|con\s+(?:el|la|il|lo|l')|mit\s+(?:der|dem|den)"
+    r"|com\s+(?:o|a)|met\s+(?:de|het))(?:\s|(?<='))",
+    re.IGNORECASE,
+)
+_BODY_PART_RX = re.compile(
+    r"\b(?:knee|ankle|wrist|shoulder|back|hip|elbow|foot|arm|leg|neck|genou|cheville|poignet"
+    r"|[ée]paule|dos|hanche|coude|pied|bras|jambe|rodilla|tobillo|mu[ñn]eca|hombro|espalda"
+    r"|cadera|codo|pie|brazo|pierna|knie|kn[öo]chel|handgelenk|schulter|r[üu]cken|h[üu]fte"
+    r"|ellbogen|fu(?:ß|ss)|bein|ginocchio|caviglia|polso|spalla|schiena|anca|gomito|piede"
+    r"|braccio|gamba|joelho|tornozelo|pulso|ombro|costas|quadril|cotovelo|perna|enkel|pols"
+    r"|schouder|rug|heup|elleboog|voet|been)\b",
+    re.IGNORECASE,
+)
+_INJURY_STATE_RX = re.compile(
+    r"\b(?:heal\w*|recover\w*|sprained|broken|injured|operated|in\s+a\s+cast|convalescen\w*"
+    r"|bless[ée]e?|cass[ée]e?|op[ée]r[ée]e?|pl[âa]tr[ée]e?|recuper\w*|esguinzad[oa]|rot[oa]"
+    r"|lesionad[oa]|operad[oa]|escayolad[oa]|operiert\w*|verletzt\w*|gebrochen\w*"
+    r"|verstaucht\w*|eingegipst\w*|ingessat[oa]|rott[oa]|infortunat[oa]|operat[oa]"
+    r"|engessad[oa]|partid[oa]|machucad[oa]|geopereerd\w*|gebroken|verstuikt|gegipst)\b",
+    re.IGNORECASE,
+)
+
+
+# A sentence opened by nothing but a trigger ("Because | Chloé starts school ...").
+_BARE_TRIGGER_RX = re.compile(rf"\s*(?:{_TRIGGERS}|{_INITIAL_TRIGGERS})\s*", re.IGNORECASE)
+
+
+def _named_life_event(clause: str) -> bool:
+    return bool(_NAME_RX.search(clause)) and bool(
+        _AGE_RX.search(clause) or _SCHOOL_START_RX.search(clause)
+    )
+
+
+def _known_injury(clause: str) -> bool:
+    return bool(
+        _DEFINITE_FRAME_RX.search(clause)
+        and _BODY_PART_RX.search(clause)
+        and _INJURY_STATE_RX.search(clause)
+    )
 
 
 def _has_fact(text: str) -> bool:
@@ -480,6 +588,15 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after:
         triggered = _DEMONSTRATIVE_RX.search(clause)
         if triggered and not _FACT_RX.search(clause):
             triggered = None
+    if opening and (_WORKPLACE_RX.search(clause) or _known_injury(clause)):
+        return True
+    framed = opening or bool(_BARE_TRIGGER_RX.fullmatch(before))
+    if (
+        (triggered or framed)
+        and _named_life_event(lead + " " + after[:40])
+        and not _MODAL_RX.search(lead)
+    ):
+        return True
     if triggered:
         if _MODAL_RX.search(lead[: triggered.end()]):
             return False
@@ -501,12 +618,13 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after:
     if _GENERIC_RX.search(clause) or _MODAL_RX.search(lead):
         return False
     # A capitalised "Ihr" opening a sentence is also "her"/"their", like "su/sua/suo".
+    apposed = bool(_APPOSED_NAME_RX.search(after))
     if _OWNER_SUBJECT_RX.search(clause) and not (opening and clause.startswith("Ihr")):
-        return bool(_FACT_RX.search(window)) and _has_detail(window)
+        return bool(_FACT_RX.search(window)) and (_has_detail(window) or apposed)
     if opening and (_OWNER_SUBJECT_AMBIGUOUS_RX.search(clause) or clause.startswith("Ihr ")):
         # "Su vuelo a Buenos Aires del día 20", "Ihr Passat": also "his/her/their", so
-        # only with a personal-fact word and a date or number
-        return bool(_FACT_RX.search(window)) and bool(_DATE_RX.search(window))
+        # only with a personal-fact word and a date or number (or a name in apposition)
+        return bool(_FACT_RX.search(window)) and (bool(_DATE_RX.search(window)) or apposed)
     if _YOU_ARE_RX.search(clause):
         if _NAMED_RX.search(window):
             return True

@@ -162,7 +162,7 @@ _TELL_PT_3 = (  # você forms, also "he/she said": only with "você" or "me"
 _VOCE = r"(?:voc[eê]|o\s+senhor|a\s+senhora)"
 _TELL_NL = (
     r"(?:vertelde|vertelden|zei|noemde|schreef|beschreef|uitlegde|legde\s+uit"
-    r"|(?:hebt|heeft|had|hadden)\s+(?:me\s+|mij\s+)?(?:al\s+|eens\s+|ooit\s+)?"
+    r"|(?:hebt|heeft|had|hadden)\s+(?:me\s+|mij\s+)?(?:(?:al|eens|ooit|wel)\s+)*"
     r"(?:verteld|gezegd|genoemd|geschreven|beschreven|uitgelegd))"
 )
 _OTHER_RULES = tuple(
@@ -231,7 +231,9 @@ _OTHER_RULES = tuple(
         # Japanese: the honorific and plain "you told me" endings (no word boundaries)
         r"(?:おっしゃって(?:い)?(?:ました|た)|話して(?:くれ|くださ|い)(?:た|ました)"
         r"|言って(?:い)?(?:ました|た)(?:よね|ね)?|教えて(?:くれ|くださ|いただき)(?:た|ました)"
-        r"|伺(?:いました|った|っていました)|聞いて(?:いました|いた))",
+        r"|伺(?:いました|った|っていました)|聞いて(?:いました|いた)"
+        # "お話しされていた通り", "お話しになっていたように": the honorific "as you said"
+        r"|お話し(?:され|になっ)て(?:い)?(?:た|ました)(?:通り|とおり|ように))",
     )
 )
 # Words that make a telling verb about the current message, or negate it.
@@ -426,7 +428,9 @@ def find_recollection_spans(
 
 def required_overlap(topic: Topic) -> int:
     """Shared stemmed words a record needs: 2 (or all, when fewer) of a sentence's topic;
-    half of a fact's (one clause), rounded up, at most 2."""
+    half of a fact's (one clause), rounded up, at most 2. A record holding every number
+    and a name of the topic needs one shared word; a long compound counts as two
+    (:func:`supported_by_records`)."""
     n = len(topic.stems)
     return min(2, (n + 1) // 2) if topic.fact else min(2, n)
 
@@ -440,12 +444,33 @@ def supported_by_records(topic: Topic, records: Iterable[str]) -> bool:
     stems = topic.stems
     for record in records:
         words = _record_words(record)
-        if len(stems & words.content) < need:
+        shared = stems & words.content
+        if not shared:
             continue
         if topic.specific and not _holds_all(words, topic.specific):
             continue
-        return True
+        if _weight(shared) >= need or _distinctive(topic.specific):
+            # A name or a long number the claim states is the record's: one shared word
+            # besides it is enough ("Con i tuoi 750 € di affitto resti sotto ..." by
+            # "Pago 750 € di affitto"; an age or a month is not distinctive enough).
+            return True
     return False
+
+
+def _distinctive(specific: tuple[str, ...]) -> bool:
+    return any(
+        sum(c.isdigit() for c in w) >= 3 if any(c.isdigit() for c in w) else len(w) >= 3
+        for w in specific
+    )
+
+
+# A German or Dutch compound packs two content words into one ("Laktoseintoleranz",
+# "glutenallergie"): a shared word this long counts twice.
+COMPOUND_LENGTH = 12
+
+
+def _weight(shared: Iterable[str]) -> int:
+    return sum(2 if len(w) >= COMPOUND_LENGTH else 1 for w in shared)
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,11 @@ Pipeline
    ``users'`` are apostrophes. Remaining curly apostrophes are normalised to ``'``.
    Quoted material and code are therefore never split, matched or hedged; a quotation is
    an opaque noun inside its clause (``I have no record of "Falcon"`` is still a claim).
-2. **Sentences**: split on ``. ! ? …`` followed by whitespace (common abbreviations are
-   skipped) and on line breaks; blank lines separate paragraphs.
+   Set phrases whose negation claims nothing ("you never know", "je weet maar nooit",
+   "non si sa mai") are masked the same way.
+2. **Sentences**: split on ``. ! ? …`` followed by whitespace (common abbreviations and
+   titles are skipped, and a German ordinal before a month or a noun such as "7.
+   Geburtstag") and on line breaks; blank lines separate paragraphs.
 3. **Segments and clauses**: a sentence is cut into *segments* on ``; : , ( ) —`` and on
    ``but / though / although / however / whereas / because / since``; a segment is cut into
    *clauses* on bare ``and / or / nor`` and before a conditional marker.
@@ -40,8 +43,11 @@ Pipeline
      (", did you?", ", right?"). ``I have no record of that, could you remind me?`` still
      asserts its first clause;
    * conditionals: everything from ``if / unless / whether / in case / provided that /
-     assuming / suppose / as long as`` (or a segment-initial ``should I``) to the end of the
-     segment;
+     assuming / suppose / imagine / as long as`` (or a segment-initial ``should I``) to the
+     end of the segment ("whether" opening a subject clause, "Whether you have a vet is
+     something ...", is no condition); a segment that is only a supposition
+     ("Angenommen,", "Stell dir vor,", "Imagine:") makes the rest of its sentence
+     conditional;
    * reported speech: inside a segment, anything after a reporting frame such as "you
      said", "she told me (that)", "you mentioned that", "according to you" is the
      speaker's content, not a memory claim ("you said you never liked coffee").
@@ -204,6 +210,19 @@ _NORMALISE = str.maketrans(
 )
 
 
+# Set phrases whose negation claims nothing ("you never know, take an umbrella", "je weet
+# maar nooit"): masked like quotations, so no rule or classifier reads them.
+_IDIOM_RX = re.compile(
+    r"\b(?:you\s+never\s+(?:know|can\s+tell)|never\s+say\s+never|better\s+late\s+than\s+never"
+    r"|on\s+ne\s+sait\s+jamais|mieux\s+vaut\s+tard\s+que\s+jamais|nunca\s+se\s+sabe"
+    r"|m[áa]s\s+vale\s+tarde\s+que\s+nunca|man\s+wei(?:ß|ss)\s+(?:ja\s+)?nie|man\s+kann\s+nie"
+    r"\s+wissen|besser\s+sp[äa]t\s+als\s+nie|non\s+si\s+sa\s+mai|meglio\s+tardi\s+che\s+mai"
+    r"|mais\s+vale\s+tarde\s+(?:do\s+)?que\s+nunca|je\s+weet\s+(?:maar\s+)?nooit"
+    r"|beter\s+laat\s+dan\s+nooit)\b",
+    re.I,
+)
+
+
 def _apply(chars: list[str], start: int, end: int) -> None:
     for i in range(start, end):
         if chars[i] != "\n":
@@ -211,9 +230,10 @@ def _apply(chars: list[str], start: int, end: int) -> None:
 
 
 def _mask(text: str) -> str:
-    """Same-length copy of ``text`` with code and quotations replaced by ``_``."""
+    """Same-length copy of ``text`` with code, quotations and set phrases
+    (:data:`_IDIOM_RX`) replaced by ``_``."""
     chars = list(text)
-    for rx in (_FENCE_RX, _INLINE_CODE_RX, _BLOCKQUOTE_RX):
+    for rx in (_FENCE_RX, _INLINE_CODE_RX, _BLOCKQUOTE_RX, _IDIOM_RX):
         current = "".join(chars)
         for block in rx.finditer(current):
             _apply(chars, block.start(), block.end())
@@ -245,6 +265,16 @@ def _mask(text: str) -> str:
 
 _ABBREVIATIONS = frozenset(
     {"e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "st", "approx", "cf", "al", "no"}
+    # titles before a name in the other gate languages ("M. Lefèvre", "o Sr. Gonçalves",
+    # "Hr. Weber", "dhr. De Vries")
+    | {"m", "mme", "mlle", "sr", "sra", "srta", "dña", "sig", "dott", "prof", "hr", "dhr"}
+    | {"mevr", "jr", "z.b", "bzw", "usw", "ca", "vgl", "ggf", "p.ex", "ecc"}
+)
+# A German ordinal ("zu Mias 8. Geburtstag", "am 15. Juni") is not the end of a sentence.
+_ORDINAL_NEXT_RX = re.compile(
+    r"\s+(?:Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November"
+    r"|Dezember|Geburtstag|Hochzeitstag|Jahrestag|Lebensjahr|Klasse|Stock|Etage|Platz|Mal"
+    r"|Jahrhundert|Tag|Woche|Monat)\b"
 )
 # Latin-style stops need a following space; CJK ones do not ("。", and "?"/"!" that NFKC
 # made of full-width marks, directly followed by a CJK character).
@@ -263,7 +293,11 @@ _SEGMENT_RX = re.compile(
 )
 _CLAUSE_SPLIT_RX = re.compile(r"\b(?:and|or|nor)\b", re.I)
 _CONDITIONAL_RX = re.compile(
-    r"\b(?:if|unless|whether|in\s+case|provided\s+that|assuming|supposing|suppose"
+    # "whether" opening a subject clause is not a condition ("Whether you have a vet is
+    # something you've never told me")
+    r"\b(?:if|unless|whether(?![^,;.]{3,80}?\b(?:is|was|remains)\s+(?:something|one\s+thing"
+    r"|a\s+thing|not\s+something|news|unclear|unknown)\b)|in\s+case|provided\s+that|assuming"
+    r"|supposing|suppose"
     r"|as\s+long\s+as"
     # the other gate languages ("se" is left out: it is also a reflexive pronoun)
     # Italian impersonal "si è / si sono / si parla" is not "if", nor a "si" after a
@@ -276,7 +310,24 @@ _CONDITIONAL_RX = re.compile(
     r"|mocht"
     # suppositions ("Angenommen, du hast mir ... nie genannt")
     r"|angenommen|nehmen\s+wir\s+an|supposons|imaginons|supongamos|digamos\s+que"
-    r"|supponiamo|mettiamo\s+che|suponhamos|stel\s+dat)\b",
+    r"|supponiamo|mettiamo\s+che|suponhamos|stel\s+dat"
+    # "when" of a generic person ("cuando uno es vegano", "wenn man", "quand on"), and
+    # Dutch "als" before a subject ("als je vegetariër bent": "if")
+    r"|cuando\s+uno|quand\s+on|wenn\s+man|quando\s+(?:uno|si|a\s+gente)|when\s+one"
+    r"|als\s+(?=(?:je|jij|u|jullie|we|wij|ik|het|er|men|hij|zij)\s)"
+    # hypotheticals asked of the reader ("Imagine you moved to Lisbon", "Stell dir vor")
+    r"|imagine|imaginez|imagine-toi|picture\s+(?:yourself|this)|let's\s+say|stell\s+dir\s+vor"
+    r"|stellen\s+Sie\s+sich\s+vor|imagina(?:te)?|imagine\s+que|immagina(?:te)?"
+    r"|stel\s+je\s+voor)\b",
+    re.I,
+)
+# A segment that is only a supposition ("Angenommen, ...", "Stell dir vor, ...",
+# "Imagine: ..."): the rest of its sentence is supposed, not asserted.
+_SUPPOSITION_ONLY_RX = re.compile(
+    r"(?:angenommen|nehmen\s+wir\s+an|stell\s+dir\s+vor|stellen\s+Sie\s+sich\s+vor"
+    r"|supposons|imaginons|imagine|imaginez|imagine-toi|supongamos|imagina(?:te)?|digamos"
+    r"|supponiamo|immagina(?:te)?|mettiamo|suponhamos|suponha|stel\s+je\s+voor|suppose"
+    r"|picture\s+this|let's\s+say)\W*",
     re.I,
 )
 _SEGMENT_CONDITIONAL_RX = re.compile(
@@ -380,8 +431,14 @@ def _sentence_spans(masked: str) -> list[tuple[int, int, int]]:
             continue
         cur = 0
         for m in _SENT_BOUNDARY_RX.finditer(line):
-            word = re.search(r"([A-Za-z.]+)$", line[cur : m.start()])
-            if m.group() == "." and word and word.group(1).lower().strip(".") in _ABBREVIATIONS:
+            word = re.search(r"([^\W\d_.]+(?:\.[^\W\d_]+)*)$", line[cur : m.start()])
+            if m.group() == "." and word and word.group(1).lower() in _ABBREVIATIONS:
+                continue
+            if (
+                m.group() == "."
+                and re.search(r"(?<!\d)\d{1,2}$", line[cur : m.start()])
+                and _ORDINAL_NEXT_RX.match(line, m.end())
+            ):
                 continue
             spans.append((line_start + cur, line_start + m.end(), paragraph))
             cur = m.end()
@@ -408,6 +465,7 @@ def _analyse_sentence(masked: str, s_start: int, s_end: int, paragraph: int) -> 
         tag_question = bool(_TAG_RX.fullmatch(last)) and len(last.split()) <= 4
 
     clauses: list[_ClauseInfo] = []
+    supposed = False
     for index, (a, b) in enumerate(segments):
         seg_text = sentence[a:b]
         ta, _ = _trim(sentence, a, b)
@@ -415,7 +473,10 @@ def _analyse_sentence(masked: str, s_start: int, s_end: int, paragraph: int) -> 
         seg_question = is_question and (
             tag_question or index == len(segments) - 1 or bool(_QUESTION_START_RX.match(seg_head))
         )
-        seg_conditional = not is_question and bool(_SEGMENT_CONDITIONAL_RX.match(seg_head))
+        seg_conditional = supposed or (
+            not is_question and bool(_SEGMENT_CONDITIONAL_RX.match(seg_head))
+        )
+        supposed = supposed or bool(_SUPPOSITION_ONLY_RX.fullmatch(seg_head.strip()))
         frame_ends = [a + m.end() for m in _REPORT_FRAME_RX.finditer(seg_text)]
         frame_end = s_start + min(frame_ends) if frame_ends else None
         # clause cut points: bare conjunctions and conditional markers
@@ -1053,9 +1114,22 @@ _EMPTY_VERDICT_RX = _rx(
     r"|dry)\b|did(?:n'?t|\s+not)\s+(?:return|find|turn\s+up|surface|show)\s+any)"
     r"|there(?:'s|\s+is|\s+are|\s+was|\s+were)\s+(?:nothing|no\s+(?:[\w-]+\s+)?(?:mentions?"
     r"|records?|notes?|results?|match(?:es)?|hits?|traces?|entr(?:y|ies)))\b"
+    # the other gate languages' bare verdicts ("durchforstet – Fehlanzeige", "gesucht:
+    # null Treffer", "procurando ..., sem sucesso", "j'ai cherché : chou blanc")
+    r"|(?:rien|aucun\s+r[ée]sultat|z[ée]ro\s+r[ée]sultat|0\s+r[ée]sultat|chou\s+blanc|nada"
+    r"|ning[úu]n\s+resultado|sin\s+(?:resultados?|[ée]xito|suerte)|cero\s+resultados|nichts"
+    r"|null\s+treffer|keine\s+treffer|kein\s+treffer|fehlanzeige|ergebnislos|nulla|niente"
+    r"|nessun\s+risultato|zero\s+risultati|buco\s+nell'acqua|nenhum\s+resultado"
+    r"|sem\s+(?:sucesso|resultados?)|zero\s+resultados|niets|geen\s+(?:resultaten|treffers"
+    r"|resultaat)|nul\s+resultaten)(?:\s+(?:de\s+nada|de\s+rien|du\s+tout|at\s+all))?$"
 )
 _SEARCH_VERB_RX = _rx(
-    r"\b(?:search(?:ed|ing)?|looked|checked|lookup|look-up|queried|scanned|went\s+through)\b"
+    r"\b(?:search(?:ed|ing)?|looked|checked|lookup|look-up|queried|scanned|went\s+through"
+    r"|cherch[ée]|fouill[ée]|parcouru|v[ée]rifi[ée]|consult[ée]|busqu[ée]|buscado|buscando"
+    r"|revis[ée]|revisado|rastre[ée]|consult[ée]|gesucht|durchsucht|durchforstet"
+    r"|nachgesehen|nachgeschaut|abgefragt|cercato|cercando|controllato|verificato|frugato"
+    r"|procurei|procurado|procurando|pesquisei|pesquisado|verifiquei|vasculhei|gezocht"
+    r"|doorzocht|nagekeken|gecontroleerd)\b"
 )
 
 # Cheap pre-filter: a clause without any of these cannot match a rule.
@@ -1376,7 +1450,13 @@ _OTHER_SYSTEM_RX = re.compile(
     r"|opac|librar(?:y|ies)|registry|register|archives?|portal|app|store|shop|amazon"
     r"|screenshot|logs?|folders?|director(?:y|ies)|drive|dropbox|repo(?:sitory)?|github|jira"
     r"|tracker|server|api|sql|table|index|wiki|intranet|browser|marketplace|ebay|airline"
-    r"|booking|calendar|phone|contacts)\b"
+    r"|booking|calendar|phone|contacts|flights?|hotels?|fares?|tickets?|listings?|reviews?"
+    # the same in the other gate languages: the user's mailbox, the web, a folder
+    r"|posteingang|postfach|spam|ordner|bo[îi]te\s+de\s+r[ée]ception|messagerie|courriels?"
+    r"|ind[ée]sirables|en\s+ligne|bandeja\s+de\s+entrada|correos?|carpetas?"
+    r"|en\s+l[íi]nea|casella\s+(?:di\s+posta|email)|posta\s+in\s+arrivo|cartell[ae]|in\s+rete"
+    r"|caixa\s+de\s+entrada|na\s+net|postvak|inbox|mappen?|vluchten|voli|vuelos?"
+    r"|vols|fl[üu]ge|voos|recensioni|rese[ñn]as|bewertungen|avalia[çc][õo]es|recensies)\b"
     r"|\byou\s+(?:ran|did|made|tried|pasted|sent|shared|uploaded)\b"
     r"|\byour\s+(?:own\s+)?(?:search|query|lookup|look-up)\b",
     re.I,
@@ -1386,7 +1466,7 @@ _MEMORY_WORD_RX = re.compile(
     r"|talks|exchanges|history)|chat\s+history|(?:conversation|chat)\s+logs?"
     r"|you(?:'ve|\s+have)?\s+(?:ever\s+)?(?:told|mentioned|shared\s+with)\s+me"
     r"|(?:I|we)(?:'ve|\s+have)?\s+(?:saved|stored|kept|remembered)|saved\s+about\s+you"
-    r"|stored\s+about\s+you)\b",
+    r"|stored\s+about\s+you|your\s+(?:saved\s+)?(?:notes|history))\b",
     re.I,
 )
 
@@ -1405,7 +1485,13 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
             body = masked[c.start : c.end]
             after_search = bool(_SEARCH_VERB_RX.search(previous))
             previous = body
-            if after_search and _EMPTY_VERDICT_RX.match(body) and c.frame_end is None:
+            upto = masked[sentence.start : c.end]
+            if (
+                after_search
+                and _EMPTY_VERDICT_RX.match(body)
+                and c.frame_end is None
+                and not (_OTHER_SYSTEM_RX.search(upto) and not _MEMORY_WORD_RX.search(upto))
+            ):
                 clause = analysis.clause(c.start, c.end)
                 found.append(AbsenceClaim(clause, _QS, "search-then-nothing", None, c.start))
                 continue

@@ -63,6 +63,12 @@ def _leet(word: str) -> str:
     return "".join(_LEET.get(c, c) for c in word) if word.lower() in _KEY_WORDS else word
 
 
+def _dotted_leet(word: str) -> str:
+    if word.lower() not in _KEY_WORDS:
+        return word
+    return ".".join(_LEET.get(c, c) for c in word)
+
+
 def _newline_inside(text: str, index: int) -> str:
     spaces = [i for i, c in enumerate(text) if c == " "]
     if not spaces:
@@ -201,6 +207,7 @@ TRANSFORMS: dict[str, Callable[[str, int], str]] = {
     "slashed_letters": _on_word(lambda w: "/".join(w) if len(w) > 3 else w),
     "spaced": _on_word(_spaced),
     "leet": _on_word(_leet),
+    "dotted_leet": _on_word(_dotted_leet),
     "stretched": _on_word(lambda w: w + w[-1] * 3),
     "newline": _newline_inside,
     "emoji": _emoji_between,

@@ -202,6 +202,56 @@ def test_general_advice_and_current_message_are_not_recollections(text: str) -> 
 @pytest.mark.parametrize(
     "text",
     [
+        # a role of the user's life with a name in apposition
+        "Your landlady, Mrs. Adeyemi, has to give you 24 hours' notice.",
+        "Ta propriétaire, Mme Garnier, doit te rendre la caution sous un mois.",
+        "O seu senhorio, o Sr. Tavares, tem de lhe devolver a caução.",
+        # someone of the user's life by name, with an age or a school start
+        "Because Noah starts nursery in January, the drop-off needs a plan.",
+        "For Léa's 6th birthday, a picnic in the park would be lovely.",
+        "Mit Luna, die bald 3 wird, lohnt sich ein Zahncheck.",
+        "Pour les 9 ans de Hugo, un atelier cuisine plaira sûrement.",
+        "Siccome Giulia comincia la scuola a settembre, prepara lo zaino per tempo.",
+        # workplace, city, finances, instruments, a known injury
+        "Since Vestas is your employer, ask HR about the share plan.",
+        "Als Bosch-Mitarbeiter kannst du das Jobrad nutzen.",
+        "Trabajando en Inditex, pregunta por el plan de pensiones.",
+        "Agora que moras em Braga, o passe mensal compensa.",
+        "Sinds je in Leiden woont, is een fietsverzekering handig.",
+        "Your 5,000 € savings cushion covers about three months.",
+        "Vu que vous jouez du piano le soir, pensez à un casque.",
+        "Con la rodilla aún recuperándose de la operación, evita las escaleras.",
+        "Con la spalla ancora ingessata, rimanda il corso di nuoto.",
+        # German ordinals and French titles do not end the sentence
+        "Zu Pauls 7. Geburtstag wäre ein Zoobesuch schön.",
+    ],
+)
+def test_structural_presuppositions_are_recollections(text: str) -> None:
+    assert _recalled(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A landlord has to give 24 hours' notice before entering.",
+        "Your landlord has to give notice before entering.",
+        "Since Mozart wrote his first symphony at 8, he is often called a prodigy.",
+        "When a child starts nursery, the first weeks are tiring.",
+        "Working at a start-up usually means wearing many hats.",
+        "With a sprained ankle, avoid running on hills for a few weeks.",
+        "Nach einer Schulteroperation sollte man Klimmzüge meiden.",
+        "Imagine you moved to Porto next spring: what would you miss?",
+        "Stell dir vor, du ziehst nach Wien – was würde dir fehlen?",
+        "Angenommen, du hast mir deinen Geburtstag nie genannt.",
+    ],
+)
+def test_structural_twins_are_not_recollections(text: str) -> None:
+    assert not _recalled(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "You'd said the flat in Lisbon was too noisy, so I filtered for quieter streets.",
         "Miso is fourteen now, you said, so a senior formula is worth asking about.",
         "I remember you're allergic to penicillin, so mention it to the dentist.",

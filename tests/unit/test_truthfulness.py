@@ -320,6 +320,64 @@ def test_split_clauses_drops_questions_and_conditionals() -> None:
     assert got == ["I wouldn't know", "I have no record of it", "sadly"]
 
 
+def test_titles_and_german_ordinals_do_not_end_a_sentence() -> None:
+    text = "Ton propriétaire, M. Lefèvre, doit te prévenir. Zu Pauls 7. Geburtstag passt ein Zoo."
+    assert [c.text for c in split_clauses(text)] == [
+        "Ton propriétaire",
+        "M. Lefèvre",
+        "doit te prévenir",
+        "Zu Pauls 7. Geburtstag passt ein Zoo",
+    ]
+    # a number ending a sentence still ends it
+    assert len(split_clauses("Das Kind ist 7. Sie geht zur Schule.")) == 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You never know, so take an umbrella.",
+        "Je weet maar nooit, neem een paraplu mee.",
+        "Non si sa mai: porta un ombrello.",
+        "Man weiß ja nie, nimm lieber einen Schirm mit.",
+        "I didn't find any flights under €100 on those dates.",
+    ],
+)
+def test_set_phrases_and_searches_of_other_systems_claim_no_absence(text: str) -> None:
+    assert not find_absence_claims(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ich habe deine Notizen zur Steuer durchsucht – Fehlanzeige.",
+        "Procurei nas tuas notas o nome do contabilista, sem sucesso.",
+        "He revisado tus notas buscando el código de la alarma: nada.",
+        "Ho cercato nelle tue note il numero dell'idraulico: niente.",
+        "Ik heb je notities doorzocht op het kenteken: niets.",
+    ],
+)
+def test_a_bare_verdict_after_a_search_is_query_scoped(text: str) -> None:
+    assert scopes(text) == {QS}
+
+
+def test_a_bare_verdict_after_a_search_of_another_system_is_not_read_by_the_rules() -> None:
+    assert not find_absence_claims("I searched the web for reviews of that garage: nothing.")
+    assert not find_absence_claims("Ho cercato online recensioni dell'officina: niente.")
+
+
+def test_a_set_phrase_leaves_the_claim_beside_it() -> None:
+    assert scopes("Man weiß ja nie – du hast mir nie gesagt, wann du fliegst.") == {CW}
+
+
+def test_a_supposition_segment_makes_the_rest_of_its_sentence_supposed() -> None:
+    assert split_clauses("Angenommen, du hast mir deinen Geburtstag nie genannt.") == []
+    assert split_clauses("Stell dir vor, du ziehst nach Wien.") == []
+    assert split_clauses("Imagine you never told me about it.") == []
+    # the next sentence is asserted again
+    got = split_clauses("Supposons que tu partes. Tu ne m'as jamais parlé de ton chien.")
+    assert [c.text for c in got] == ["Tu ne m'as jamais parlé de ton chien"]
+
+
 def test_split_clauses_masks_quotes_and_code() -> None:
     quoted = 'He wrote: "No. You never told me, ever." Then he left.'
     clauses = split_clauses(quoted)
