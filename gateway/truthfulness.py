@@ -1471,6 +1471,49 @@ _MEMORY_WORD_RX = re.compile(
 )
 
 
+# Japanese has no word boundaries for the rules above: its own few, high-precision
+# frames. A search reported in the clause before ("メモを検索しましたが、") and a
+# nothing-found verdict about a record in this one ("...に関するものは見つかりませんでした");
+# and never-told frames ("一度も話してくれたことがない", "伺った限りでは ... ありません").
+_CJK_RX = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+_JA_SEARCH_RX = re.compile(r"(?:検索|確認|調べ|探し|チェック|照会|見直)(?:し|してみ)?(?:ました|た)")
+_JA_EMPTY_RX = re.compile(
+    r"(?:もの|記録|情報|メモ|データ|件|話|記載|何も|一切)[^。]{0,12}?(?:見つかりませんでした"
+    r"|見つかりません|見つからなかった|見当たりませんでした|見当たりません|見当たらなかった"
+    r"|ありませんでした|ありません|なかった|ヒットしませんでした|出てきませんでした"
+    r"|出てこなかった)"
+)
+_JA_NEVER_TOLD_RX = re.compile(
+    r"一度も[^。]{0,15}?(?:話|聞|伺|教え|言|共有|触れ|お話し|おっしゃ)[^。]{0,15}?"
+    r"(?:ない|ません|なかった)"
+)
+_JA_AS_FAR_AS_TOLD_RX = re.compile(
+    r"(?:伺った|お聞きした|聞いた|共有して(?:くださった|いただいた|くれた)|話して(?:くださった"
+    r"|くれた)|教えて(?:いただいた|くれた)|お話しいただいた)(?:限り|内容|範囲|中)"
+)
+# "田中さんは一度もその話をしなかった": a third person's never is not ours.
+_JA_THIRD_PERSON_RX = re.compile(r"(?:さん|様|彼|彼女|先生|氏|くん|ちゃん)(?:は|が)")
+_JA_NEGATIVE_RX = re.compile(r"(?:ありません|ない(?:よう|みたい|です)?|ません|なかった|なさそう)")
+_JA_OTHER_SYSTEM_RX = re.compile(
+    r"ネット|ウェブ|オンライン|インターネット|サイト|メール|受信トレイ|フライト|航空券|ホテル"
+    r"|口コミ|レビュー|グーグル|Google|検索エンジン|カタログ|データベース|スプレッドシート"
+)
+
+
+def _japanese_claim(body: str, previous: str, lead: str) -> ClaimScope | None:
+    """The scope of a Japanese absence claim in ``body`` (``previous``: the clause before
+    it; ``lead``: its sentence up to it), or ``None``."""
+    if _JA_OTHER_SYSTEM_RX.search(lead + body):
+        return None
+    if _JA_SEARCH_RX.search(previous) and _JA_EMPTY_RX.search(body):
+        return _QS
+    if _JA_NEVER_TOLD_RX.search(body) and not _JA_THIRD_PERSON_RX.search(lead + body):
+        return _CW
+    if _JA_AS_FAR_AS_TOLD_RX.search(lead + body) and _JA_NEGATIVE_RX.search(body):
+        return _CW
+    return None
+
+
 def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
     """The rules' absence claims in an analysed text."""
     text, masked, sentences = analysis.text, analysis.masked, analysis.sentences
@@ -1484,7 +1527,7 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
                 continue
             body = masked[c.start : c.end]
             after_search = bool(_SEARCH_VERB_RX.search(previous))
-            previous = body
+            previous_body, previous = previous, body
             upto = masked[sentence.start : c.end]
             if (
                 after_search
@@ -1495,6 +1538,12 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
                 clause = analysis.clause(c.start, c.end)
                 found.append(AbsenceClaim(clause, _QS, "search-then-nothing", None, c.start))
                 continue
+            if _CJK_RX.search(body):
+                scope = _japanese_claim(body, previous_body, masked[sentence.start : c.start])
+                if scope is not None:
+                    clause = analysis.clause(c.start, c.end)
+                    found.append(AbsenceClaim(clause, scope, "ja-absence", None, c.start))
+                    continue
             if not _TRIGGER_RX.search(body):
                 continue
             hits: dict[ClaimScope, tuple[_Rule, re.Match[str]]] = {}

@@ -365,6 +365,22 @@ def test_a_bare_verdict_after_a_search_of_another_system_is_not_read_by_the_rule
     assert not find_absence_claims("Ho cercato online recensioni dell'officina: niente.")
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("メモを検索しましたが、車検に関するものは見つかりませんでした。", {QS}),
+        ("履歴を確認したところ、歯医者の予約についての記録はありません。", {QS}),
+        ("お姉さんのことは一度も話してくれたことがないですね。", {CW}),
+        ("今まで伺った限りでは、ペットは飼っていないようです。", {CW}),
+        ("ネットで口コミを検索しましたが、最近のものは見つかりませんでした。", set()),
+        ("田中さんは一度もその話をしなかったそうです。", set()),
+        ("レシピを確認しましたが、問題はありません。", set()),
+    ],
+)
+def test_japanese_absence_frames(text: str, expected: set[ClaimScope]) -> None:
+    assert scopes(text) == expected
+
+
 def test_a_set_phrase_leaves_the_claim_beside_it() -> None:
     assert scopes("Man weiß ja nie – du hast mir nie gesagt, wann du fliegst.") == {CW}
 
