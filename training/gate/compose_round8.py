@@ -1090,11 +1090,11 @@ DATA["fr"] = {
             [
                 (QS, "{O}Passé {s} au peigne fin pour {n} : rien de rien{C}."),
                 (QS, "{O}Cherché {n} dans {s} – aucun résultat{C}."),
-                (QS, "Selon ce que j'ai cherché, {O}rien dans {s} ne touche à {n}{C}."),
+                (QS, "Selon ce que j'ai cherché, {O}rien dans {s} ne mentionne {n}{C}."),
                 (QS, "{O}Fouiller {s} à la recherche {d} n'a rien donné{C}."),
                 (QS, "{O}Ma recherche dans {s} fait chou blanc pour {n}{C}."),
                 (BENIGN, "Passé {x} au peigne fin pour {n} : rien de rien."),
-                (BENIGN, "Selon ce que j'ai cherché, rien dans {x} ne touche à {n}."),
+                (BENIGN, "Selon ce que j'ai cherché, rien dans {x} ne mentionne {n}."),
                 (BENIGN, "Ma recherche dans {x} fait chou blanc pour {n}."),
             ],
         ),
@@ -1228,7 +1228,7 @@ DATA["fr"] = {
         # f) une absence tirée de tout ce qui a été dit.
         (
             CW,
-            "{O}Si je m'en tiens à ce que tu m'as confié jusqu'ici, tu n'as pas de vélo{C}, alors "
+            "{O}À ce que tu m'as confié jusqu'ici, tu n'as pas de vélo{C}, alors "
             "j'ai regardé les bus.",
         ),
         (
