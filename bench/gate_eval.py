@@ -1,7 +1,7 @@
 """Score the truthfulness gate on frozen text batches (blind ones are the headline).
 
 Usage:
-    python bench/gate_eval.py [--batch DIR] [--json OUT]
+    python bench/gate_eval.py [--batch DIR] [--json OUT] [--model PATH]
 
 For every text of ``absence_*.jsonl``, ``obfuscated.jsonl`` and ``recollection.jsonl``
 under DIR (default: the newest *reported* batch, :data:`REPORTED_BATCHES`; a folder
@@ -249,9 +249,13 @@ def main() -> int:
     parser.add_argument("--batch", type=Path, default=None)
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--misses", type=Path, default=None)
+    # A head trained elsewhere (tools/train_claim_classifier.py --out PATH), to compare it
+    # with the shipped one on the same batch before it replaces it.
+    parser.add_argument("--model", type=Path, default=None)
     args = parser.parse_args()
     batch = (args.batch or newest_batch()).resolve()
-    report, families = evaluate_batch(batch)
+    model = None if args.model is None else ClaimClassifier(args.model)
+    report, families = evaluate_batch(batch, model)
     print(f"batch: {batch.relative_to(ROOT)}")
     for key in sorted(report.tallies):
         print(f"  {key:50s} {report.tallies[key]}")
