@@ -93,6 +93,58 @@ def attach_vectors(
             c.query_vector = queries[a.query.text]
 
 
+def add_rare_terms(
+    every: trainer.Paths,
+    corpus: trainer.Corpus,
+    built: trainer.Corpus,
+    key_of: dict[tuple[int, str], str],
+    text_of: dict[str, str],
+    max_df: int,
+) -> None:
+    """Wrap engram.ranking.expansion_features with two rare-term columns (see
+    --rare-terms), from each candidate's indexed terms of document frequency
+    <= max_df over the index."""
+    snapshot = built.snapshot
+    assert snapshot is not None
+    n_docs, _total = snapshot._live_lengths
+    weight: dict[str, float] = {}
+    rare_of: dict[int, list[dict[str, float]]] = {}
+    for sets in every.values():
+        for a in sets:
+            c = a.candidates
+            rows = []
+            for i in range(len(c)):
+                dias = corpus.dia.get(c.ids[i]) or []
+                eid = key_of.get((a.conversation, dias[0])) if dias else None
+                found: dict[str, float] = {}
+                for t in set(index_terms(text_of.get(eid, ""))) if eid else set():
+                    if t not in weight:
+                        df = snapshot._live_df(t)
+                        weight[t] = idf(df, n_docs) if df <= max_df else 0.0
+                    if weight[t] > 0:
+                        found[t] = weight[t]
+                rows.append(found)
+            rare_of[id(c)] = rows
+    every_column = ranking.expansion_features
+
+    def with_rare(c: ranking.Candidates, fs: ranking.FirstStage, idx: np.ndarray) -> np.ndarray:
+        rows = rare_of.get(id(c))
+        x = every_column(c, fs, idx)
+        extra = np.zeros((idx.size, 2))
+        if rows is not None:
+            top = [int(j) for j in idx[: ranking.NEAR_TOP]]
+            for r, i in enumerate(idx):
+                shared = [
+                    sum(w for t, w in rows[int(i)].items() if t in rows[j])
+                    for j in top
+                    if j != int(i)
+                ]
+                extra[r] = (max(shared, default=0.0), sum(1 for v in shared if v > 0))
+        return np.hstack([x, extra])
+
+    ranking.expansion_features = with_rare
+
+
 def rocchio_vector(c: ranking.Candidates, m: int, beta: float) -> np.ndarray:
     cos = np.where(np.isnan(c.cos), -np.inf, c.cos)
     top = np.argsort(-cos, kind="stable")[:m]
@@ -254,6 +306,14 @@ def main() -> None:
         help="comma-separated expansion_features columns kept (the others zeroed: the"
         " trees cannot split on a constant); default all",
     )
+    p.add_argument(
+        "--rare-terms",
+        type=int,
+        default=0,
+        help="also append two columns to the expansion features: the most idf a candidate"
+        " shares in terms of at most this document frequency with one of the first"
+        " stage's top 5 (itself excluded), and how many of them share one (0: off)",
+    )
     p.add_argument("--random-state", type=int, default=trainer.TREE_SETTINGS["random_state"])
     p.add_argument("--out", type=Path)
     args = p.parse_args()
@@ -301,6 +361,8 @@ def main() -> None:
     attach_vectors(tuning, corpus, built, key_of, vector_of, queries)
     for eid, dias in built.dia.items():
         corpus.dia.setdefault(eid, dias)
+    if args.rare_terms:
+        add_rare_terms(tuning, corpus, built, key_of, text_of, args.rare_terms)
 
     recall_only: dict[str, list[trainer.Asked]] = {}
     if any(v.startswith("rocchio") for v in variants):
