@@ -36,7 +36,11 @@ gradient-boosted trees (:class:`TreeRanker`, evaluated here in numpy, all
 trees at once) or a logistic regression (:class:`LinearRanker`). A model may
 also ask for :func:`spread_features` and a session :func:`diversify` step;
 the shipped one uses neither (measured on LoCoMo, not adopted:
-docs/benchmarks.md). Every constant was chosen on LoCoMo conversations 1-5
+docs/benchmarks.md). :func:`expansion_features` (dense pseudo-relevance
+feedback and how a candidate relates to the top hits) were measured the same
+way by bench/locomo_expansion.py and not adopted; no read path fills the
+candidates' vectors they need, so :func:`load_ranker` refuses a model that
+asks for them. Every constant was chosen on LoCoMo conversations 1-5
 (bench/locomo_research.py, tools/train_recall_ranker.py).
 """
 
@@ -64,6 +68,7 @@ __all__ = [
     "Ranker",
     "TreeRanker",
     "diversify",
+    "expansion_features",
     "features",
     "first_stage",
     "load_ranker",
@@ -178,6 +183,11 @@ class Candidates:
     # Each candidate's first session as an integer (equal: the same session),
     # for the second stage's session features; empty when not known.
     session: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    # Each candidate's unit vector (a zero row without one) and the query's,
+    # for expansion_features; empty when the path did not give them (no
+    # shipped model reads them).
+    vectors: npt.NDArray[np.float32] = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    query_vector: npt.NDArray[np.float32] = field(default_factory=lambda: np.zeros(0, np.float32))
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -385,6 +395,54 @@ def spread_features(c: Candidates, fs: FirstStage, query: Query, idx: npt.NDArra
     )
 
 
+EXPANSION_FEATURES = 6  # columns expansion_features appends
+PRF_DEPTH = 5  # dense pseudo-relevance feedback from the dense list's top PRF_DEPTH
+PRF_BETA = 1.0  # q' = normalise(q + PRF_BETA * mean of their vectors)
+NEAR_TOP = 5  # the first stage's top NEAR_TOP, for the relation columns
+
+
+def expansion_features(c: Candidates, fs: FirstStage, idx: npt.NDArray[np.int64]) -> F:
+    """How each head candidate relates to the query's best hits, from the
+    candidates' vectors (no model call): its cosine to the Rocchio query
+    ``q' = normalise(q + PRF_BETA * mean(top PRF_DEPTH dense hits))``, the log
+    of its rank by that cosine among the candidates, that cosine minus its own;
+    its maximum and mean cosine to the first stage's top ``NEAR_TOP`` (itself
+    excluded), and its maximum cosine to those of another session. Zeros when
+    the path gave no vectors."""
+    n = idx.size
+    if c.vectors.shape[0] != len(c) or c.query_vector.size == 0:
+        return np.zeros((n, EXPANSION_FEATURES))
+    v = c.vectors.astype(np.float64)
+    cos = np.where(np.isnan(c.cos), -np.inf, c.cos)
+    top_dense = np.argsort(-cos, kind="stable")[:PRF_DEPTH]
+    q = c.query_vector.astype(np.float64) + PRF_BETA * v[top_dense].mean(axis=0)
+    q /= max(float(np.linalg.norm(q)), 1e-12)
+    prf = v @ q
+    prf_rank = _ranks(prf)
+    own = np.where(np.isnan(c.cos), 0.0, c.cos)
+    first = idx[:NEAR_TOP]  # idx is in first-stage order
+    sims = v[idx] @ v[first].T  # (head, NEAR_TOP)
+    sims[idx[:, None] == first[None, :]] = np.nan
+    have = ~np.isnan(sims)
+    near_max = np.where(have, sims, -np.inf).max(axis=1, initial=-np.inf)
+    near_mean = np.where(have, sims, 0.0).sum(axis=1) / np.maximum(have.sum(axis=1), 1)
+    if c.session.size == len(c):
+        other = have & (c.session[idx][:, None] != c.session[first][None, :])
+    else:
+        other = have
+    far_max = np.where(other, sims, -np.inf).max(axis=1, initial=-np.inf)
+    return np.column_stack(
+        [
+            prf[idx],
+            np.log(prf_rank[idx]),
+            prf[idx] - own[idx],
+            np.where(np.isfinite(near_max), near_max, 0.0),
+            near_mean,
+            np.where(np.isfinite(far_max), far_max, 0.0),
+        ]
+    )
+
+
 def features(
     c: Candidates,
     fs: FirstStage,
@@ -392,11 +450,13 @@ def features(
     query: Query,
     sessions: bool = False,
     spread: bool = False,
+    expansion: bool = False,
 ) -> F:
     """Feature rows of the candidates ``top`` (first-stage order), as
     bench/locomo_research.py SecondStage.features; with ``sessions`` the two
     :func:`session_features` columns, then with ``spread`` the
-    :func:`spread_features` columns, last."""
+    :func:`spread_features` columns, then with ``expansion`` the
+    :func:`expansion_features` columns, last."""
     idx = np.asarray(top, dtype=np.int64)
     n = idx.size
     cols: list[F] = [np.log1p(np.arange(n, dtype=np.float64)), window_norm(fs.score)[idx]]
@@ -427,6 +487,8 @@ def features(
         out = np.hstack([out, session_features(c, fs, idx)])
     if spread:
         out = np.hstack([out, spread_features(c, fs, query, idx)])
+    if expansion:
+        out = np.hstack([out, expansion_features(c, fs, idx)])
     return out
 
 
@@ -438,6 +500,7 @@ class RankerSettings:
     source: str = ""  # where it was loaded from
     sessions: bool = False  # its features end with session_features
     spread: bool = False  # ... then with spread_features
+    expansion: bool = False  # ... then with expansion_features
     diversity: float = 0.0  # see diversify
 
 
@@ -518,6 +581,13 @@ def load_ranker(setting: str) -> Ranker | None:
         depth = int(data["depth"]) if "depth" in data.files else RERANK_DEPTH
         sessions = bool(data["sessions"]) if "sessions" in data.files else False
         spread = bool(data["spread"]) if "spread" in data.files else False
+        if "expansion" in data.files and bool(data["expansion"]):
+            # Measured on LoCoMo and not adopted (docs/benchmarks.md): neither
+            # read path fills Candidates.vectors, so such a model would rank on zeros.
+            raise ValueError(
+                f"{path}: expansion features need the candidates' vectors, which neither"
+                " read path supplies (bench/locomo_expansion.py measures them)"
+            )
         diversity = float(data["diversity"]) if "diversity" in data.files else 0.0
         kind = str(data["kind"]) if "kind" in data.files else "logistic"
         if kind == "trees":
@@ -616,7 +686,9 @@ def rank(c: Candidates, query: Query, ranker: Ranker | None) -> Ranked:
     if ranker is None or len(order) < MIN_RERANK_CANDIDATES:
         return Ranked(order, fs.score[order].tolist(), dense_rank, lexical_rank)
     head, tail = order[: ranker.depth], order[ranker.depth :]
-    z = ranker.decision(features(c, fs, head, query, ranker.sessions, ranker.spread))
+    z = ranker.decision(
+        features(c, fs, head, query, ranker.sessions, ranker.spread, ranker.expansion)
+    )
     # Equal scores keep the first-stage order.
     sessions = c.session[head] if c.session.size == len(c) else c.session
     positions = diversify(z, sessions, ranker.diversity)

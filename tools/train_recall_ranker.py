@@ -14,7 +14,10 @@ gold turn): ``logistic`` (standardised features, L2, C = 1), ``trees``
 rate 0.08, at least 40 rows a leaf, random_state 0: the offline harness's
 bench/locomo_research.py settings) and ``trees+sessions`` (the same with
 engram.ranking.session_features); any kind may add ``+spread``
-(engram.ranking.spread_features after those) and ``@<depth>`` (re-order the
+(engram.ranking.spread_features after those), ``+expansion``
+(engram.ranking.expansion_features, last; research only: they need the
+candidates' vectors, which bench/locomo_expansion.py attaches and no read
+path supplies, so this tool refuses the flag) and ``@<depth>`` (re-order the
 first stage's top depth instead of RERANK_DEPTH), e.g.
 ``trees+sessions+spread@100``, and every kind is also scored with each
 ``--diversity`` weight (engram.ranking.diversify; 0 = none), which needs no
@@ -283,15 +286,24 @@ class Kind:
     sessions: bool
     spread: bool
     depth: int
+    expansion: bool = False
 
     @classmethod
     def parse(cls, text: str) -> Kind:
         name, _, depth = text.partition("@")
         model, *flags = name.split("+")
-        if model not in ("logistic", "trees") or not set(flags) <= {"sessions", "spread"}:
+        if model not in ("logistic", "trees") or not set(flags) <= {
+            "sessions",
+            "spread",
+            "expansion",
+        }:
             raise SystemExit(f"unknown kind {text!r}")
         return cls(
-            model, "sessions" in flags, "spread" in flags, int(depth or ranking.RERANK_DEPTH)
+            model,
+            "sessions" in flags,
+            "spread" in flags,
+            int(depth or ranking.RERANK_DEPTH),
+            "expansion" in flags,
         )
 
 
@@ -304,7 +316,9 @@ def dataset(corpus: Corpus, sets: list[Asked], kind: Kind) -> tuple[np.ndarray, 
         fs = ranking.first_stage(c)
         order = ranking.rank(c, a.query, None).order
         head = order[: kind.depth]
-        xs.append(ranking.features(c, fs, head, a.query, kind.sessions, kind.spread))
+        xs.append(
+            ranking.features(c, fs, head, a.query, kind.sessions, kind.spread, kind.expansion)
+        )
         ys.append(
             np.array([1.0 if a.gold & set(corpus.dia.get(c.ids[i], [])) else 0.0 for i in head])
         )
@@ -410,7 +424,9 @@ def fit(kind: Kind, corpus: Corpus, sets: list[Asked], c: float) -> ranking.Rank
         ranker = fit_logistic(x, y, c, kind.sessions)
     else:
         ranker = fit_trees(x, y, kind.sessions)
-    return dataclasses.replace(ranker, spread=kind.spread, depth=kind.depth)
+    return dataclasses.replace(
+        ranker, spread=kind.spread, depth=kind.depth, expansion=kind.expansion
+    )
 
 
 def save(ranker: ranking.Ranker, path: Path, features: int) -> None:
@@ -419,6 +435,7 @@ def save(ranker: ranking.Ranker, path: Path, features: int) -> None:
         "features": np.int64(features),
         "sessions": np.bool_(ranker.sessions),
         "spread": np.bool_(ranker.spread),
+        "expansion": np.bool_(ranker.expansion),
         "diversity": np.float64(ranker.diversity),
     }
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -594,6 +611,8 @@ def main() -> None:
     args = p.parse_args()
 
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    if any(Kind.parse(k).expansion for k in kinds):
+        raise SystemExit("+expansion needs the candidates' vectors: bench/locomo_expansion.py")
     paths = [k.strip() for k in args.paths.split(",") if k.strip()]
     diversities = [float(w) for w in args.diversity.split(",") if w.strip()]
     previous = ranking.load_ranker(str(args.out)) if args.out.exists() else None

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -272,11 +273,43 @@ def test_spread_features_describe_each_turns_session() -> None:
     assert not blind[:, :-1].any() and (blind[:, -1] == got[:, -1]).all()
 
 
+def test_expansion_features_relate_each_turn_to_the_top_hits() -> None:
+    c, _q, fs, top = _first_stage_head(_snapshot()[0])
+    idx = np.asarray(top)
+    # no vectors from the path: zeros, never an error
+    assert not ranking.expansion_features(c, fs, idx).any()
+    rng = np.random.default_rng(1)
+    v = rng.normal(size=(len(c), 8))
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    c.vectors = v.astype(np.float32)
+    c.query_vector = v[int(np.nanargmax(c.cos))].astype(np.float32)
+    got = ranking.expansion_features(c, fs, idx)
+    cos = np.where(np.isnan(c.cos), -np.inf, c.cos)
+    dense_top = np.argsort(-cos, kind="stable")[: ranking.PRF_DEPTH]
+    q = c.query_vector + ranking.PRF_BETA * c.vectors[dense_top].mean(axis=0)
+    q = q / np.linalg.norm(q)
+    assert got[:, 0] == pytest.approx(c.vectors[idx] @ q, abs=1e-6)
+    assert got[:, 2] == pytest.approx(got[:, 0] - np.nan_to_num(c.cos[idx]), abs=1e-6)
+    near = top[: ranking.NEAR_TOP]
+    for row, i in enumerate(top):
+        others = [j for j in near if j != i]
+        sims = [float(c.vectors[i] @ c.vectors[j]) for j in others]
+        assert got[row, 3] == pytest.approx(max(sims), abs=1e-6)
+        assert got[row, 4] == pytest.approx(np.mean(sims), abs=1e-6)
+        far = [s for j, s in zip(others, sims, strict=True) if c.session[j] != c.session[i]]
+        assert got[row, 5] == pytest.approx(max(far) if far else 0.0, abs=1e-6)
+    # the rank by cosine to q' is among all candidates, not the head
+    every = c.vectors @ q
+    ranks = [1 + int((every > every[i]).sum()) for i in top]
+    assert np.exp(got[:, 1]) == pytest.approx(ranks)
+
+
 def test_trainer_kinds_and_saved_settings_round_trip(tmp_path: Path) -> None:
     from tools.train_recall_ranker import Kind, save
 
     assert Kind.parse("trees+sessions+spread@100") == Kind("trees", True, True, 100)
     assert Kind.parse("logistic") == Kind("logistic", False, False, ranking.RERANK_DEPTH)
+    assert Kind.parse("trees+sessions+expansion").expansion
     with pytest.raises(SystemExit):
         Kind.parse("trees+colour")
     model = ranking.LinearRanker(
@@ -298,3 +331,7 @@ def test_trainer_kinds_and_saved_settings_round_trip(tmp_path: Path) -> None:
         True,
         0.25,
     )
+    # no read path supplies the vectors expansion features need: refused, not zeros
+    save(dataclasses.replace(model, expansion=True), tmp_path / "e.npz", 3)
+    with pytest.raises(ValueError, match="expansion"):
+        ranking.load_ranker(str(tmp_path / "e.npz"))
