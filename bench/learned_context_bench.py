@@ -63,7 +63,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import percentile, scratch_database
 from engram.channels import open_channel
-from engram.db import Database, migrations
+from engram.db import Database, migrations, read_snapshot
 from engram.db.embedded import start_embedded
 from engram.db.queries import Queries
 from engram.learning.v1 import learning_pb2 as pb
@@ -178,8 +178,7 @@ def read_0004(db: Database, pending_input: str) -> Selection:
         "scope_order": SCOPE_KINDS_NARROWEST_FIRST,
         "limit": MAX_ENTRIES,
     }
-    with db.connection() as conn, conn.pipeline(), conn.transaction():
-        conn.execute(Q["read_only_snapshot"])
+    with read_snapshot(db, pipeline=True) as conn:
         versioned = conn.execute(Q0004["revision_watermark"])
         counted = conn.execute(Q0004["context_eligible_count"], args)
         ranked = conn.execute(Q0004["context_hits"], args) if query else None

@@ -12,10 +12,6 @@ WHERE operation = %(operation)s AND request_id = %(request_id)s;
 INSERT INTO learning.idempotency (operation, request_id, request_sha256, response)
 VALUES (%(operation)s, %(request_id)s, %(request_sha256)s, %(response)s);
 
--- name: read_only_snapshot
--- The first statement of a read whose queries must see one snapshot.
-SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY;
-
 -- name: generic_plan
 -- For the statement that follows in the same transaction (or the same
 -- pipeline sync: an implicit transaction): its generic plan (context_read:

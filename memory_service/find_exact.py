@@ -54,11 +54,10 @@ from datetime import datetime
 from typing import Any
 
 import psycopg
-from psycopg import sql
 
 from engram.common.v1 import common_pb2 as cpb
 from engram.coverage import build_coverage
-from engram.db import Database
+from engram.db import Database, read_snapshot
 from engram.errors import EngramError, InvalidArgument
 from engram.metrics import count_plane_event
 from memory_service.exact_terms import fold, fold_probe, strip_marks, term_pattern
@@ -162,14 +161,8 @@ class FindExact:
         # The variant guard's terms: the searched terms with accents stripped. They
         # are only used when the database folded the terms to query.terms (exact).
         stripped = [strip_marks(t) for t in query.terms]
-        with db.connection() as conn, conn.transaction():
-            # One round trip, two statements (no parameters: the simple protocol).
-            started = conn.execute(
-                "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY; "
-                "SELECT pg_export_snapshot() AS id"
-            )
-            started.nextset()
-            snapshot = started.fetchone()
+        with read_snapshot(db) as conn:
+            snapshot = conn.execute("SELECT pg_export_snapshot() AS id").fetchone()
             assert snapshot is not None
             prepared = self._prepare(conn, query, stripped)
             terms = prepared.terms
@@ -284,13 +277,7 @@ class FindExact:
         self, db: Database, snapshot: str, params: dict[str, Any], primary: int
     ) -> cpb.Verifier:
         try:
-            with db.connection() as conn, conn.transaction():
-                conn.execute(
-                    sql.SQL(
-                        "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY; "
-                        "SET TRANSACTION SNAPSHOT {}"
-                    ).format(sql.Literal(snapshot))
-                )
+            with read_snapshot(db, imported=snapshot) as conn:
                 row = conn.execute(SQ["exact_verifier_count"], params).fetchone()
         except (psycopg.Error, EngramError):
             # A verifier that did not run can never upgrade the result.
