@@ -400,7 +400,7 @@ def alternating(
     fns: Mapping[str, Callable[[str], Any]], texts: Sequence[str], repeats: int
 ) -> tuple[dict[str, list[list[float]]], dict[str, list[Any]]]:
     """Every input through every function in turn (so a change of machine
-    load hits all alike), the order reversed from one input to the next (a
+    load hits all alike), the order reversed from one pair of inputs to the next (a
     call's place in the turn changes its latency on a loaded machine: the
     same suite called first and second differed by 10-15%): one warm-up
     round (answers kept), then `repeats` timed rounds. Latencies by
@@ -410,7 +410,8 @@ def alternating(
     turns = [list(fns.items()), list(fns.items())[::-1]]
     for round_ in range(repeats):
         for i, text in enumerate(texts):
-            for name, fn in turns[(i + round_) % 2]:
+            # By pairs of inputs: each half (even, odd) gets both orders alike.
+            for name, fn in turns[(i // 2 + round_) % 2]:
                 started = time.perf_counter()
                 fn(text)
                 latencies[name][i % 2].append(time.perf_counter() - started)
