@@ -122,6 +122,8 @@ class _Prepared:
     variant_keys: list[str]
     variant_marked_keys: list[str]
     verifier_keys: list[str]
+    # The transaction's snapshot, exported for the verifier to import (None: not asked).
+    snapshot: str | None
 
 
 class _FoldChecks:
@@ -162,9 +164,9 @@ class FindExact:
         # are only used when the database folded the terms to query.terms (exact).
         stripped = [strip_marks(t) for t in query.terms]
         with read_snapshot(db) as conn:
-            snapshot = conn.execute("SELECT pg_export_snapshot() AS id").fetchone()
-            assert snapshot is not None
-            prepared = self._prepare(conn, query, stripped)
+            # The verifier runs only without a time window: only then is the
+            # snapshot exported (by the first statement, which takes it).
+            prepared = self._prepare(conn, query, stripped, export=not windowed)
             terms = prepared.terms
             exact = (
                 query.normalization_exact and terms == query.terms and prepared.folds_like_reference
@@ -194,8 +196,8 @@ class FindExact:
             # The exported snapshot lives as long as this transaction: verify now.
             verifier = (
                 cpb.Verifier(ran=False)
-                if windowed
-                else self._verify(db, str(snapshot["id"]), params, counts.matched)
+                if prepared.snapshot is None
+                else self._verify(db, prepared.snapshot, params, counts.matched)
             )
         if verifier.ran and not verifier.agrees:
             self._report_disagreement(query, counts.matched, verifier.count)
@@ -205,7 +207,9 @@ class FindExact:
         )
         return ExactResult(matches, terms, coverage)
 
-    def _prepare(self, conn: Conn, query: ExactQuery, stripped: list[str]) -> _Prepared:
+    def _prepare(
+        self, conn: Conn, query: ExactQuery, stripped: list[str], *, export: bool = False
+    ) -> _Prepared:
         """One round trip: fold the terms with the same SQL function that folds the
         text (so a term and the text it should match can never be folded
         differently), check that the database folds every spelling of the terms'
@@ -226,6 +230,7 @@ class FindExact:
                 "stripped": stripped,
                 "chars": unchecked,
                 "expected": [fold(c) for c in unchecked],
+                "export": export,
             },
         ).fetchone()
         assert row is not None
@@ -255,6 +260,7 @@ class FindExact:
             variant_keys=list(row["variant_keys"]),
             variant_marked_keys=list(row["variant_marked_keys"]),
             verifier_keys=list(row["verifier_keys"]),
+            snapshot=str(row["snapshot_id"]) if export else None,
         )
 
     @staticmethod

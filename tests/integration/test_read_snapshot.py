@@ -9,6 +9,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
@@ -203,7 +204,42 @@ def test_find_exact_exports_and_its_verifier_imports_the_snapshot(one: Database)
     assert result.coverage.verifier.ran and result.coverage.verifier.agrees
     # The verifier's checkout ends first, inside the primary's.
     verifier, primary = (sent(lines) for lines in traced.trace.sessions)
-    assert primary[:2] == [BEGIN, 'Query\t "SELECT pg_export_snapshot() AS id"']
+    # The export rides on the first statement (exact_prepare, whose text spans
+    # lines of the trace), which takes the snapshot: no statement of its own.
+    assert primary[0] == BEGIN and "exact_fold" in primary[1]
+    primary_text = "\n".join(traced.trace.sessions[1])
+    assert primary_text.count("pg_export_snapshot()") == 1
+    assert "SELECT pg_export_snapshot()" not in primary_text
+    ready = [line for line in traced.trace.sessions[1] if "\tReadyForQuery\t" in line]
+    # BEGIN, prepare and export, matches, watermark, the accent-variant guard,
+    # COMMIT: was 7 (the export, or before that SET TRANSACTION, on its own).
+    assert len(ready) == 6
     assert verifier[0] == BEGIN
     assert verifier[1].startswith('Query\t "SET TRANSACTION SNAPSHOT ')
     assert not [s for s in primary + verifier if "SET TRANSACTION ISOLATION" in s]
+
+
+def test_a_windowed_find_exact_exports_nothing(one: Database) -> None:
+    """No verifier runs with a time window: no snapshot is exported for one."""
+    traced = TracedDatabase(one)
+    query = ExactQuery(
+        subject="alice",
+        workspace="default",
+        terms=["zurich"],
+        normalization_exact=True,
+        session_id="",
+        start=datetime(2020, 1, 1, tzinfo=UTC),
+        end=None,
+        limit=5,
+    )
+    result = FindExact(one).find(query, db=traced)  # type: ignore[arg-type]
+    assert not result.coverage.verifier.ran
+    assert len(traced.trace.sessions) == 1  # the primary's connection only
+    find = FindExact(one)
+    with read_snapshot(one) as conn:
+        assert find._prepare(conn, query, ["zurich"]).snapshot is None
+    with read_snapshot(one) as conn:
+        exported = find._prepare(conn, query, ["zurich"], export=True).snapshot
+        assert exported
+        with read_snapshot(one, imported=exported) as other:  # importable while open
+            assert other.execute("SELECT 1 AS one").fetchone() == {"one": 1}
