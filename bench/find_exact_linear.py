@@ -11,10 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from psycopg import sql
-
 from engram.common.v1 import common_pb2 as cpb
-from engram.db import Database
+from engram.db import Database, read_snapshot
 from engram.db.queries import Queries
 from engram.errors import InvalidArgument
 from memory_service.exact_terms import fold, fold_probe, strip_marks, term_pattern
@@ -37,8 +35,7 @@ class LinearFindExact(FindExact):
     def find(self, query: ExactQuery, db: Database | None = None) -> ExactResult:
         db = db or self.db
         windowed = query.start is not None or query.end is not None
-        with db.connection() as conn, conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        with read_snapshot(db) as conn:
             snapshot = conn.execute("SELECT pg_export_snapshot() AS id").fetchone()
             assert snapshot is not None
             terms = self._fold_in_database(conn, query.terms)
@@ -100,9 +97,7 @@ class LinearFindExact(FindExact):
     def _verify(
         self, db: Database, snapshot: str, params: dict[str, Any], primary: int
     ) -> cpb.Verifier:
-        with db.connection() as conn, conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            conn.execute(sql.SQL("SET TRANSACTION SNAPSHOT {}").format(sql.Literal(snapshot)))
+        with read_snapshot(db, imported=snapshot) as conn:
             row = conn.execute(LQ["exact_verifier_count"], params).fetchone()
         assert row is not None
         count = int(row["n"])

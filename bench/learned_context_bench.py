@@ -36,6 +36,10 @@ learning migrated):
    alternation, input by input; their answers compared the same way), and
    the quarantine sync a read over the copy waits for (one StreamChanges
    catch-up) timed alone.
+5. With --baseline-checkout, before the RPCs: the two checkouts'
+   learned-context statements (CONTEXT_READ as each composes it), in process
+   on one pool, in alternation, as select_indexed runs them; their rows
+   compared. The database's part of the RPC, without gRPC's noise.
 """
 
 from __future__ import annotations
@@ -63,7 +67,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import percentile, scratch_database
 from engram.channels import open_channel
-from engram.db import Database, migrations
+from engram.db import Database, migrations, read_snapshot
 from engram.db.embedded import start_embedded
 from engram.db.queries import Queries
 from engram.learning.v1 import learning_pb2 as pb
@@ -178,8 +182,7 @@ def read_0004(db: Database, pending_input: str) -> Selection:
         "scope_order": SCOPE_KINDS_NARROWEST_FIRST,
         "limit": MAX_ENTRIES,
     }
-    with db.connection() as conn, conn.pipeline(), conn.transaction():
-        conn.execute(Q["read_only_snapshot"])
+    with read_snapshot(db, pipeline=True) as conn:
         versioned = conn.execute(Q0004["revision_watermark"])
         counted = conn.execute(Q0004["context_eligible_count"], args)
         ranked = conn.execute(Q0004["context_hits"], args) if query else None
@@ -397,13 +400,18 @@ def alternating(
     fns: Mapping[str, Callable[[str], Any]], texts: Sequence[str], repeats: int
 ) -> tuple[dict[str, list[list[float]]], dict[str, list[Any]]]:
     """Every input through every function in turn (so a change of machine
-    load hits all alike): one warm-up round (answers kept), then `repeats`
-    timed rounds. Latencies by function, as [even inputs, odd inputs]."""
+    load hits all alike), the order reversed from one pair of inputs to the next (a
+    call's place in the turn changes its latency on a loaded machine: the
+    same suite called first and second differed by 10-15%): one warm-up
+    round (answers kept), then `repeats` timed rounds. Latencies by
+    function, as [even inputs, odd inputs]."""
     answers = {name: [fn(t) for t in texts] for name, fn in fns.items()}
     latencies: dict[str, list[list[float]]] = {name: [[], []] for name in fns}
-    for _ in range(repeats):
+    turns = [list(fns.items()), list(fns.items())[::-1]]
+    for round_ in range(repeats):
         for i, text in enumerate(texts):
-            for name, fn in fns.items():
+            # By pairs of inputs: each half (even, odd) gets both orders alike.
+            for name, fn in turns[(i // 2 + round_) % 2]:
                 started = time.perf_counter()
                 fn(text)
                 latencies[name][i % 2].append(time.perf_counter() - started)
@@ -534,6 +542,80 @@ def rpc_call(stub: pb_grpc.LearningServiceStub) -> Callable[[str], Any]:
     return call
 
 
+# The learned-context statement of the checkout in the working directory
+# (as a suite on the journal's database composes it).
+STATEMENT = """
+import sys
+from learning_service.context import CONTEXT_READ
+sys.stdout.write(CONTEXT_READ["journal"])
+"""
+
+
+def checkout_statement(checkout: Path) -> str:
+    env = {**os.environ, "PYTHONPATH": str(checkout), "OPENBLAS_NUM_THREADS": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", STATEMENT],
+        cwd=checkout,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return done.stdout
+
+
+def statement_call(db: Database, statement: str) -> Callable[[str], Any]:
+    """One statement as select_indexed runs it (its generic plan, one
+    pipeline sync); answers as (part, learning id, score) and the counts."""
+    scope = {"scope_keys": [s.key for s in SCOPES], "subject": SUBJECT, "workspace": WORKSPACE}
+
+    def call(text: str) -> Any:
+        args = {
+            **scope,
+            "terms": sorted(term_set(text)),
+            "scope_order": SCOPE_KINDS_NARROWEST_FIRST,
+            "limit": MAX_ENTRIES,
+            "fallback": asks_for_durable_memory(text),
+        }
+        with db.connection() as conn:
+            with conn.pipeline():
+                conn.execute(Q["generic_plan"])
+                found = conn.execute(statement, args, prepare=True)
+            rows = found.fetchall()
+        return (
+            rows[0]["eligible"],
+            rows[0]["matched"],
+            sorted((r["part"], str(r["learning_id"]), r["score"]) for r in rows),
+        )
+
+    return call
+
+
+def measure_statements(url: str, texts: list[str], repeats: int, baseline: Path) -> dict[str, Any]:
+    """This checkout's statement and the baseline's, in process on one pool,
+    in alternation: the database's share of the RPC without gRPC's noise."""
+    db = Database(url, max_size=2, name="bench-statements").open()
+    try:
+        calls = {
+            "statement_new": statement_call(db, checkout_statement(ROOT)),
+            "statement_baseline": statement_call(db, checkout_statement(baseline)),
+        }
+        split, answers = alternating(calls, texts, repeats)
+        report: dict[str, Any] = {}
+        for name in calls:
+            report |= halves(name, split[name])
+        report["ratio_statement_p50_vs_baseline"] = ratio(
+            report["statement_baseline"], report["statement_new"]
+        )
+        report["statement_mismatches_vs_baseline"] = sum(
+            a != b
+            for a, b in zip(answers["statement_baseline"], answers["statement_new"], strict=True)
+        )
+        return report
+    finally:
+        db.close()
+
+
 def measure_grpc(url: str, texts: list[str], repeats: int, baseline: Path | None) -> dict[str, Any]:
     checkouts = {"rpc_new": ROOT} | ({"rpc_baseline": baseline} if baseline else {})
     with ExitStack() as stack:
@@ -610,6 +692,8 @@ def run_size(
         load_before = os.getloadavg()[0]
         entry = measure(url, texts, args.repeats)
         entry["load_s"] = round(load_s, 1)
+        if args.baseline_checkout:
+            entry.update(measure_statements(url, texts, args.repeats, args.baseline_checkout))
         entry.update(measure_grpc(url, texts, args.repeats, args.baseline_checkout))
         entry["load_average_1m"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
         print(json.dumps({size: entry}), flush=True)

@@ -21,7 +21,7 @@ from psycopg import sql
 
 from engram.common.v1 import common_pb2 as cpb
 from engram.coverage import build_coverage
-from engram.db import Database
+from engram.db import Database, read_snapshot, snapshot
 from engram.metrics import count_plane_event
 from engram.pending_counters import PendingCounters
 from learning_service.model import SCOPE_ORDER, Scope, ScopeKind
@@ -215,8 +215,7 @@ def select_indexed(
             unindexed: list[Row] = []
             if read.unindexed:
                 # Rare (rows older than their normaliser): both reads in one snapshot.
-                with conn.pipeline(), conn.transaction():
-                    conn.execute(Q["read_only_snapshot"])
+                with snapshot(conn, pipeline=True):
                     conn.execute(Q["generic_plan"])
                     again = conn.execute(statement, args, prepare=True)
                     extra = conn.execute(CONTEXT_UNINDEXED[quarantine_source], args)
@@ -381,8 +380,7 @@ class ContextReader:
             "terms": sorted(terms),
             "terms_version": TERMS_VERSION,
         }
-        with self.db.connection() as conn, conn.pipeline(), conn.transaction():
-            conn.execute(Q["read_only_snapshot"])
+        with read_snapshot(self.db, pipeline=True) as conn:
             # With terms, only the learnings sharing one (their stored sets).
             found = conn.execute(
                 Q["searchable_learning_hits" if terms else "searchable_learnings"], args

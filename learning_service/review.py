@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from engram.db import Database
+from engram.db import Database, read_snapshot
 from engram.errors import EngramError
 from engram.metrics import count_plane_event
 from engram.timeutil import now
@@ -325,10 +325,9 @@ class Reviewer:
         return bool(rows)
 
     def _batch(self) -> tuple[Policy, list[Row]]:
-        with self.db.connection() as conn, conn.transaction():
-            # One snapshot for the policy and the batch: a candidate created
-            # after a policy change is never reviewed under the older policy.
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        # One snapshot for the policy and the batch: a candidate created
+        # after a policy change is never reviewed under the older policy.
+        with read_snapshot(self.db) as conn:
             policy = load(conn)
             after = cursor_position(conn, CURSOR)
             rows = conn.execute(

@@ -54,11 +54,10 @@ from datetime import datetime
 from typing import Any
 
 import psycopg
-from psycopg import sql
 
 from engram.common.v1 import common_pb2 as cpb
 from engram.coverage import build_coverage
-from engram.db import Database
+from engram.db import Database, read_snapshot
 from engram.errors import EngramError, InvalidArgument
 from engram.metrics import count_plane_event
 from memory_service.exact_terms import fold, fold_probe, strip_marks, term_pattern
@@ -123,6 +122,8 @@ class _Prepared:
     variant_keys: list[str]
     variant_marked_keys: list[str]
     verifier_keys: list[str]
+    # The transaction's snapshot, exported for the verifier to import (None: not asked).
+    snapshot: str | None
 
 
 class _FoldChecks:
@@ -162,16 +163,10 @@ class FindExact:
         # The variant guard's terms: the searched terms with accents stripped. They
         # are only used when the database folded the terms to query.terms (exact).
         stripped = [strip_marks(t) for t in query.terms]
-        with db.connection() as conn, conn.transaction():
-            # One round trip, two statements (no parameters: the simple protocol).
-            started = conn.execute(
-                "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY; "
-                "SELECT pg_export_snapshot() AS id"
-            )
-            started.nextset()
-            snapshot = started.fetchone()
-            assert snapshot is not None
-            prepared = self._prepare(conn, query, stripped)
+        with read_snapshot(db) as conn:
+            # The verifier runs only without a time window: only then is the
+            # snapshot exported (by the first statement, which takes it).
+            prepared = self._prepare(conn, query, stripped, export=not windowed)
             terms = prepared.terms
             exact = (
                 query.normalization_exact and terms == query.terms and prepared.folds_like_reference
@@ -201,8 +196,8 @@ class FindExact:
             # The exported snapshot lives as long as this transaction: verify now.
             verifier = (
                 cpb.Verifier(ran=False)
-                if windowed
-                else self._verify(db, str(snapshot["id"]), params, counts.matched)
+                if prepared.snapshot is None
+                else self._verify(db, prepared.snapshot, params, counts.matched)
             )
         if verifier.ran and not verifier.agrees:
             self._report_disagreement(query, counts.matched, verifier.count)
@@ -212,7 +207,9 @@ class FindExact:
         )
         return ExactResult(matches, terms, coverage)
 
-    def _prepare(self, conn: Conn, query: ExactQuery, stripped: list[str]) -> _Prepared:
+    def _prepare(
+        self, conn: Conn, query: ExactQuery, stripped: list[str], *, export: bool = False
+    ) -> _Prepared:
         """One round trip: fold the terms with the same SQL function that folds the
         text (so a term and the text it should match can never be folded
         differently), check that the database folds every spelling of the terms'
@@ -233,6 +230,7 @@ class FindExact:
                 "stripped": stripped,
                 "chars": unchecked,
                 "expected": [fold(c) for c in unchecked],
+                "export": export,
             },
         ).fetchone()
         assert row is not None
@@ -262,6 +260,7 @@ class FindExact:
             variant_keys=list(row["variant_keys"]),
             variant_marked_keys=list(row["variant_marked_keys"]),
             verifier_keys=list(row["verifier_keys"]),
+            snapshot=str(row["snapshot_id"]) if export else None,
         )
 
     @staticmethod
@@ -284,13 +283,7 @@ class FindExact:
         self, db: Database, snapshot: str, params: dict[str, Any], primary: int
     ) -> cpb.Verifier:
         try:
-            with db.connection() as conn, conn.transaction():
-                conn.execute(
-                    sql.SQL(
-                        "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY; "
-                        "SET TRANSACTION SNAPSHOT {}"
-                    ).format(sql.Literal(snapshot))
-                )
+            with read_snapshot(db, imported=snapshot) as conn:
                 row = conn.execute(SQ["exact_verifier_count"], params).fetchone()
         except (psycopg.Error, EngramError):
             # A verifier that did not run can never upgrade the result.

@@ -16,7 +16,7 @@ from psycopg.types.json import Jsonb
 
 from engram import dates as dates_mod
 from engram.auth import UNRESTRICTED, TokenScope, current_actor
-from engram.db import Database, migrations
+from engram.db import Database, migrations, read_snapshot
 from engram.db.errors import translating
 from engram.errors import (
     AlreadyExists,
@@ -368,8 +368,7 @@ class Journal:
             "limit": limit,
             "types": event_types,
         }
-        with (db or self.db).connection() as conn, conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        with read_snapshot(db or self.db) as conn:
             rows = conn.execute(Q["session_events_page"], params).fetchall()
             count = conn.execute(Q["session_events_count"], params).fetchone()
             watermark = conn.execute(Q["feed_watermark"]).fetchone()

@@ -16,7 +16,7 @@ from typing import Any
 
 import psycopg
 
-from engram.db import Database
+from engram.db import Database, read_snapshot
 from engram.db.errors import translating
 from engram.db.queries import Queries
 from engram.errors import AlreadyExists, Internal, InvalidArgument
@@ -41,7 +41,6 @@ from memory_service.store import (
     idempotent_lookup,
     idempotent_store,
     lock_key,
-    read_snapshot,
     sha256_hex,
 )
 

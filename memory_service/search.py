@@ -32,7 +32,7 @@ from engram import dates as dates_mod
 from engram import ranking
 from engram.common.v1 import common_pb2 as cpb
 from engram.coverage import ranked_recall_coverage
-from engram.db import Database
+from engram.db import Database, read_snapshot
 from engram.embedder_cache import shared_embedder
 from engram.errors import Unavailable
 from engram.terms import surface_words
@@ -187,8 +187,7 @@ class EpisodeSearch:
             "model": embedder.name,
         }
         words = lexical_query(prepared.text)
-        with db.connection() as conn, conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        with read_snapshot(db) as conn:
             dense: list[dict[str, Any]] = []
             if vector is not None:
                 self._tune_hnsw(conn, window)

@@ -228,7 +228,9 @@ SELECT extversion FROM pg_extension WHERE extname = 'vector';
 -- accent-stripped terms for the variant guard (the same index: plain for a
 -- turn without accents, prefixed with a space for the stripped texts of an
 -- accented turn); and of the folded terms by the verifier's own
--- implementation (episodes_exact_terms_idx).
+-- implementation (episodes_exact_terms_idx). With %(export)s, the snapshot
+-- exported for the verifier (pg_export_snapshot): this is the transaction's
+-- first statement, so its snapshot is the transaction's.
 SELECT ARRAY(SELECT journal.exact_fold(t)
              FROM unnest(%(terms)s::text[]) WITH ORDINALITY AS x(t, ord)
              ORDER BY ord) AS folded,
@@ -256,7 +258,8 @@ SELECT ARRAY(SELECT journal.exact_fold(t)
        ARRAY(SELECT DISTINCT k
              FROM unnest(%(terms)s::text[]) AS t,
                   unnest(journal.exact_episode_words(journal.exact_fold(t))) AS k
-             ORDER BY k) AS verifier_keys;
+             ORDER BY k) AS verifier_keys,
+       CASE WHEN %(export)s::boolean THEN pg_export_snapshot() END AS snapshot_id;
 
 -- name: exact_matches
 -- The page and the pre-limit count in one statement over the same matching

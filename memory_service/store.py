@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,6 @@ from uuid import UUID
 
 import psycopg
 
-from engram.db import Database
 from engram.db.errors import ErrorFactory
 from engram.db.queries import Queries
 from engram.errors import AlreadyExists, InvalidArgument
@@ -32,23 +30,6 @@ CONSTRAINT_ERRORS: dict[str, ErrorFactory] = {
         "request_id was already used", reason="REQUEST_ID_REUSED"
     ),
 }
-
-
-@contextmanager
-def read_snapshot(db: Database) -> Iterator[Conn]:
-    """A REPEATABLE READ READ ONLY transaction begun by its one BEGIN statement
-    (not BEGIN, then SET TRANSACTION: one round trip fewer). The pooled
-    connection gets its defaults back before it is returned."""
-    with db.connection() as conn:
-        conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
-        conn.read_only = True
-        try:
-            with conn.transaction():
-                yield conn
-        finally:
-            if not conn.closed:
-                conn.isolation_level = None
-                conn.read_only = None
 
 
 def sha256_hex(data: str | bytes) -> str:

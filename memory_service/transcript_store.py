@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from engram.db import Database
+from engram.db import Database, read_snapshot
 from engram.db.errors import translating
 from engram.db.queries import Queries
 from memory_service import transcript as tr
@@ -24,7 +24,6 @@ from memory_service.store import (
     fingerprint,
     idempotent_lookup,
     idempotent_store,
-    read_snapshot,
     sha256_hex,
 )
 

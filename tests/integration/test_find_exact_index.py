@@ -191,8 +191,16 @@ class _ExplainingConnection:
         self._conn = conn
         self._plans = plans
 
-    def transaction(self) -> Any:
-        return self._conn.transaction()
+    def __getattr__(self, name: str) -> Any:
+        # The rest of the connection as it is (transaction(), closed, ...).
+        return getattr(self._conn, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Transaction characteristics (engram.db.snapshot) go to the connection.
+        if name.startswith("_"):
+            super().__setattr__(name, value)
+        else:
+            setattr(self._conn, name, value)
 
     def execute(self, query: str, params: Any = None) -> Any:
         for name in ("exact_matches", "exact_verifier_count", "exact_variant_exists"):

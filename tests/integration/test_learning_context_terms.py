@@ -18,7 +18,7 @@ import pytest
 from engram.db import Database
 from engram.learning.v1 import learning_pb2 as pb
 from learning_service import term_index
-from learning_service.context import ContextReader, select
+from learning_service.context import ContextReader, query_code, select
 from learning_service.model import Scope, ScopeKind
 from learning_service.store import Q
 from tests.integration.test_learning_context import insert_learning
@@ -188,6 +188,64 @@ def test_view_quarantine_joins_agree_with_the_function(database_url: str) -> Non
         ).fetchall()
     assert len(rows) == 8 and {bool(a) for a, _ in rows} == {True, False}
     assert all(a == b for a, b in rows)
+
+
+ELIGIBLE_NOT_QUARANTINED = """
+SELECT learning_id FROM learning.learning_state s
+WHERE s.status = 'active' AND s.publish_tier = 'active'
+  AND learning.is_prompt_eligible(s.kind, s.sensitivity, s.status, s.publish_tier,
+                                  s.verification_status, s.policy_decision, s.expires_at, now())
+  AND NOT learning.source_quarantined(s.source_run_id, s.source_event_id)
+"""
+
+
+@pytest.mark.parametrize("source", ["copy", "journal"])
+def test_the_context_gate_withholds_what_the_function_does(database_url: str, source: str) -> None:
+    """context_gate's NOT IN over withheld_sources keeps and withholds the same
+    learnings as learning.source_quarantined: restored entries, an empty run
+    id and event 0 (never withheld, even with such a record quarantined), an
+    empty withheld set of a kind, by the plane's copy or the journal's table."""
+    ids = [insert_learning(database_url, f"fact number {i}", WORKSPACE_KEY) for i in range(8)]
+    quarantine = [
+        ("run_record", "run-1", True),
+        ("run_record", "run-3", False),
+        ("event", "2", True),
+        ("event", "3", False),
+        ("run_record", "", True),
+        ("event", "0", True),
+    ]
+    with psycopg.connect(database_url) as conn, conn.transaction():
+        for cursor, (kind, record_id, quarantined) in enumerate(quarantine, start=1):
+            conn.execute(
+                "INSERT INTO learning.source_quarantine (record_kind, record_id, quarantined,"
+                " change_cursor) VALUES (%s, %s, %s, %s)",
+                (kind, record_id, quarantined, cursor),
+            )
+            if quarantined:
+                conn.execute(
+                    "INSERT INTO journal.quarantined (record_kind, record_id, entry_id, since)"
+                    " VALUES (%s, %s, %s, now())",
+                    (kind, record_id, cursor),
+                )
+        for i, learning_id in enumerate(ids):
+            rewrite_sources(
+                conn, learning_id, source_run_id=f"run-{i}" if i % 2 else "", source_event_id=i % 4
+            )
+    gate = (
+        f"WITH withheld_sources AS ({query_code(f'withheld_sources_{source}')}),"
+        f" context_gate AS ({query_code('context_gate')})"
+        " SELECT learning_id FROM context_gate"
+    )
+    with psycopg.connect(database_url) as conn:
+        kept = {r[0] for r in conn.execute(gate).fetchall()}
+        expected = {r[0] for r in conn.execute(ELIGIBLE_NOT_QUARANTINED).fetchall()}
+        assert expected and kept == expected and len(kept) < len(ids)
+        # Nothing of a kind withheld: NOT IN over an empty set keeps everything.
+        conn.execute("DELETE FROM learning.source_quarantine WHERE record_kind = 'event'")
+        conn.execute("DELETE FROM journal.quarantined WHERE record_kind = 'event'")
+        kept = {r[0] for r in conn.execute(gate).fetchall()}
+        expected = {r[0] for r in conn.execute(ELIGIBLE_NOT_QUARANTINED).fetchall()}
+        assert kept == expected and len(kept) > len(ids) // 2
 
 
 # ------------------------------------------------------------ randomised
