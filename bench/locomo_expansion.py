@@ -54,6 +54,9 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+
+import train_recall_ranker as trainer
 
 from bench.locomo_recall import bootstrap
 from engram import ranking
@@ -62,7 +65,6 @@ from engram.terms import index_terms
 from memory_service.journal import canonical_content
 from retrieval_service.lexical import idf
 from retrieval_service.snapshot import SearchRequest
-from tools import train_recall_ranker as trainer
 
 KIND = "trees+sessions"
 TUNING_CONVERSATIONS = 5
