@@ -38,6 +38,8 @@ from gateway.truthfulness import (
     absence_claims,
     analyse,
     coverage_qualified,
+    reports_a_find,
+    searched_elsewhere,
 )
 
 __all__ = ["ClaimKind", "FoundClaim", "find_claims"]
@@ -341,6 +343,8 @@ def _classified(
             kind, scope = ClaimKind.RECOLLECTION, None
         else:
             continue
+        if kind is not ClaimKind.RECOLLECTION and _no_absence_here(analysis, sentence):
+            continue
         out.append(
             FoundClaim(
                 kind,
@@ -356,6 +360,14 @@ def _classified(
             )
         )
     return out
+
+
+def _no_absence_here(analysis: Analysis, sentence: int) -> bool:
+    """A sentence that searched another system (the web, the user's inbox) or counts what
+    it found claims no absence from memory, whatever the classifier reads in it (the
+    rules hold back in the same places)."""
+    text = analysis.sentence_text(sentence)
+    return searched_elsewhere(text) or reports_a_find(text)
 
 
 def _unqualified(analysis: Analysis, found: list[FoundClaim]) -> list[FoundClaim]:

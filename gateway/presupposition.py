@@ -165,7 +165,8 @@ _FACTS_JA = (
     r"|結婚式|記念日|誕生日|マラソン|試験|論文|面接|引っ越し|引越し|旅行|休暇|フライト|便|学会"
     r"|定年|住宅ローン|ローン|家賃|大家|敷金|通勤|夜勤|シフト|仕事|職場|会社|お店|予算|食事制限"
     r"|ベジタリアン|ヴィーガン|菜食|庭|家庭菜園|マンション|車|自転車|目標|計画|練習|小学校|学校"
-    r"|苦手|お好き|おあり|お持ち|お住まい|入学|お仕事|歳|お勤め|勤務|引っ越"
+    r"|苦手|お好き|おあり|お持ち|お住まい|入学|お仕事|歳|お勤め|勤務|引っ越|発表会|卒業式|入学式"
+    r"|運動会|演奏会"
 )
 _FACTS = {
     "en": _FACTS_EN,
@@ -209,7 +210,7 @@ _STATE_RX = re.compile(
     r"|escolheram|optaste|gekozen|besloten"
     # aims ("you're working toward B1", "tu vises le B1", "du peilst ... an")
     r"|working\s+towards?|aiming\s+(?:for|at)|training\s+for|vises|visez|apuntas|peilst"
-    r"|punti\s+a\w*|miras\s+a"
+    r"|punti\s+a\w*|miras\s+a|hypertensi\w+|hipertens\w+|iperte[sn]\w+|hypertoni\w+"
     # where the user lives ("now that you live in Porto", "sinds je in Utrecht woont")
     r"|(?:live|living)\s+in\s+(?-i:[A-ZÀ-ÖØ-Þ])\w+|(?:moras?|vives?|vivi|abiti)\s+(?:em|en|no|na|a)"
     r"\s+(?-i:[A-ZÀ-ÖØ-Þ])\w+|habite[sz]?\s+(?:à|a|en|au)\s+(?-i:[A-ZÀ-ÖØ-Þ])\w+"
@@ -354,7 +355,7 @@ _PRO_DROP_RX = re.compile(
     r"(?:^|\s)(?:(?:como|ya\s+que|puesto\s+que|dado\s+que|ahora\s+que)\s+(?:ya\s+)?"
     r"(?:os\s+|te\s+)?(?:(?:has|habéis)\s+[a-z]+(?:ado|ido)|[a-záéíóú]{2,}(?:as|es|aste|iste"
     r"|asteis|isteis|áis|éis|ís))"
-    r"|(?:visto\s+che|dato\s+che|siccome|poich[ée])\s+(?:gi[àa]\s+)?(?:vi\s+|ti\s+)?"
+    r"|(?:visto\s+che|dato\s+che|siccome|poich[ée]|ora\s+che|adesso\s+che)\s+(?:gi[àa]\s+)?(?:vi\s+|ti\s+)?"
     r"[a-zàèìòù]{2,}(?:i|ete|ate|ite)"
     r"|(?:j[áa]\s+que|visto\s+que|como|agora\s+que)\s+(?:j[áa]\s+)?[a-zãõâêôáéíóúç]{2,}"
     r"(?:as|es|aste|este|iste|aram|eram|iram))\b",
@@ -428,7 +429,9 @@ _JAPANESE_RX = re.compile(
 _JAPANESE_FRAME_RX = re.compile(
     r"(?:されている|されてる|なさっている|いらっしゃる|お持ちの?)(?:ので|から)"
     r"|(?:され|なさっ)た(?:ことですし|ので|から)"
-    r"|(?:でした|です|ました|ましたっけ)よね|に向けて|を控えて|に備えて"
+    r"|(?:でした|です|ました|ましたっけ)よね|に向けて|を控えて|に備えて|に合わせて"
+    r"|(?:ちゃん|くん|君)(?:の|が|は)[^。]{0,20}?(?:発表会|卒業式|入学式|運動会|演奏会|誕生日|学校"
+    r"|幼稚園|保育園)"
     rf"|(?:{_FACTS_JA})(?:な|だ|です|中な)?(?:ので|から)"
 )
 
@@ -459,7 +462,8 @@ _HANDED_RX = re.compile(
 # possessive role the user's own, not general advice about landlords.
 _APPOSED_NAME_RX = re.compile(
     r"^\s*[,(]\s*(?:(?:the|il|la|o|a|el|de)\s+)?(?:(?:mr|mrs|ms|dr|m|mme|mlle|herr|frau|don|doña"
-    r"|signor[ae]?|sig|sr|sra|dona|meneer|mevrouw|dhr|mevr)\.?\s+)?(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+",
+    r"|signor[ae]?|signore|sig|sr|sra|dona|meneer|mevrouw|dhr|mevr|se[ñn]or[a]?|senhor[a]?"
+    r"|monsieur|madame)\.?\s+)?(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+",
     re.IGNORECASE,
 )
 # Someone of the user's life by name, with an age or a school start only the user's
@@ -524,9 +528,58 @@ _INJURY_STATE_RX = re.compile(
 _BARE_TRIGGER_RX = re.compile(rf"\s*(?:{_TRIGGERS}|{_INITIAL_TRIGGERS})\s*", re.IGNORECASE)
 
 
+# A named person's occasion ("For Anna's recital on the 14th", "Zu Marlenes Klavierabend",
+# "Para a formatura do Gustavo em dezembro").
+_OCCASION_RX = re.compile(
+    r"\b(?:recital|concert|show|performance|play|graduation|party|match|tournament|audition"
+    r"|christening|communion|baptism|spectacle|gala|f[êe]te|remise\s+des\s+dipl[ôo]mes"
+    r"|soutenance|actuaci[óo]n|funci[óo]n|concierto|graduaci[óo]n|comuni[óo]n|fiesta|festival"
+    r"|auff[üu]hrung|konzert|klavierabend|vorspiel|abschlussfeier|taufe|feier|saggio|recita"
+    r"|concerto|laurea|festa|battesimo|apresenta[çc][ãa]o|formatura|batizado|voorstelling"
+    r"|uitvoering|diploma-uitreiking|feest|\w+abend)\b",
+    re.IGNORECASE,
+)
+# "your brother Tomás", "dein Bruder Jonas", "Deine Schwiegermutter Heike": a relative or a
+# pet of the user named, whatever the clause then advises or denies.
+_KIN = (
+    r"(?:brother|sister|son|daughter|wife|husband|partner|mum|mom|mother|dad|father|aunt|uncle"
+    r"|cousin|nephew|niece|grand\w+|mother-in-law|father-in-law|boss|dog|cat|puppy|kitten"
+    r"|fr[èe]re|s[œo]eur|fils|fille|femme|mari|m[èe]re|p[èe]re|tante|oncle|cousine?|neveu"
+    r"|ni[èe]ce|belle-m[èe]re|beau-p[èe]re|chien(?:ne)?|chat(?:te)?|herman[oa]|hij[oa]|espos[oa]"
+    r"|marido|mujer|madre|padre|t[íi][oa]|prim[oa]|sobrin[oa]|suegr[oa]|perr[oa]|gat[oa]"
+    r"|bruder|schwester|sohn|tochter|frau|mann|mutter|vater|tante|onkel|cousine?|neffe|nichte"
+    r"|schwieger\w+|hund|katze|kater|fratello|sorella|figli[oa]|moglie|marito|madre|padre|zi[oa]"
+    r"|cugin[oa]|nipote|suocer[oa]|cane|gatt[oa]|irm[ãa]o?|filh[oa]|esposa|marido|m[ãa]e|pai"
+    r"|ti[oa]|prim[oa]|sobrinh[oa]|sogr[oa]|cachorr[oa]|c[ãa]o|broer|zus|zoon|dochter|vrouw"
+    r"|moeder|vader|oom|neef|nicht|schoon\w+|hond|kat|poes)"
+)
+_KIN_NAME_RX = re.compile(
+    rf"(?:^|[\s,(])(?:{_POSS}|^\s*{_POSS_AMBIGUOUS})\s+(?:(?:little|older|younger|big|petite?|grande?|kleine[rn]?"
+    rf"|piccol[oa]|pequen[oa]|pequeñ[oa]|jongere|oudere)\s+)?{_KIN}\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+",
+    re.IGNORECASE,
+)
+# A temporal frame before the user's scheduled event with its date ("after your knee
+# surgery in March", "J'attendrais ton opération du genou en mars").
+_TEMPORAL_RX = re.compile(
+    rf"\b(?:after|before|until|till|around|wait\s+for|apr[èe]s|avant|jusqu'[àa]|attendr\w+"
+    rf"|despu[ée]s\s+de|antes\s+de|hasta|esperar\w*|nach|vor|bis|abwarten|dopo|prima\s+d\w*"
+    rf"|fino\s+a\w*|aspetter\w*|depois\s+d\w*|antes\s+d\w*|at[ée]|esperaria|na|voor|tot)\s+"
+    rf"(?:[\w'-]+\s+){{0,2}}?(?:{_POSS}|{_POSS_AMBIGUOUS})\s",
+    re.IGNORECASE,
+)
+
+
+_CALENDAR_WORD_RX = re.compile(rf"(?:{_MONTHS}|{_DAYS})", re.IGNORECASE)
+
+
+def _names_someone(text: str) -> bool:
+    """A capitalised word that is not a month or a day (those are capitalised too)."""
+    return any(not _CALENDAR_WORD_RX.fullmatch(m.group()) for m in _NAME_RX.finditer(text))
+
+
 def _named_life_event(clause: str) -> bool:
-    return bool(_NAME_RX.search(clause)) and bool(
-        _AGE_RX.search(clause) or _SCHOOL_START_RX.search(clause)
+    return _names_someone(clause) and bool(
+        _AGE_RX.search(clause) or _SCHOOL_START_RX.search(clause) or _OCCASION_RX.search(clause)
     )
 
 
@@ -567,6 +620,13 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after:
         return bool(_FACT_RX.search(clause)) and not negated(clause)
     if _CURRENT_RX.search(clause) or _CURRENT_RX.search(before[-40:]):
         return False
+    if _KIN_NAME_RX.search(clause) and not searched(before + " " + clause):
+        return True
+    temporal = _TEMPORAL_RX.search(clause)
+    if temporal and _FACT_RX.search(clause[temporal.end() :]) and _DATE_RX.search(
+        clause[temporal.end() :] + " " + after[:30]
+    ):
+        return not negated(before + " " + clause)
     # A negation makes it an absence claim ("your flight isn't in my notes") or leaves
     # the fact unknown; either way the absence check and the classifier read it.
     if searched(before + " " + clause):
@@ -593,7 +653,7 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after:
     framed = opening or bool(_BARE_TRIGGER_RX.fullmatch(before))
     if (
         (triggered or framed)
-        and _named_life_event(lead + " " + after[:40])
+        and _named_life_event(before[-30:].rstrip() + " " + clause + " " + after[:40])
         and not _MODAL_RX.search(lead)
     ):
         return True
@@ -618,7 +678,7 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after:
     if _GENERIC_RX.search(clause) or _MODAL_RX.search(lead):
         return False
     # A capitalised "Ihr" opening a sentence is also "her"/"their", like "su/sua/suo".
-    apposed = bool(_APPOSED_NAME_RX.search(after))
+    apposed = bool(_APPOSED_NAME_RX.search(after)) or bool(_STATE_RX.search(after[:40]))
     if _OWNER_SUBJECT_RX.search(clause) and not (opening and clause.startswith("Ihr")):
         return bool(_FACT_RX.search(window)) and (_has_detail(window) or apposed)
     if opening and (_OWNER_SUBJECT_AMBIGUOUS_RX.search(clause) or clause.startswith("Ihr ")):

@@ -105,6 +105,7 @@ from dataclasses import dataclass, field
 
 from engram.canonical import for_claims
 from engram.common.v1 import common_pb2
+from gateway.recollection import negated
 
 __all__ = [
     "AbsenceClaim",
@@ -218,7 +219,12 @@ _IDIOM_RX = re.compile(
     r"|m[áa]s\s+vale\s+tarde\s+que\s+nunca|man\s+wei(?:ß|ss)\s+(?:ja\s+)?nie|man\s+kann\s+nie"
     r"\s+wissen|besser\s+sp[äa]t\s+als\s+nie|non\s+si\s+sa\s+mai|meglio\s+tardi\s+che\s+mai"
     r"|mais\s+vale\s+tarde\s+(?:do\s+)?que\s+nunca|je\s+weet\s+(?:maar\s+)?nooit"
-    r"|beter\s+laat\s+dan\s+nooit)\b",
+    r"|beter\s+laat\s+dan\s+nooit"
+    # the assistant's promises ("I'll never share", "je ne transmettrai jamais", "nunca
+    # compartiré", "ich werde nie weitergeben", "non condividerò mai", "nunca partilharei")
+    r"|I(?:'ll|\s+will)\s+never\s+\w+|I\s+won't\s+ever\s+\w+|je\s+ne\s+\w+rai\s+jamais"
+    r"|nunca\s+\w+r[ée]\b|ich\s+werde\s+(?:\w+\s+)?(?:nie|niemals)\b|non\s+\w+r[òo]\s+mai"
+    r"|nunca\s+\w+rei\b|ik\s+zal\s+(?:\w+\s+)?nooit)\b",
     re.I,
 )
 
@@ -314,6 +320,9 @@ _CONDITIONAL_RX = re.compile(
     # "when" of a generic person ("cuando uno es vegano", "wenn man", "quand on"), and
     # Dutch "als" before a subject ("als je vegetariër bent": "if")
     r"|cuando\s+uno|quand\s+on|wenn\s+man|quando\s+(?:uno|si|a\s+gente)|when\s+one"
+    # and of a generic "you" in the present ("when you're vegan", "quando você é vegano")
+    r"|when\s+you(?:'re|\s+are)|quando\s+(?:voc[êe]\s+)?(?:é|est[áa]|tem)\b|cuando\s+(?:eres|est[áa]s"
+    r"|tienes)|quand\s+(?:tu\s+es|vous\s+[êe]tes)|quando\s+sei"
     r"|als\s+(?=(?:je|jij|u|jullie|we|wij|ik|het|er|men|hij|zij)\s)"
     # hypotheticals asked of the reader ("Imagine you moved to Lisbon", "Stell dir vor")
     r"|imagine|imaginez|imagine-toi|picture\s+(?:yourself|this)|let's\s+say|stell\s+dir\s+vor"
@@ -1037,9 +1046,11 @@ _OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
         "it-you-never-told",
         _CW,
         _rx(
-            r"\bnon\s+(?:(?:mi\s+|me\s+(?:l'|ne\s+)|ce\s+ne\s+|ci\s+)(?:hai|ha|avevi|aveva|avete"
+            r"\bn(?:o)?n\s+(?:(?:mi\s+|me\s+(?:l'|ne\s+)|ce\s+ne\s+|ci\s+)(?:hai|ha|avevi|aveva|avete"
             r"|avevate)|hai|avevi|avete|avevate)\s+mai\s+(?:detto|parlato|accennato|raccontato|menzionato|nominato"
             r"|spiegato|fatto\s+(?:parola|cenno)|comunicato|scritto|dato|indicato|citato)\b"
+            r"|\bnon\s+mi\s+(?:hai|avevi|ha|aveva)\s+(?:detto|raccontato|accennato|scritto)\s+(?:nulla"
+            r"|niente)\b"
         ),
     ),
     _Rule("it-never-talked", _CW, _rx(_IT_IMPERSONAL), needs_after=_rx(_OUR_TALKS)),
@@ -1051,8 +1062,8 @@ _OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
             r"\b(?:voc[êe]|tu|o\s+senhor|a\s+senhora)\s+(?:nunca|jamais)\s+(?:me\s+)?(?:tinha\s+)?"
             r"(?:me\s+)?(?:falou|disse|contou|mencionou|comentou|referiu|falado|dito|contado"
             r"|mencionado)\b"
-            r"|\b(?:nunca|jamais)\s+me\s+(?:tinhas\s+)?(?:falaste|disseste|contaste|mencionaste"
-            r"|comentaste|referiste|falado|dito|contado)\b"
+            r"|\b(?:nunca|jamais)\s+me\s+(?:tinhas\s+|tinha\s+)?(?:falaste|disseste|contaste|mencionaste"
+            r"|comentaste|referiste|falado|dito|contado|contou|disse|falou|mencionou|comentou)\b"
             r"|\bn[ãa]o\s+me\s+(?:tinhas\s+)?(?:falaste|disseste|contaste|mencionaste|referiste)"
             r"\s+(?:nunca|jamais)\b"
             r"|\bnunca\s+(?:conversamos|convers[áa]mos|falamos|fal[áa]mos|tratamos|trat[áa]mos"
@@ -1063,7 +1074,8 @@ _OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
         "es-you-never-told",
         _CW,
         _rx(
-            r"\b(?:nunca|jam[áa]s)\s+me\s+(?:has\s+|hab[ií]as\s+|ha\s+|hab[ií]a\s+)?"
+            r"\b(?:nunca|jam[áa]s)\s+(?:dijiste|contaste|mencionaste|comentaste)\b"
+            r"|\b(?:nunca|jam[áa]s)\s+me\s+(?:has\s+|hab[ií]as\s+|ha\s+|hab[ií]a\s+)?"
             r"(?:dijiste|contaste|hablaste|comentaste|mencionaste|dicho|contado|hablado"
             r"|comentado|mencionado)\b"
             r"|\bno\s+me\s+(?:has|hab[ií]as)\s+(?:dicho|contado|hablado|comentado|mencionado)"
@@ -1080,6 +1092,10 @@ _OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
             r"|mentionn[ée]|racont[ée]|indiqu[ée]|pr[ée]cis[ée]|confi[ée]|[ée]voqu[ée]|signal[ée])\b"
             r"|\b(?:nous\s+n'avons|on\s+n'a)\s+jamais\s+(?:parl[ée]|discut[ée]|abord[ée]"
             r"|[ée]voqu[ée])\b"
+            r"|\b(?:vous|tu)\s+n'(?:avez|as|aviez|avais)\s+jamais\s+(?:[\w-]+\s+)?(?:signal[ée]"
+            r"|mentionn[ée]|[ée]voqu[ée]|parl[ée]|indiqu[ée]|pr[ée]cis[ée])\b"
+            r"|\b[àa]\s+aucun\s+moment\s+(?:vous|tu)\s+(?:ne\s+m'|n')(?:en\s+)?(?:avez|as)\s+"
+            r"(?:dit|parl[ée]|mentionn[ée]|[ée]voqu[ée]|signal[ée]|indiqu[ée])\b"
         ),
     ),
     _Rule(
@@ -1091,6 +1107,8 @@ _OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
             r"(?:erz[äa]hlt|erw[äa]hnt|gesagt|genannt|verraten|mitgeteilt|angesprochen)\b"
             r"|\bwir\s+haben\s+(?:[\w-]+\s+){0,4}?(?:nie|niemals|noch\s+nie)\s+"
             r"(?:[\w-]+\s+){0,4}?(?:gesprochen|geredet)\b"
+            r"|\b(?:hast|hattest)\s+du\s+(?:mir|uns)\s+(?:[\w-]+\s+){0,3}?(?:nie|niemals|noch\s+nie)"
+            r"\s+(?:[\w-]+\s+){0,5}?(?:erz[äa]hlt|erw[äa]hnt|gesagt|genannt|verraten|mitgeteilt)\b"
         ),
     ),
     _Rule(
@@ -1099,6 +1117,8 @@ _OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
         _rx(
             r"\b(?:je|jij|u)\s+(?:hebt|heeft|had)\s+(?:het\s+)?(?:me|mij)\s+(?:[\w-]+\s+){0,3}?"
             r"nooit\s+(?:[\w-]+\s+){0,4}?(?:verteld|gezegd|genoemd)\b"
+            r"|\b(?:heb|had)\s+(?:je|jij|u)\s+(?:het\s+)?(?:me|mij)\s+(?:[\w-]+\s+){0,3}?nooit\s+"
+            r"(?:[\w-]+\s+){0,4}?(?:verteld|gezegd|genoemd)\b"
         ),
     ),
 )
@@ -1123,9 +1143,25 @@ _EMPTY_VERDICT_RX = _rx(
     r"|sem\s+(?:sucesso|resultados?)|zero\s+resultados|niets|geen\s+(?:resultaten|treffers"
     r"|resultaat)|nul\s+resultaten)(?:\s+(?:de\s+nada|de\s+rien|du\s+tout|at\s+all))?$"
 )
+# Idioms of coming back empty, read anywhere in a clause that follows a search or holds
+# one ("stand am Ende mit leeren Händen da", "je suis revenu bredouille", "ni rastro").
+_EMPTY_IDIOM_RX = _rx(
+    r"\b(?:came\s+(?:up|back)\s+empty(?:-handed)?|drew\s+a\s+blank|zip|zilch|nada|bredouille"
+    r"|les\s+mains\s+vides|que\s+dalle|chou\s+blanc|ni\s+rastro|sin\s+rastro|las\s+manos\s+vac[íi]as"
+    r"|mit\s+leeren\s+h[äa]nden|fehlanzeige|buco\s+nell'acqua|a\s+mani\s+vuote|un\s+nulla"
+    r"|de\s+m[ãa]os\s+vazias|sem\s+rastro|nem\s+sinal|met\s+lege\s+handen|leverde\s+(?:niks|niets)"
+    r"\s+op|bot\s+gevangen)\b"
+    # "there is none" in the other gate languages ("não há entradas", "non c'è nulla")
+    r"|\b(?:il\s+n'y\s+(?:a|avait)\s+(?:rien|aucun\w*|pas\s+de)|no\s+hay\s+(?:nada|ning[úu]n\w*"
+    r"|registros?|notas?|entradas?)|es\s+gibt\s+(?:keine\w*|nichts)|non\s+c'[èe]\s+(?:nulla|niente"
+    r"|nessun\w*)|n[ãa]o\s+h[áa]\s+(?:nada|nenhum\w*|registos?|registros?|notas?|entradas?)"
+    r"|er\s+(?:is|staat|zijn)\s+(?:niets|niks|geen))\b"
+)
 _SEARCH_VERB_RX = _rx(
-    r"\b(?:search(?:ed|ing)?|looked|checked|lookup|look-up|queried|scanned|went\s+through"
-    r"|cherch[ée]|fouill[ée]|parcouru|v[ée]rifi[ée]|consult[ée]|busqu[ée]|buscado|buscando"
+    r"\b(?:search(?:ed|ing)?|looked|looking|checked|checking|lookup|look-up|queried|scanned"
+    r"|went\s+through|going\s+through|combed|combing|dug|digging|durchk[äa]mmt|peinado"
+    r"|pein[ée]|uitgekamd|nagekeken|gezocht|miré|mirado|guardato|olhei"
+    r"|cherch[ée]|cherchant|fouill[ée]|fouillant|parcouru|v[ée]rifi[ée]|consult[ée]|busqu[ée]|buscado|buscando"
     r"|revis[ée]|revisado|rastre[ée]|consult[ée]|gesucht|durchsucht|durchforstet"
     r"|nachgesehen|nachgeschaut|abgefragt|cercato|cercando|controllato|verificato|frugato"
     r"|procurei|procurado|procurando|pesquisei|pesquisado|verifiquei|vasculhei|gezocht"
@@ -1137,7 +1173,8 @@ _TRIGGER_RX = re.compile(
     r"\b(?:no|not|never|nowhere|nothing|none|zero|0|empty|blank|first|unable|failed|cannot"
     r"|lack|lacking|missing|yet\s+to"
     # the other languages' "never" (their negated-telling rules)
-    r"|mai|nunca|jamais|jam[áa]s|nie|niemals|nooit)\b"
+    r"|mai|nunca|jamais|jam[áa]s|nie|niemals|nooit|non|nulla|niente|rien|nada|nichts|niets"
+    r"|nenhum[a]?|nessun[oa]?|aucun[e]?|kein\w*|geen)\b"
     r"|n'?t\b",
     re.I,
 )
@@ -1171,6 +1208,15 @@ _COVERAGE_HEDGE_RX = _rx(
     r"|\b(?:incomplet[aeos]?s?|incompleta|parcial(?:es|is)?|partiel(?:le)?s?|parzial[ei]"
     r"|unvollst[aä]ndig\w*|teilweise|onvolledig|gedeeltelijk|non\s+esaustiv[aoie]"
     r"|(?:pas|non|não|no)\s+exhausti\w+|nicht\s+vollst[aä]ndig)\b"
+    # interrupted, stopped midway, unreachable, could not access
+    r"|\b(?:interrompu\w*|s'est\s+arr[êe]t[ée]e|unterbrochen|nicht\s+erreichbar|nicht\s+verf[üu]gbar"
+    r"|parou\s+no\s+meio|(?:liep|loopt)\s+(?:halverwege\s+)?vast|halverwege|niet\s+bereikbaar"
+    r"|no\s+(?:he\s+podido|pude|pud[eo])\s+acceder|no\s+estaba\s+disponible|indisponible"
+    r"|non\s+(?:era\s+)?raggiungibile|non\s+disponibile|indispon[íi]vel|fuori\s+servizio"
+    r"|n'[ée]tait\s+pas\s+(?:joignable|accessible|disponible)|n'ai\s+pas\s+pu\s+acc[ée]der"
+    r"|n[ãa]o\s+consegui\s+acessar|sem\s+acesso|kein\s+zugriff|konnte\s+(?:ich\s+)?(?:\w+\s+){0,4}?"
+    r"nicht\s+(?:durchsuchen|pr[üu]fen|abrufen|erreichen)|non\s+ho\s+potuto\s+(?:accedere|controllare"
+    r"|verificare)|途中で止ま|中断|アクセスできません)"
     r"|\b(?:a\s+échoué|ont\s+échoué|échoué|falló|ha\s+fallado|fehlgeschlagen|fallit[ao]"
     r"|falhou|mislukt|abgebrochen|interrott[ao]|interrompid[ao]|time-?out|zeitüberschreitung"
     r"|expir[ée]e?|tempo\s+esgotado|tiempo\s+de\s+espera)\b"
@@ -1452,10 +1498,10 @@ _OTHER_SYSTEM_RX = re.compile(
     r"|tracker|server|api|sql|table|index|wiki|intranet|browser|marketplace|ebay|airline"
     r"|booking|calendar|phone|contacts|flights?|hotels?|fares?|tickets?|listings?|reviews?"
     # the same in the other gate languages: the user's mailbox, the web, a folder
-    r"|posteingang|postfach|spam|ordner|bo[îi]te\s+de\s+r[ée]ception|messagerie|courriels?"
+    r"|posteingang|postfach|netz|spam|ordner|bo[îi]te\s+de\s+r[ée]ception|messagerie|courriels?"
     r"|ind[ée]sirables|en\s+ligne|bandeja\s+de\s+entrada|correos?|carpetas?"
     r"|en\s+l[íi]nea|casella\s+(?:di\s+posta|email)|posta\s+in\s+arrivo|cartell[ae]|in\s+rete"
-    r"|caixa\s+de\s+entrada|na\s+net|postvak|inbox|mappen?|vluchten|voli|vuelos?"
+    r"|caixa\s+de\s+entrada|na\s+net|postvak|inbox|mappen?|vluchten|vuelos?"
     r"|vols|fl[üu]ge|voos|recensioni|rese[ñn]as|bewertungen|avalia[çc][õo]es|recensies)\b"
     r"|\byou\s+(?:ran|did|made|tried|pasted|sent|shared|uploaded)\b"
     r"|\byour\s+(?:own\s+)?(?:search|query|lookup|look-up)\b",
@@ -1466,7 +1512,16 @@ _MEMORY_WORD_RX = re.compile(
     r"|talks|exchanges|history)|chat\s+history|(?:conversation|chat)\s+logs?"
     r"|you(?:'ve|\s+have)?\s+(?:ever\s+)?(?:told|mentioned|shared\s+with)\s+me"
     r"|(?:I|we)(?:'ve|\s+have)?\s+(?:saved|stored|kept|remembered)|saved\s+about\s+you"
-    r"|stored\s+about\s+you|your\s+(?:saved\s+)?(?:notes|history))\b",
+    r"|stored\s+about\s+you|your\s+(?:saved\s+)?(?:notes|history)"
+    r"|your\s+(?:past|old|previous|earlier)\s+messages|past\s+conversations"
+    # the same in the other gate languages
+    r"|m[ée]moire|memoria|mem[óo]ria|ged[äa]chtnis|speicher|geheugen|historique|historial"
+    r"|hist[óo]rico|cronologia|verlauf|geschiedenis|(?:tes|vos|tus|sus|deine[n]?|Ihre[n]?|tuoi"
+    r"|suoi|suas|tuas|je|uw)\s+(?:(?:anciens|vieux|antiguos|alten|vecchi|antigas|oude)\s+)?"
+    r"(?:notes|messages|notas|mensajes|notizen|nachrichten|note|messaggi|mensagens|notities"
+    r"|berichten)|nos\s+(?:conversations|échanges)|nuestras\s+conversaciones"
+    r"|unsere[n]?\s+gespr[äa]che\w*|nostre\s+conversazioni|nossas\s+conversas"
+    r"|onze\s+(?:eerdere\s+)?gesprekken)\b",
     re.I,
 )
 
@@ -1477,15 +1532,19 @@ _MEMORY_WORD_RX = re.compile(
 # and never-told frames ("一度も話してくれたことがない", "伺った限りでは ... ありません").
 _CJK_RX = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _JA_SEARCH_RX = re.compile(r"(?:検索|確認|調べ|探し|チェック|照会|見直)(?:し|してみ)?(?:ました|た)")
+_JA_SEARCH_IN_CLAUSE_RX = re.compile(
+    r"(?:検索|確認|調べ|探し|チェック|照会|見直)(?:して|しても|したが|したところ|しましたが|ましたが)"
+)
 _JA_EMPTY_RX = re.compile(
-    r"(?:もの|記録|情報|メモ|データ|件|話|記載|何も|一切)[^。]{0,12}?(?:見つかりませんでした"
+    r"(?:もの|記録|情報|メモ|データ|件|話|記載|何も|一切|どこにも)[^。]{0,12}?(?:見つかりませんでした"
     r"|見つかりません|見つからなかった|見当たりませんでした|見当たりません|見当たらなかった"
     r"|ありませんでした|ありません|なかった|ヒットしませんでした|出てきませんでした"
     r"|出てこなかった)"
 )
 _JA_NEVER_TOLD_RX = re.compile(
-    r"一度も[^。]{0,15}?(?:話|聞|伺|教え|言|共有|触れ|お話し|おっしゃ)[^。]{0,15}?"
-    r"(?:ない|ません|なかった)"
+    r"(?:一度も|何も)[^。]{0,15}?(?:(?:話し|言っ|教え|お話し|共有し|触れ)て(?:くれ|くださ|もら|いただ)"
+    r"|聞いて|伺って|お聞きして|聞いた|伺った)[^。]{0,15}?(?:ない|ません|なかった)"
+    r"|初めて(?:聞き|伺い|お聞きし)ました|初耳"
 )
 _JA_AS_FAR_AS_TOLD_RX = re.compile(
     r"(?:伺った|お聞きした|聞いた|共有して(?:くださった|いただいた|くれた)|話して(?:くださった"
@@ -1505,7 +1564,9 @@ def _japanese_claim(body: str, previous: str, lead: str) -> ClaimScope | None:
     it; ``lead``: its sentence up to it), or ``None``."""
     if _JA_OTHER_SYSTEM_RX.search(lead + body):
         return None
-    if _JA_SEARCH_RX.search(previous) and _JA_EMPTY_RX.search(body):
+    if _JA_EMPTY_RX.search(body) and (
+        _JA_SEARCH_RX.search(previous) or _JA_SEARCH_IN_CLAUSE_RX.search(body)
+    ):
         return _QS
     if _JA_NEVER_TOLD_RX.search(body) and not _JA_THIRD_PERSON_RX.search(lead + body):
         return _CW
@@ -1514,24 +1575,97 @@ def _japanese_claim(body: str, previous: str, lead: str) -> ClaimScope | None:
     return None
 
 
+# Searches of systems that are surely not this memory (the web, the user's mailbox,
+# flights, reviews, public databases), for the classifier's claims too: narrower than
+# _OTHER_SYSTEM_RX, which also names stores a memory answer may call the user's
+# ("your saved contacts").
+_ELSEWHERE_RX = re.compile(
+    r"\b(?:web\s?sites?|web|online|internet|google|bing|inbox|mailbox|e-?mails?|gmail|outlook"
+    r"|pubmed|scholar|spreadsheets?|excel|databases?|catalog(?:ue)?s?|flights?|hotels?|fares?"
+    r"|listings?|reviews?|posteingang|postfach|netz|bo[îi]te\s+de\s+r[ée]ception|courriels?"
+    r"|en\s+ligne|bandeja\s+de\s+entrada|en\s+l[íi]nea|posta\s+in\s+arrivo|in\s+rete"
+    r"|caixa\s+de\s+entrada|vluchten|vuelos?|vols|fl[üu]ge|voos|recensioni|rese[ñn]as"
+    r"|bewertungen|avalia[çc][õo]es|recensies)\b"
+    r"|ネット|ウェブ|オンライン|インターネット|メール|受信トレイ|フライト|航空券|口コミ|レビュー",
+    re.I,
+)
+# A search that found something, counted ("I found three entries about the dentist",
+# "In deinen Notizen habe ich drei Einträge gefunden"): no absence, whatever its frame.
+_COUNTED_RX = re.compile(
+    r"\b(?:\d+|one|two|three|four|five|several|a\s+few|deux|trois|quatre|cinq|plusieurs|dos"
+    r"|tres|cuatro|cinco|varias|varios|zwei|drei|vier|f[üu]nf|mehrere|einige|due|tre|quattro"
+    r"|cinque|alcune|alcuni|duas|dois|tr[êe]s|quatro|cinco|v[áa]rias|v[áa]rios|twee|drie|vijf"
+    r"|enkele|meerdere)\s+(?:[\w-]+\s+)?(?:entries|entry|notes|results|records|mentions|matches"
+    r"|hits|messages|entr[ée]es|r[ée]sultats|entradas|notas|resultados|registros|registos"
+    r"|mensajes|mensagens|eintr[äa]ge|notizen|treffer|ergebnisse|nachrichten|voci|risultati"
+    r"|registri|messaggi|notities|resultaten|vermeldingen|berichten)\b",
+    re.I,
+)
+_FOUND_RX = re.compile(
+    r"\b(?:found|find|there\s+(?:are|were)|trouv[ée]\w*|il\s+y\s+a|hay|hab[íi]a|encontr\w+"
+    r"|gefunden|gibt\s+es|trovat\w*|ci\s+sono|achei|h[áa]|gevonden|staan|zijn\s+er)\b",
+    re.I,
+)
+
+
+_WHY_RX = re.compile(
+    r"\W*(?:why|how\s+come|pourquoi|por\s*qu[ée]|warum|wieso|weshalb|perch[ée]|come\s+mai"
+    r"|por\s+que|waarom|hoe\s+komt\s+het)\b|\W*(?:どうして|なぜ|なんで)",
+    re.I,
+)
+
+
+_FIRST_PERSON_RX = re.compile(r"\b(?:me|m'|moi|mir|mich|mi|mij|us|nous|uns|ci|nos|ons)\b|言って|教えて|話して", re.I)
+
+
+def searched_elsewhere(sentence: str) -> bool:
+    """Whether ``sentence`` (masked) reports a search of a system other than this memory
+    and names no memory of it."""
+    return bool(_ELSEWHERE_RX.search(sentence)) and not _MEMORY_WORD_RX.search(sentence)
+
+
+def reports_a_find(sentence: str) -> bool:
+    """Whether ``sentence`` (masked) reports found entries by their count, and negates
+    nothing."""
+    return (
+        bool(_COUNTED_RX.search(sentence))
+        and bool(_FOUND_RX.search(sentence))
+        and not negated(sentence)
+    )
+
+
 def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
     """The rules' absence claims in an analysed text."""
     text, masked, sentences = analysis.text, analysis.masked, analysis.sentences
     out: list[AbsenceClaim] = []
+    previous_sentence = ""
     for sentence in sentences:
         found: list[AbsenceClaim] = []
         previous = ""
+        # "Why did you never tell me about the move?" presupposes the never: the rules
+        # read a why-question's clauses as asserted (the classifier reads no questions).
+        why = bool(_WHY_RX.match(masked[sentence.start : sentence.end])) and bool(
+            _FIRST_PERSON_RX.search(masked[sentence.start : sentence.end])
+        )
         for c in sentence.clauses:
-            if c.question or c.conditional:
+            if (c.question and not why) or c.conditional:
                 previous = ""
                 continue
             body = masked[c.start : c.end]
             after_search = bool(_SEARCH_VERB_RX.search(previous))
             previous_body, previous = previous, body
             upto = masked[sentence.start : c.end]
+            if not after_search and c is sentence.clauses[0] and _SEARCH_VERB_RX.search(
+                previous_sentence
+            ):
+                # "I combed through your messages for the code. Zip."
+                after_search, upto = True, previous_sentence + " " + upto
+            searched_here = after_search or bool(_SEARCH_VERB_RX.search(body))
             if (
-                after_search
-                and _EMPTY_VERDICT_RX.match(body)
+                (
+                    (after_search and _EMPTY_VERDICT_RX.match(body))
+                    or (searched_here and _EMPTY_IDIOM_RX.search(body))
+                )
                 and c.frame_end is None
                 and not (_OTHER_SYSTEM_RX.search(upto) and not _MEMORY_WORD_RX.search(upto))
             ):
@@ -1581,6 +1715,7 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
                         rule.topic_before,
                     )
                     found.append(AbsenceClaim(clause, scope, rule.name, topic, c.start))
+        previous_sentence = masked[sentence.start : sentence.end]
         if not found:
             continue
         qualifiers = _qualifier_clauses(masked, sentence)

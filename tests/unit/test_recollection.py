@@ -224,6 +224,15 @@ def test_general_advice_and_current_message_are_not_recollections(text: str) -> 
         "Con la spalla ancora ingessata, rimanda il corso di nuoto.",
         # German ordinals and French titles do not end the sentence
         "Zu Pauls 7. Geburtstag wäre ein Zoobesuch schön.",
+        # a relative named, whatever the advice; an occasion of someone named; a
+        # scheduled event after a temporal frame
+        "Your sister Priya could lend you the tent.",
+        "Deine Tante Ilse isst ja kein Fleisch, also plane etwas Vegetarisches.",
+        "For Leo's school play on Friday, a small card would be nice.",
+        "Para a formatura da Beatriz em julho, um livro seria um bom presente.",
+        "I'd wait until after your hip operation in May before booking the trek.",
+        "Ora che fai il turno di notte, prova le tende oscuranti.",
+        "Tu casera, la señora Ibáñez, debe avisarte antes de entrar.",
     ],
 )
 def test_structural_presuppositions_are_recollections(text: str) -> None:
@@ -243,6 +252,9 @@ def test_structural_presuppositions_are_recollections(text: str) -> None:
         "Imagine you moved to Porto next spring: what would you miss?",
         "Stell dir vor, du ziehst nach Wien – was würde dir fehlen?",
         "Angenommen, du hast mir deinen Geburtstag nie genannt.",
+        "A sister can be a great help when moving house.",
+        "For the school play on Friday, the hall opens at six.",
+        "After a hip operation, most people walk with crutches for weeks.",
     ],
 )
 def test_structural_twins_are_not_recollections(text: str) -> None:

@@ -381,6 +381,39 @@ def test_japanese_absence_frames(text: str, expected: set[ClaimScope]) -> None:
     assert scopes(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a why-question about telling me presupposes the never
+        ("¿Por qué nunca me contaste lo de tu alergia? La habría tenido en cuenta.", {CW}),
+        ("Warum hast du mir nie von deinem neuen Job erzählt?", {CW}),
+        ("Waarom heb je me nooit verteld dat je verhuist?", {CW}),
+        ("Why did you never tell your landlord about the leak?", set()),
+        # never-told without "me", at no moment, dropped subjects, "nn"
+        ("Nunca dijiste qué día llegas, así que no reservé.", {CW}),
+        ("Comme tu n'as jamais mentionné d'allergie, j'ai gardé les noix.", {CW}),
+        ("À aucun moment vous n'avez parlé d'un second véhicule.", {CW}),
+        ("nn mi hai mai detto il nome del tuo cane", {CW}),
+        ("Del vicino non mi hai detto nulla, quindi non so.", {CW}),
+        # an empty verdict as its own sentence, or an idiom, after a search of memory
+        ("I went through your past messages for the gate code. Zip.", {QS}),
+        ("Ho cercato nelle tue note il codice del cancello e ho fatto un buco nell'acqua.", {QS}),
+        ("Ik heb in onze gesprekken gezocht naar het adres, maar dat leverde niks op.", {QS}),
+        ("Verifiquei na sua memória: não há entradas sobre o seguro.", {QS}),
+        # promises, searches elsewhere, counted finds, interrupted searches
+        ("Je ne partagerai jamais tes notes avec qui que ce soit.", set()),
+        ("Ich habe im Netz gesucht. Nichts.", set()),
+        ("Busqué en tus notas y hay tres entradas sobre el fontanero.", set()),
+        ("Die Suche in deinem Gedächtnis wurde unterbrochen; der Rest steht noch aus.", set()),
+        ("Quando você é vegano nunca ingere colesterol animal.", set()),
+        ("ローンが悪いとは一度も言っていません。", set()),
+        ("そのお名前は初めて聞きました。", {CW}),
+    ],
+)
+def test_more_absence_frames_and_their_twins(text: str, expected: set[ClaimScope]) -> None:
+    assert scopes(text) == expected
+
+
 def test_a_set_phrase_leaves_the_claim_beside_it() -> None:
     assert scopes("Man weiß ja nie – du hast mir nie gesagt, wann du fliegst.") == {CW}
 
