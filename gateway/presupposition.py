@@ -623,8 +623,10 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after:
     if _KIN_NAME_RX.search(clause) and not searched(before + " " + clause):
         return True
     temporal = _TEMPORAL_RX.search(clause)
-    if temporal and _FACT_RX.search(clause[temporal.end() :]) and _DATE_RX.search(
-        clause[temporal.end() :] + " " + after[:30]
+    if (
+        temporal
+        and _FACT_RX.search(clause[temporal.end() :])
+        and _DATE_RX.search(clause[temporal.end() :] + " " + after[:30])
     ):
         return not negated(before + " " + clause)
     # A negation makes it an absence claim ("your flight isn't in my notes") or leaves

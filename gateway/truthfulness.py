@@ -1615,7 +1615,9 @@ _WHY_RX = re.compile(
 )
 
 
-_FIRST_PERSON_RX = re.compile(r"\b(?:me|m'|moi|mir|mich|mi|mij|us|nous|uns|ci|nos|ons)\b|言って|教えて|話して", re.I)
+_FIRST_PERSON_RX = re.compile(
+    r"\b(?:me|m'|moi|mir|mich|mi|mij|us|nous|uns|ci|nos|ons)\b|言って|教えて|話して", re.I
+)
 
 
 def searched_elsewhere(sentence: str) -> bool:
@@ -1655,8 +1657,10 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
             after_search = bool(_SEARCH_VERB_RX.search(previous))
             previous_body, previous = previous, body
             upto = masked[sentence.start : c.end]
-            if not after_search and c is sentence.clauses[0] and _SEARCH_VERB_RX.search(
-                previous_sentence
+            if (
+                not after_search
+                and c is sentence.clauses[0]
+                and _SEARCH_VERB_RX.search(previous_sentence)
             ):
                 # "I combed through your messages for the code. Zip."
                 after_search, upto = True, previous_sentence + " " + upto
