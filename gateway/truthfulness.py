@@ -1496,13 +1496,11 @@ _OTHER_SYSTEM_RX = re.compile(
     r"|opac|librar(?:y|ies)|registry|register|archives?|portal|app|store|shop|amazon"
     r"|screenshot|logs?|folders?|director(?:y|ies)|drive|dropbox|repo(?:sitory)?|github|jira"
     r"|tracker|server|api|sql|table|index|wiki|intranet|browser|marketplace|ebay|airline"
-    r"|booking|calendar|phone|contacts|flights?|hotels?|fares?|tickets?|listings?|reviews?"
-    # the same in the other gate languages: the user's mailbox, the web, a folder
-    r"|posteingang|postfach|netz|spam|ordner|bo[îi]te\s+de\s+r[ée]ception|messagerie|courriels?"
-    r"|ind[ée]sirables|en\s+ligne|bandeja\s+de\s+entrada|correos?|carpetas?"
-    r"|en\s+l[íi]nea|casella\s+(?:di\s+posta|email)|posta\s+in\s+arrivo|cartell[ae]|in\s+rete"
-    r"|caixa\s+de\s+entrada|na\s+net|postvak|inbox|mappen?|vluchten|vuelos?"
-    r"|vols|fl[üu]ge|voos|recensioni|rese[ñn]as|bewertungen|avalia[çc][õo]es|recensies)\b"
+    r"|booking|calendar|phone|contacts"
+    # the same places in the other gate languages: the user's mailbox, the web
+    r"|posteingang|postfach|im\s+netz|spam-?ordner|bo[îi]te\s+de\s+r[ée]ception|messagerie"
+    r"|ind[ée]sirables|en\s+ligne|bandeja\s+de\s+entrada|en\s+l[íi]nea|casella\s+(?:di\s+posta"
+    r"|email)|posta\s+in\s+arrivo|in\s+rete|caixa\s+de\s+entrada|na\s+net|postvak|inbox)\b"
     r"|\byou\s+(?:ran|did|made|tried|pasted|sent|shared|uploaded)\b"
     r"|\byour\s+(?:own\s+)?(?:search|query|lookup|look-up)\b",
     re.I,
@@ -1580,13 +1578,14 @@ def _japanese_claim(body: str, previous: str, lead: str) -> ClaimScope | None:
 # _OTHER_SYSTEM_RX, which also names stores a memory answer may call the user's
 # ("your saved contacts").
 _ELSEWHERE_RX = re.compile(
-    r"\b(?:web\s?sites?|web|online|internet|google|bing|inbox|mailbox|e-?mails?|gmail|outlook"
-    r"|pubmed|scholar|spreadsheets?|excel|databases?|catalog(?:ue)?s?|flights?|hotels?|fares?"
-    r"|listings?|reviews?|posteingang|postfach|netz|bo[îi]te\s+de\s+r[ée]ception|courriels?"
-    r"|en\s+ligne|bandeja\s+de\s+entrada|en\s+l[íi]nea|posta\s+in\s+arrivo|in\s+rete"
-    r"|caixa\s+de\s+entrada|vluchten|vuelos?|vols|fl[üu]ge|voos|recensioni|rese[ñn]as"
-    r"|bewertungen|avalia[çc][õo]es|recensies)\b"
-    r"|ネット|ウェブ|オンライン|インターネット|メール|受信トレイ|フライト|航空券|口コミ|レビュー",
+    r"\b(?:(?:on|in|across|through|via)\s+(?:the\s+)?(?:web|internet|google|bing|pubmed"
+    r"|scholar|amazon|ebay|your\s+(?:inbox|mailbox|e-?mails?|gmail|outlook))|online|im\s+(?:netz"
+    r"|internet|web)|in\s+(?:deinem|Ihrem)\s+(?:posteingang|postfach)|sur\s+(?:le\s+)?(?:web"
+    r"|internet)|en\s+ligne|dans\s+(?:ta|votre)\s+bo[îi]te\s+de\s+r[ée]ception|en\s+(?:internet"
+    r"|la\s+web|l[íi]nea)|en\s+tu\s+bandeja\s+de\s+entrada|in\s+rete|su\s+internet"
+    r"|nella\s+tua\s+casella|na\s+(?:internet|web)|na\s+sua\s+caixa\s+de\s+entrada"
+    r"|op\s+(?:internet|het\s+web)|in\s+je\s+inbox)\b"
+    r"|ネットで|ウェブで|オンラインで|インターネットで|受信トレイ",
     re.I,
 )
 # A search that found something, counted ("I found three entries about the dentist",

@@ -339,7 +339,7 @@ def test_titles_and_german_ordinals_do_not_end_a_sentence() -> None:
         "Je weet maar nooit, neem een paraplu mee.",
         "Non si sa mai: porta un ombrello.",
         "Man weiß ja nie, nimm lieber einen Schirm mit.",
-        "I didn't find any flights under €100 on those dates.",
+        "I searched online and didn't find any flights under €100 on those dates.",
     ],
 )
 def test_set_phrases_and_searches_of_other_systems_claim_no_absence(text: str) -> None:
