@@ -295,6 +295,9 @@ def _strip_symbols(text: str) -> str:
     return "".join(" " if _is_pictograph(c) else c for c in text)
 
 
+_CJK_CHAR_RX = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]{2}")
+
+
 def _join_lines(text: str) -> str:
     """Join a line break inside a paragraph unless the next line starts a block."""
     lines = text.split("\n")
@@ -308,7 +311,9 @@ def _join_lines(text: str) -> str:
             and not _BLOCK_START_RX.match(out[-1])
             and not _SENTENCE_END_RX.search(out[-1])
         ):
-            out[-1] = out[-1].rstrip() + " " + line.lstrip()
+            # a break inside Japanese or Chinese text joins without a space
+            glue = "" if _CJK_CHAR_RX.match(out[-1].rstrip()[-1:] + line.lstrip()[:1]) else " "
+            out[-1] = out[-1].rstrip() + glue + line.lstrip()
         else:
             out.append(line)
     return "\n".join(out)
@@ -625,9 +630,19 @@ def _unescape_run(match: re.Match[str]) -> str:
 def _unpercent_run(match: re.Match[str]) -> str:
     run = match.group()
     codes = [int(m.group(1), 16) for m in _ONE_PERCENT_RX.finditer(run)]
-    if not all(0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A for c in codes):  # ASCII letters only
+    letters = all(0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A for c in codes)
+    if not letters and not all(
+        0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A or c in (0x20, 0x27) for c in codes
+    ):
         return run
-    return _ONE_PERCENT_RX.sub(lambda m: chr(int(m.group(1), 16)), run)
+    decoded = _ONE_PERCENT_RX.sub(lambda m: chr(int(m.group(1), 16)), run)
+    # an encoded space or apostrophe ("n%6F%20r%65s%75lts"): only when every word it
+    # makes is a known one
+    if not letters and not all(
+        is_known_word(w.lower()) or _known_contraction(w.lower()) for w in decoded.split()
+    ):
+        return run
+    return decoded
 
 
 # One escape inside a word ("ne%76er"): decoded only when that makes a known word.

@@ -397,3 +397,14 @@ def test_french_dont_is_not_text_speak() -> None:
 )
 def test_encoded_spaces_underscored_letters_and_sprinkled_accents(text: str, expected: str) -> None:
     assert for_claims(text) == expected
+
+
+def test_percent_encoded_words_with_encoded_spaces_are_decoded_when_known() -> None:
+    assert for_claims("Innsbruck: n%6F%20r%65s%75lts.") == "Innsbruck: no results."
+    assert for_claims("100%25 sure, a%20b") == "100%25 sure, a%20b"
+
+
+def test_a_line_break_inside_japanese_joins_without_a_space() -> None:
+    assert (
+        for_claims("結婚記念日は見つ\nかりませんでした。") == "結婚記念日は見つかりませんでした。"
+    )
