@@ -2,29 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
+from gate_corpus import GATE, LANGS, load_composer
 
-GATE = Path(__file__).resolve().parents[2] / "training" / "gate"
-LANGS = ("en", "fr", "es", "de", "it", "pt")
-
-
-def _composer() -> ModuleType:
-    sys.path.insert(0, str(GATE))
-    spec = importlib.util.spec_from_file_location("compose_round7", GATE / "compose_round7.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-COMPOSER = _composer()
+COMPOSER = load_composer("compose_round7")
 
 
 @pytest.mark.parametrize("lang", LANGS)
