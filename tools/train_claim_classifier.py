@@ -379,7 +379,8 @@ def save_store(store: dict[str, npt.NDArray[np.float32]]) -> None:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     keys = list(store)
-    tmp = path.with_suffix(".tmp.npz")
+    # one temporary name per process: two trainings sharing a cache must not race
+    tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
     np.savez(tmp, texts=np.array(keys), vectors=np.stack([store[k] for k in keys]))
     tmp.replace(path)
 
