@@ -39,6 +39,7 @@ import unicodedata
 from importlib import resources
 
 from engram.lexicon import is_known_word
+from engram.terms import lacks_word_boundaries
 
 __all__ = ["fold_characters", "for_claims", "skeleton_char"]
 
@@ -295,9 +296,6 @@ def _strip_symbols(text: str) -> str:
     return "".join(" " if _is_pictograph(c) else c for c in text)
 
 
-_CJK_CHAR_RX = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]{2}")
-
-
 def _join_lines(text: str) -> str:
     """Join a line break inside a paragraph unless the next line starts a block."""
     lines = text.split("\n")
@@ -311,9 +309,11 @@ def _join_lines(text: str) -> str:
             and not _BLOCK_START_RX.match(out[-1])
             and not _SENTENCE_END_RX.search(out[-1])
         ):
-            # a break inside Japanese or Chinese text joins without a space
-            glue = "" if _CJK_CHAR_RX.match(out[-1].rstrip()[-1:] + line.lstrip()[:1]) else " "
-            out[-1] = out[-1].rstrip() + glue + line.lstrip()
+            before, after = out[-1].rstrip(), line.lstrip()
+            # a break between two characters of a script written without spaces
+            # (Japanese, Chinese, Thai...) joins without one
+            unspaced = lacks_word_boundaries(before[-1]) and lacks_word_boundaries(after[0])
+            out[-1] = before + ("" if unspaced else " ") + after
         else:
             out.append(line)
     return "\n".join(out)

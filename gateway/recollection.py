@@ -367,7 +367,8 @@ def negated(text: str, context: str = "") -> bool:
 # A clause boundary inside the text before a frame: a negation before it belongs to
 # another statement ("Your partner can't eat gluten; you pointed that out ...").
 _STATEMENT_BREAK_RX = re.compile(r"[;:\u2013\u2014]")
-_CJK_RX = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+# Japanese and Chinese characters (kana and ideographs).
+CJK_RX = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 
 
 def _statement_before(before: str, clause: str, start: int) -> str:
@@ -386,7 +387,7 @@ def find_recollection_spans(
         return spans
     for rule in _RULES + _OTHER_RULES:
         for m in rule.finditer(clause):
-            if _CJK_RX.match(m.group()) and not m.group().startswith("言って"):
+            if CJK_RX.match(m.group()) and not m.group().startswith("言って"):
                 # Japanese puts what was told before the verb: only a negation of the
                 # telling itself, a conditional ("としても") or hearsay after it counts.
                 if re.search(

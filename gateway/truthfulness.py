@@ -105,7 +105,7 @@ from dataclasses import dataclass, field
 
 from engram.canonical import for_claims
 from engram.common.v1 import common_pb2
-from gateway.recollection import negated
+from gateway.recollection import CJK_RX, negated
 
 __all__ = [
     "AbsenceClaim",
@@ -1160,9 +1160,9 @@ _EMPTY_IDIOM_RX = _rx(
 _SEARCH_VERB_RX = _rx(
     r"\b(?:search(?:ed|ing)?|looked|looking|checked|checking|lookup|look-up|queried|scanned"
     r"|went\s+through|going\s+through|combed|combing|dug|digging|durchk[äa]mmt|peinado"
-    r"|pein[ée]|uitgekamd|nagekeken|gezocht|miré|mirado|guardato|olhei"
+    r"|pein[ée]|uitgekamd|miré|mirado|guardato|olhei"
     r"|cherch[ée]|cherchant|fouill[ée]|fouillant|parcouru|v[ée]rifi[ée]|consult[ée]|busqu[ée]|buscado|buscando"
-    r"|revis[ée]|revisado|rastre[ée]|consult[ée]|gesucht|durchsucht|durchforstet"
+    r"|revis[ée]|revisado|rastre[ée]|gesucht|durchsucht|durchforstet"
     r"|nachgesehen|nachgeschaut|abgefragt|cercato|cercando|controllato|verificato|frugato"
     r"|procurei|procurado|procurando|pesquisei|pesquisado|verifiquei|vasculhei|gezocht"
     r"|doorzocht|nagekeken|gecontroleerd)\b"
@@ -1528,10 +1528,10 @@ _MEMORY_WORD_RX = re.compile(
 # frames. A search reported in the clause before ("メモを検索しましたが、") and a
 # nothing-found verdict about a record in this one ("...に関するものは見つかりませんでした");
 # and never-told frames ("一度も話してくれたことがない", "伺った限りでは ... ありません").
-_CJK_RX = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
-_JA_SEARCH_RX = re.compile(r"(?:検索|確認|調べ|探し|チェック|照会|見直)(?:し|してみ)?(?:ました|た)")
+_JA_SEARCH = r"(?:検索|確認|調べ|探し|チェック|照会|見直)"
+_JA_SEARCH_RX = re.compile(rf"{_JA_SEARCH}(?:し|してみ)?(?:ました|た)")
 _JA_SEARCH_IN_CLAUSE_RX = re.compile(
-    r"(?:検索|確認|調べ|探し|チェック|照会|見直)(?:して|しても|したが|したところ|しましたが|ましたが)"
+    rf"{_JA_SEARCH}(?:して|しても|したが|したところ|しましたが|ましたが)"
 )
 _JA_EMPTY_RX = re.compile(
     r"(?:もの|記録|情報|メモ|データ|件|話|記載|何も|一切|どこにも)[^。]{0,12}?(?:見つかりませんでした"
@@ -1619,6 +1619,12 @@ _FIRST_PERSON_RX = re.compile(
 )
 
 
+def _names_another_system(text: str) -> bool:
+    """The rules' test: ``text`` names a system other than this memory (:data:`_OTHER_SYSTEM_RX`)
+    and no memory of it."""
+    return bool(_OTHER_SYSTEM_RX.search(text)) and not _MEMORY_WORD_RX.search(text)
+
+
 def searched_elsewhere(sentence: str) -> bool:
     """Whether ``sentence`` (masked) reports a search of a system other than this memory
     and names no memory of it."""
@@ -1645,8 +1651,9 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
         previous = ""
         # "Why did you never tell me about the move?" presupposes the never: the rules
         # read a why-question's clauses as asserted (the classifier reads no questions).
-        why = bool(_WHY_RX.match(masked[sentence.start : sentence.end])) and bool(
-            _FIRST_PERSON_RX.search(masked[sentence.start : sentence.end])
+        text_of_sentence = masked[sentence.start : sentence.end]
+        why = bool(_WHY_RX.match(text_of_sentence)) and bool(
+            _FIRST_PERSON_RX.search(text_of_sentence)
         )
         for c in sentence.clauses:
             if (c.question and not why) or c.conditional:
@@ -1670,12 +1677,12 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
                     or (searched_here and _EMPTY_IDIOM_RX.search(body))
                 )
                 and c.frame_end is None
-                and not (_OTHER_SYSTEM_RX.search(upto) and not _MEMORY_WORD_RX.search(upto))
+                and not _names_another_system(upto)
             ):
                 clause = analysis.clause(c.start, c.end)
                 found.append(AbsenceClaim(clause, _QS, "search-then-nothing", None, c.start))
                 continue
-            if _CJK_RX.search(body):
+            if CJK_RX.search(body):
                 scope = _japanese_claim(body, previous_body, masked[sentence.start : c.start])
                 if scope is not None:
                     clause = analysis.clause(c.start, c.end)
@@ -1700,7 +1707,7 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
             # The search may be named earlier in the sentence ("I searched your inbox
             # and found nothing").
             upto = masked[sentence.start : c.end]
-            if hits and _OTHER_SYSTEM_RX.search(upto) and not _MEMORY_WORD_RX.search(upto):
+            if hits and _names_another_system(upto):
                 # A search of another system (a website, an inbox, a database, PubMed,
                 # the user's own lookup) says nothing about memory: the rules hold back
                 # and the classifier reads the clause.
@@ -1718,7 +1725,7 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
                         rule.topic_before,
                     )
                     found.append(AbsenceClaim(clause, scope, rule.name, topic, c.start))
-        previous_sentence = masked[sentence.start : sentence.end]
+        previous_sentence = text_of_sentence
         if not found:
             continue
         qualifiers = _qualifier_clauses(masked, sentence)
