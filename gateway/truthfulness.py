@@ -1529,7 +1529,7 @@ _MEMORY_WORD_RX = re.compile(
 # nothing-found verdict about a record in this one ("...に関するものは見つかりませんでした");
 # and never-told frames ("一度も話してくれたことがない", "伺った限りでは ... ありません").
 _JA_SEARCH = r"(?:検索|確認|調べ|探し|チェック|照会|見直)"
-_JA_SEARCH_RX = re.compile(rf"{_JA_SEARCH}(?:し|してみ)?(?:ました|た)")
+_JA_SEARCH_RX = re.compile(rf"{_JA_SEARCH}(?:し?てみ|し)?(?:ました|た)")
 _JA_SEARCH_IN_CLAUSE_RX = re.compile(
     rf"{_JA_SEARCH}(?:して|しても|したが|したところ|しましたが|ましたが)"
 )
@@ -1551,10 +1551,13 @@ _JA_AS_FAR_AS_TOLD_RX = re.compile(
 # "田中さんは一度もその話をしなかった": a third person's never is not ours.
 _JA_THIRD_PERSON_RX = re.compile(r"(?:さん|様|彼|彼女|先生|氏|くん|ちゃん)(?:は|が)")
 _JA_NEGATIVE_RX = re.compile(r"(?:ありません|ない(?:よう|みたい|です)?|ません|なかった|なさそう)")
-_JA_OTHER_SYSTEM_RX = re.compile(
-    r"ネット|ウェブ|オンライン|インターネット|サイト|メール|受信トレイ|フライト|航空券|ホテル"
-    r"|口コミ|レビュー|グーグル|Google|検索エンジン|カタログ|データベース|スプレッドシート"
+# Where a Japanese search happened when it was not this memory ("ネットで", "受信トレイ"),
+# not what it looked for (a flight number is also a memory topic).
+_JA_ELSEWHERE = (
+    r"(?:ネット|ウェブ|オンライン|インターネット|サイト|グーグル|Google|検索エンジン|カタログ"
+    r"|データベース|スプレッドシート)(?:で|を検索|の中)|受信トレイ|メールボックス"
 )
+_JA_OTHER_SYSTEM_RX = re.compile(_JA_ELSEWHERE)
 
 
 def _japanese_claim(body: str, previous: str, lead: str) -> ClaimScope | None:
@@ -1585,7 +1588,7 @@ _ELSEWHERE_RX = re.compile(
     r"|la\s+web|l[íi]nea)|en\s+tu\s+bandeja\s+de\s+entrada|in\s+rete|su\s+internet"
     r"|nella\s+tua\s+casella|na\s+(?:internet|web)|na\s+sua\s+caixa\s+de\s+entrada"
     r"|op\s+(?:internet|het\s+web)|in\s+je\s+inbox)\b"
-    r"|ネットで|ウェブで|オンラインで|インターネットで|受信トレイ",
+    rf"|{_JA_ELSEWHERE}",
     re.I,
 )
 # A search that found something, counted ("I found three entries about the dentist",

@@ -373,6 +373,8 @@ def test_a_bare_verdict_after_a_search_of_another_system_is_not_read_by_the_rule
         ("お姉さんのことは一度も話してくれたことがないですね。", {CW}),
         ("今まで伺った限りでは、ペットは飼っていないようです。", {CW}),
         ("ネットで口コミを検索しましたが、最近のものは見つかりませんでした。", set()),
+        # a flight is a topic, not a place: the search was of memory
+        ("過去のチャットでフライト番号を探してみましたが、その記録は見つかりませんでした。", {QS}),
         ("田中さんは一度もその話をしなかったそうです。", set()),
         ("レシピを確認しましたが、問題はありません。", set()),
     ],
