@@ -8,8 +8,11 @@ one running this tree and one running ``git archive <baseline>`` (so both read t
 rows through the same PostgreSQL). Data: one session with --runs run records through
 CompleteRun (GetRecoveredMemory ranks them all against the pending input and cuts at the
 policy's 3 entries, so every call leaves records out and counts the omission), one
-session with no turns (what AssembleContext reads for a new session) and one with
---turns committed turns (within the 8-turn tail: literal, nothing to compact).
+session with no turns (what AssembleContext reads for a new session), one with
+--turns committed turns (within the 8-turn tail: literal, nothing to compact) and one
+with the same turns among --session-events other events of the session (AppendEvent of
+the gateway's trace and verdict types, as a long-answered session collects: at least
+two per answered turn).
 
 --clients threads each call the three reads on both servers, in alternating order per
 iteration (so machine noise hits both sides alike), and check that the two answers are
@@ -36,6 +39,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from google.protobuf import struct_pb2
+
 from bench._common import percentile, scratch_database
 from bench.gateway_bench import _wait_serving, free_port, stop_processes
 from engram.channels import open_channel
@@ -46,6 +51,8 @@ from engram.journal.v1 import transcript_pb2 as tpb
 ROOT = Path(__file__).resolve().parent.parent
 SUBJECT = "bench-reads"
 RUN_SESSION, EMPTY_SESSION, SHORT_SESSION = "runs", "no-turns", "short"
+BUSY_SESSION = "short-among-traces"
+OTHER_EVENT_TYPES = ("gateway.context.assembled", "gateway.response.verdict")
 WORDS = ["deploy", "database", "migration", "backup", "certificate", "report", "invoice"]
 
 
@@ -83,7 +90,7 @@ def serve_journal(tree: Path, url: str, data: Path) -> tuple[subprocess.Popen[by
     return process, address
 
 
-def seed(stub: jgrpc.JournalServiceStub, runs: int, turns: int) -> None:
+def seed(stub: jgrpc.JournalServiceStub, runs: int, turns: int, session_events: int) -> None:
     for k in range(runs):
         words = [WORDS[(k + j) % len(WORDS)] for j in range(3)]
         stub.CompleteRun(
@@ -97,14 +104,28 @@ def seed(stub: jgrpc.JournalServiceStub, runs: int, turns: int) -> None:
                 request_id=str(uuid.uuid4()),
             )
         )
-    for k in range(turns):
-        word = WORDS[k % len(WORDS)]
-        stub.CommitTurn(
-            jpb.CommitTurnRequest(
+    for session in (SHORT_SESSION, BUSY_SESSION):
+        for k in range(turns):
+            word = WORDS[k % len(WORDS)]
+            stub.CommitTurn(
+                jpb.CommitTurnRequest(
+                    subject=SUBJECT,
+                    session_id=session,
+                    user_text=f"Turn {k}: the {word} is due on day {k + 1}.",
+                    assistant_text=f"Noted: {word} on day {k + 1}.",
+                    request_id=str(uuid.uuid4()),
+                )
+            )
+    for k in range(session_events):
+        payload = struct_pb2.Struct()
+        payload.update({"n": k, "note": f"trace {k}"})
+        stub.AppendEvent(
+            jpb.AppendEventRequest(
+                event_type=OTHER_EVENT_TYPES[k % 2],
                 subject=SUBJECT,
-                session_id=SHORT_SESSION,
-                user_text=f"Turn {k}: the {word} is due on day {k + 1}.",
-                assistant_text=f"Noted: {word} on day {k + 1}.",
+                session_id=BUSY_SESSION,
+                payload=payload,
+                provenance=jpb.PROVENANCE_SYSTEM,
                 request_id=str(uuid.uuid4()),
             )
         )
@@ -130,6 +151,11 @@ def reads(i: int) -> list[tuple[str, str, Any]]:
             "GetSessionContext (short)",
             "GetSessionContext",
             tpb.GetSessionContextRequest(subject=SUBJECT, session_id=SHORT_SESSION),
+        ),
+        (
+            "GetSessionContext (short, among other events)",
+            "GetSessionContext",
+            tpb.GetSessionContextRequest(subject=SUBJECT, session_id=BUSY_SESSION),
         ),
     ]
 
@@ -214,6 +240,12 @@ def main() -> None:
     parser.add_argument("--baseline", default="main", help="git revision to compare against")
     parser.add_argument("--runs", type=int, default=32)
     parser.add_argument("--turns", type=int, default=3)
+    parser.add_argument(
+        "--session-events",
+        type=int,
+        default=2000,
+        help="other events of the third session (gateway traces and verdicts)",
+    )
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--clients", type=int, default=4)
@@ -238,7 +270,7 @@ def main() -> None:
                     "baseline": open_channel(base_address),
                 }
                 stubs = {side: jgrpc.JournalServiceStub(ch) for side, ch in channels.items()}
-                seed(stubs["this"], args.runs, args.turns)
+                seed(stubs["this"], args.runs, args.turns, args.session_events)
                 result = measure(stubs, args)
                 for channel in channels.values():
                     channel.close()
