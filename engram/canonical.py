@@ -39,7 +39,7 @@ import unicodedata
 from importlib import resources
 
 from engram.lexicon import is_known_word
-from engram.terms import lacks_word_boundaries
+from engram.terms import UNSPACED_CLASS, lacks_word_boundaries
 
 __all__ = ["fold_characters", "for_claims", "skeleton_char"]
 
@@ -437,6 +437,60 @@ def _segment(letters: str) -> list[str] | None:
     return words if words is not None and 2 <= len(words) <= 4 else None
 
 
+# Two-character tokens with a digit ("m3", "70" is no word) are restored only beside a
+# word that was itself written in leet ("Nunc4 m3 d1j1573"): alone, "m3" and "A4" are
+# units and paper sizes.
+_SHORT_LEET_RX = re.compile(
+    r"(?<![\w@$])(?=[\w@$]*[^\W\d_])(?=[\w@$]*[013457@$8])[\w@$]{2}(?![\w@$])"
+)
+_TOKEN_RX = re.compile(r"\S+")
+
+
+def _unleet_text(text: str) -> str:
+    """Leet words (``n3v3r``) read as the known words they spell, then their short
+    neighbours (``m3``) where a neighbour was one."""
+    tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN_RX.finditer(text)]
+    restored = [_MIXED_RX.sub(_unleet, t) for _, _, t in tokens]
+    changed = [r != t for r, (_, _, t) in zip(restored, tokens, strict=True)]
+    for i, token in enumerate(restored):
+        if changed[i] or not _SHORT_LEET_RX.search(token):
+            continue
+        if (i > 0 and changed[i - 1]) or (i + 1 < len(tokens) and changed[i + 1]):
+            restored[i] = _SHORT_LEET_RX.sub(_unleet, token)
+    out: list[str] = []
+    pos = 0
+    for (start, end, _), token in zip(tokens, restored, strict=True):
+        out.append(text[pos:start])
+        out.append(token)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+# Characters of unspaced scripts spaced out one by one ("一　度　も　伺　っ　て"; the
+# ideographic space is a plain space after NFKC): three or more such spaces in a run.
+_SPACED_UNSPACED_RX = re.compile(rf"[{UNSPACED_CLASS}](?: [{UNSPACED_CLASS}]){{3,}}")
+
+
+def _unspace_unspaced(text: str) -> str:
+    return _SPACED_UNSPACED_RX.sub(lambda m: m.group().replace(" ", ""), text)
+
+
+# A word cut into quoted pieces ('"nun" "ca"', «aler» «gias»): joined when the pieces
+# spell a known word.
+_QUOTE_CHARS = '"\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019'
+_QUOTED_PIECES_RX = re.compile(
+    rf"(?:[{_QUOTE_CHARS}][^\W\d_]{{1,15}}[{_QUOTE_CHARS}] ?){{1,}}"
+    rf"[{_QUOTE_CHARS}][^\W\d_]{{1,15}}[{_QUOTE_CHARS}]"
+)
+
+
+def _unquote_pieces(match: re.Match[str]) -> str:
+    run = match.group()
+    word = "".join(re.findall(r"[^\W\d_]+", run))
+    return word if is_known_word(word) else run
+
+
 def _unleet(match: re.Match[str]) -> str:
     word = match.group()
     first = "".join(_LEET.get(c, c) for c in word)
@@ -720,7 +774,9 @@ def _unformat(text: str) -> str:
     text = _SPACED_LEET_RX.sub(_unspace_leet, text)
     text = _DOTTED_LEET_RX.sub(_undot_leet, text)
     text = _SPACED_RX.sub(_unspace, text)
-    text = _MIXED_RX.sub(_unleet, text)
+    text = _unleet_text(text)
+    text = _QUOTED_PIECES_RX.sub(_unquote_pieces, text)
+    text = _unspace_unspaced(text)
     text = _LETTERS_RX.sub(_unstretch, text)
     text = _unmark_text(text)
     text = _INNER_UPPER_RX.sub(_uncamel, text)

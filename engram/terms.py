@@ -156,6 +156,10 @@ def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
     )
 
 
+# A regex character class (without brackets) of the scripts written without spaces.
+UNSPACED_CLASS: str = _char_class(_NO_BOUNDARY_RANGES)
+
+
 @functools.cache
 def _tables() -> _Tables:
     """Character classes from this Python's Unicode database (built once, ~0.2 s)."""

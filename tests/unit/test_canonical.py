@@ -408,3 +408,24 @@ def test_a_line_break_inside_japanese_joins_without_a_space() -> None:
     assert (
         for_claims("結婚記念日は見つ\nかりませんでした。") == "結婚記念日は見つかりませんでした。"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # short leet beside leet words; alone a unit or a paper size stays
+        ("Nunc4 m3 d1j1573 tu talla.", "Nunca me dijiste tu talla."),
+        ("Y0u n3v3r t0ld m3.", "You never told me."),
+        ("Buy A4 paper and 3 m3 of sand.", "Buy A4 paper and 3 m3 of sand."),
+        # characters of an unspaced script spaced out one by one
+        ("については一　度　も　伺　っ　て　い　ま　せ　ん。", "については一度も伺っていません。"),
+        ("山田　太郎さん", "山田 太郎さん"),
+        # a word cut into quoted pieces, joined only into a known word
+        ('Você "nun" "ca" me falou de "aler" "gias".', "Você nunca me falou de alergias."),
+        ("«nun» «ca» me dijiste", "nunca me dijiste"),
+        ('She said "rock" "roll" twice.', 'She said "rock" "roll" twice.'),
+    ],
+)
+def test_short_leet_spaced_ideographs_and_quoted_pieces(text: str, expected: str) -> None:
+    assert for_claims(text) == expected
+    assert for_claims(expected) == for_claims(text)
