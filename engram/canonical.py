@@ -22,7 +22,9 @@ Two levels:
   and stretched letters (``neverrr``) undone where the result is a known word of
   :func:`engram.lexicon.known_words`; HTML comments, BBCode tags and LaTeX text commands
   (``\\emph{never}``) unwrapped; text-speak spellings of claim words (``u nevr told
-  me``) restored. Right-to-left override runs are read in display order. Fenced code
+  me``) restored; two-character leet (``m3``) beside a leet word, a word cut into
+  quoted pieces (``"nun" "ca"``) and characters of an unspaced script spaced one by
+  one (``一　度　も``) joined. Right-to-left override runs are read in display order. Fenced code
   blocks and block quotes are passed through untouched, so the gate can still mask them
   as a whole.
 
