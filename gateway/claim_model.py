@@ -41,7 +41,7 @@ import os
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -313,10 +313,16 @@ class ClaimClassifier:
         feats = combiner_features(text, claim_logit(fast), claim_logit(slow), known)
         return _sigmoid(float(feats @ self._comb_coef) + self._comb_intercept)
 
-    def classify(self, texts: Sequence[str]) -> list[ClauseScore]:
+    def classify(
+        self,
+        texts: Sequence[str],
+        embed: Callable[[Sequence[str]], npt.NDArray[np.float32]] | None = None,
+    ) -> list[ClauseScore]:
         """Score clauses: the fast stage settles a familiar clause as benign when its claim
         probability is below ``fast_low`` (calibrated so that few held-out claims fall
-        there); every other clause gets one model batch and the combiner decides."""
+        there); every other clause gets one model batch and the combiner decides.
+        ``embed``: where the model batch's vectors come from (the trainer's store in its
+        check; by default the engine)."""
         fast = [self.fast_probabilities(t) for t in texts]
         known = [known_fraction(t, self._seen) for t in texts]
         floor = self.claim_threshold - self.unsure_width
@@ -336,7 +342,7 @@ class ClaimClassifier:
             else:
                 pending.append(i)
         if pending:
-            emb = embed_clauses([texts[i] for i in pending])
+            emb = (embed or embed_clauses)([texts[i] for i in pending])
             slow = self._slow(emb)
             p_rec = self.recollection_probabilities(emb)
             rec_threshold = self._rec[2] if self._rec is not None else 2.0

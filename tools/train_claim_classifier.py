@@ -21,8 +21,10 @@ The same :func:`train` is what ``bench/gate_lobo.py`` runs once per left-out bat
 leave-one-batch-out figures that choose every change).
 
 Everything is deterministic (fixed solver, no random state that varies), so the same
-corpus gives the same weights; ``--check`` retrains and fails when the committed file
-differs. ``ENGRAM_TRAIN_CACHE=DIR`` keeps e5 embeddings per clause text in DIR.
+corpus and the same embeddings give the same weights; ``--check`` retrains and fails
+when the committed file decides differently (:func:`check`: on another machine the
+e5 heads' weights come out different).
+``ENGRAM_TRAIN_CACHE=DIR`` keeps e5 embeddings per clause text in DIR.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import hashlib
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +50,7 @@ from gateway.claim_features import DIMENSION, feature_ids, known_fraction  # noq
 from gateway.claim_model import (  # noqa: E402
     LABELS,
     MODEL_PATH,
+    ClaimClassifier,
     claim_logit,
     combiner_features,
     embed_clauses,
@@ -401,6 +405,46 @@ def cached_embeddings(texts: Sequence[str]) -> npt.NDArray[np.float32]:
     return np.stack([store[t] for t in texts]) if texts else np.zeros((0, 384), np.float32)
 
 
+# A retrain may decide differently on at most this share of the corpus's clauses.
+CHECK_MAX_DISAGREEMENT = 0.005
+
+
+def check(corpus: Corpus, arrays: dict[str, npt.NDArray[np.generic]]) -> int:
+    """The committed head against a retrain of the same corpus. The fast head and the
+    corpus digest must be equal; the e5 heads are compared by what they decide (label
+    and unsure, clause by clause over the whole corpus), not by their weights: a retrain
+    of the same corpus on another machine moved the e5 head's weights by up to 4.7
+    (largest 13.9) and changed 2 of a blind batch's 800 decisions; the light
+    regularisation of MODEL_C leaves directions the decisions hardly depend on."""
+    current = np.load(MODEL_PATH)
+    for key in ("fast_coef", "fast_intercept", "seen_words", "corpus_sha256"):
+        if key not in current or not np.array_equal(current[key], arrays[key]):
+            print(f"{MODEL_PATH} differs from a retrain ({key})", file=sys.stderr)
+            return 1
+    with tempfile.TemporaryDirectory() as scratch:
+        retrained = Path(scratch) / "retrained.npz"
+        np.savez_compressed(retrained, **arrays)  # type: ignore[arg-type]
+        decisions = [
+            _decisions(ClaimClassifier(path), corpus.texts) for path in (MODEL_PATH, retrained)
+        ]
+    differing = sum(a != b for a, b in zip(*decisions, strict=True))
+    share = differing / max(1, len(corpus.texts))
+    print(f"decisions differing from the committed head: {differing} of {len(corpus.texts)}")
+    if share > CHECK_MAX_DISAGREEMENT:
+        print(f"{MODEL_PATH} differs from a retrain ({share:.2%} of decisions)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _decisions(model: ClaimClassifier, texts: Sequence[str]) -> list[tuple[str, bool]]:
+    """(label, unsure) of every clause, embedded through the trainer's store."""
+    scores = []
+    for start in range(0, len(texts), 512):
+        chunk = texts[start : start + 512]
+        scores += model.classify(chunk, embed=cached_embeddings)
+    return [(s.label, s.unsure) for s in scores]
+
+
 def main() -> int:
     global UNSEEN_LANGS
     args = sys.argv[1:]
@@ -409,14 +453,14 @@ def main() -> int:
         UNSEEN_LANGS = frozenset(args[args.index("--unseen") + 1].split(","))
     if "--out" in args:
         out = Path(args[args.index("--out") + 1])
-    arrays = train(load())
+    unknown = [a for a in args if a.startswith("-") and a not in ("--check", "--unseen", "--out")]
+    if unknown:
+        print(__doc__.split("\n")[2], file=sys.stderr)
+        return 2
+    corpus = load()
+    arrays = train(corpus)
     if "--check" in args:
-        current = np.load(MODEL_PATH)
-        for key in ("fast_coef", "slow_coef", "combiner_coef"):
-            if key not in current or not np.allclose(current[key], arrays[key], atol=1e-3):
-                print(f"{MODEL_PATH} differs from a retrain ({key})", file=sys.stderr)
-                return 1
-        return 0
+        return check(corpus, arrays)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, **arrays)  # type: ignore[arg-type]
     print(f"wrote {out} ({out.stat().st_size // 1024} KiB)")
