@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import threading
 import zlib
+from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from gateway import claim_features, claim_model
@@ -176,3 +178,17 @@ def test_a_failed_gate_load_at_start_is_logged_not_raised(
     component._load_the_gate()
     assert "loading the release gate's classifier failed" in caplog.text
     assert "heads file unreadable" in caplog.text
+
+
+def test_the_model_batch_embeds_through_the_given_function() -> None:
+    """The trainer's --check embeds through its store; what it passes is what is used."""
+    model = claim_model.classifier()
+    texts = ["You never told me about your sister.", "Paris is the capital of France."]
+    seen: list[list[str]] = []
+
+    def spy(batch: Sequence[str]) -> npt.NDArray[np.float32]:
+        seen.append(list(batch))
+        return claim_model.embed_clauses(batch)
+
+    assert model.classify(texts, embed=spy) == model.classify(texts)
+    assert seen and all(t in texts for t in seen[0])
