@@ -181,12 +181,20 @@ _FACTS = {
 # words count at the end of a compound too.
 _COMPOUND_HEADS = (
     r"allergie|unvertr[äa]glichkeit|operation|-op|verletzung|bandriss|meniskusriss|marathon"
+    r"|bestzeit|bandscheibenvorfall|kreuzband\w*"
     r"|pr[üu]fung|umzug|hochzeit|angst|schmerzen|therapie|operatie|blessure|verhuizing"
     r"|bruiloft|pijn|intolerantie|coeliakie"
 )
+# In every language: a personal best with its figure, and injuries of the back and knee
+# by their medical names.
+_FACTS_ANY = (
+    r"record\s+(?:of|de|di|von|van)\s+\d+|personal\s+best|meilleur\s+temps|marca\s+personal"
+    r"|recorde\s+pessoal|persoonlijk\s+record|hernia|herniated\s+disc|slipped\s+disc|h[ée]rnia"
+    r"|hernie|ernia|crociato|legamento|ligamento|ligament|menisc\w+|acl"
+)
 _FACT_RX = re.compile(
     r"\b(?:"
-    + "|".join(_FACTS.values())
+    + "|".join((*_FACTS.values(), _FACTS_ANY))
     + r")\b|\b\w+(?:"
     + _COMPOUND_HEADS
     + r")\b|(?:"
@@ -571,6 +579,192 @@ _TEMPORAL_RX = re.compile(
 
 _CALENDAR_WORD_RX = re.compile(rf"(?:{_MONTHS}|{_DAYS})", re.IGNORECASE)
 
+# Someone named after a causal frame, with what they fear or have ("Since Heidi gets so
+# scared during storms", "Vu que Filou panique pendant les orages", "Weil Bruno sich an
+# Silvester verkriecht", "Como o Tobias fica apavorado"): a pet or a person the answer
+# knows from the user's history, not from the question.
+_CAUSAL = (
+    r"since|because|as|given\s+that|now\s+that|vu\s+que|puisque|comme|parce\s+que|ya\s+que"
+    r"|como|porque|dado\s+que|puesto\s+que|weil|da|nachdem|visto\s+che|poich[ée]|siccome"
+    r"|perch[ée]|dato\s+che|j[áa]\s+que|visto\s+que|omdat|aangezien"
+)
+_FEARS = (
+    r"scared|afraid|frightened|terrified|anxious|nervous|panics?|panicking|hides|trembles"
+    r"|shakes|peur|paniqu\w*|angoiss\w*|tremble|terroris\w*|se\s+cache|asusta\w*|miedo"
+    r"|p[áa]nico|tiembla|aterr\w+|lo\s+pasa\s+fatal|se\s+esconde|angst|[äa]ngstlich"
+    r"|verkriecht|zittert|panisch|panik|f[üu]rchtet|paura|trema|spavent\w*|terrorizz\w*"
+    r"|si\s+nasconde|medo|pavor|apavorad\w*|assust\w*|treme|bang|angstig|paniek|trilt|verstopt"
+    r"|allerg\w*|intol[ée]ran\w*|diab[ée]t\w*|asthm\w*|asma|c[œo]eliac\w*|celiac\w*"
+    r"|cel[íi]ac\w*|z[öo]liak\w*"
+)
+_NAMED_CAUSE_RX = re.compile(
+    rf"(?:^|[\s,(])(?:{_CAUSAL})\s+(?:(?:el|la|il|lo|o|a|der|die|le)\s+)?"
+    r"(?P<name>(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+)\b(?P<rest>.*)",
+    re.IGNORECASE,
+)
+_FEARS_RX = re.compile(rf"\b(?:{_FEARS})\b", re.IGNORECASE)
+_NOT_NAMES = frozenset(
+    [
+        "I",
+        "Sie",
+        "Du",
+        "Ihr",
+        "Ihre",
+        "Ihnen",
+        "Dein",
+        "Deine",
+        "Mr",
+        "Mrs",
+        "Ms",
+        "Dr",
+        "You",
+        "Vous",
+        "Tu",
+        "Usted",
+        "Você",
+        "Lei",
+        "Voi",
+        "U",
+        "Jij",
+        "Je",
+        "Il",
+        "Elle",
+        "Er",
+        "Es",
+        "Ella",
+        "Él",
+        "Ele",
+        "Ela",
+        "Hij",
+        "Zij",
+        "We",
+        "Wir",
+        "Nous",
+        "They",
+        "Ils",
+    ]
+)
+
+
+def _named_with_a_fear(clause: str) -> bool:
+    m = _NAMED_CAUSE_RX.search(clause)
+    if not m or m.group("name") in _NOT_NAMES or _CALENDAR_WORD_RX.fullmatch(m.group("name")):
+        return False
+    return bool(_FEARS_RX.search(m.group("rest")))
+
+
+# "Last time you were stressed about your thesis", "La última vez estabas agobiado", "L'ultima
+# volta eri in ansia per la tesi": the user's own past, dated by an earlier conversation.
+_LAST_TIME_RX = re.compile(
+    r"\b(?:last\s+time|la\s+[úu]ltima\s+vez|l'ultima\s+volta|la\s+volta\s+scorsa"
+    r"|la\s+derni[èe]re\s+fois|na\s+[úu]ltima\s+(?:vez|conversa)|da\s+[úu]ltima\s+vez"
+    r"|letztes\s+mal|beim\s+letzten\s+mal|vorige\s+keer|de\s+vorige\s+keer)\b",
+    re.IGNORECASE,
+)
+# The second person unambiguously: a pronoun or a possessive, or a verb ending only the
+# second person singular has (es -abas/-aste/-iste, it -avi/-evi/-ivi/-asti/-esti, "eri").
+_SECOND_PERSON_RX = re.compile(
+    rf"\b(?:{_SUBJ}|{_POSS}|\w+(?:abas|aste|iste|avi|evi|ivi|asti|esti|isti)|eri|estabas"
+    r"|estavas|étais|stressiez|\w+iez)\b",
+    re.IGNORECASE,
+)
+# The user's named possession with its date ("Je Polo moet in april voor de APK", "La
+# revisione della tua Panda scade a giugno"): a name after a second-person possessive.
+_POSS_NAME_RX = re.compile(rf"(?:^|[\s,(']){_POSS}\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w-]+", re.IGNORECASE)
+
+
+# Someone named, with their event ("Luca's Saturday soccer practice", "Lenas Geigenvorspiel",
+# "la visite de Minou chez le vétérinaire jeudi", "o aniversário do Rafael em julho"):
+# an occasion, or an appointment or practice with its day, of a person or pet the user
+# has spoken of. A name after another capitalised word ("Taylor Swift's concert") is
+# more likely someone famous and does not count.
+_EVENTS = (
+    r"recital|concert|audition|graduation|party|match|game|tournament|practice|training"
+    r"|appointment|check-?up|wedding|birthday|christening|visit|surgery|r[ée]cital|f[êe]te"
+    r"|mariage|anniversaire|visite|rendez-vous|entra[îi]nement|examen|recital|concierto"
+    r"|audici[óo]n|boda|cumplea[ñn]os|fiesta|partido|entrenamiento|revisi[óo]n|visita|cita"
+    r"|consulta|saggio|concerto|matrimonio|compleanno|festa|partita|allenamento"
+    r"|appuntamento|audi[çc][ãa]o|casamento|anivers[áa]rio|jogo|treino|\w*vorspiel|\w*konzert"
+    r"|geburtstag|hochzeit|\w*termin|\w*spiel|\w*training|verjaardag|bruiloft|\w*wedstrijd"
+    r"|\w*training|afspraak|uitvoering"
+)
+_PERSON = r"(?-i:[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)"
+_EVENT_OF_NAMED_RX = re.compile(
+    rf"(?:(?:^|(?<=[\s,(])){_PERSON}(?:'s|s)\s+"
+    rf"(?:[\w-]+\s+){{0,2}}?(?:{_EVENTS})\b"
+    rf"|\b(?:{_EVENTS})\s+(?:[\w-]+\s+){{0,2}}?(?:de|do|da|di|del|della|dello|van|von)\s+"
+    rf"(?:(?:la|el|le|il|lo|o|a)\s+)?{_PERSON}\b(?!\s+{_PERSON}))",
+    re.IGNORECASE,
+)
+_OCCASIONS_ALONE_RX = re.compile(
+    r"\b(?:recital|concert|audition|graduation|wedding|birthday|r[ée]cital|mariage"
+    r"|anniversaire|concierto|audici[óo]n|boda|cumplea[ñn]os|saggio|concerto|matrimonio"
+    r"|compleanno|audi[çc][ãa]o|casamento|anivers[áa]rio|\w*vorspiel|\w*konzert|geburtstag"
+    r"|hochzeit|verjaardag|bruiloft)\b",
+    re.IGNORECASE,
+)
+
+
+_CAPITALISED_BEFORE_RX = re.compile(r"(?-i:[A-ZÀ-ÖØ-Þ])[\w.-]*\s+$")
+
+
+def _event_of_someone_named(sentence: str) -> bool:
+    m = _EVENT_OF_NAMED_RX.search(sentence)
+    if not m or any(w in _NOT_NAMES for w in re.findall(_PERSON, m.group())):
+        return False
+    if m.group()[0].isupper() and _CAPITALISED_BEFORE_RX.search(sentence[: m.start()]):
+        return False  # "Taylor Swift's concert"
+    if _CALENDAR_WORD_RX.fullmatch(re.findall(_PERSON, m.group())[0].rstrip("s")):
+        return False
+    return bool(_OCCASIONS_ALONE_RX.search(m.group()) or _DATE_RX.search(sentence))
+
+
+# The user's past, dated ("Since you left the bank last year", "Desde que dejaste la
+# aseguradora el año pasado", "Depuis ta démission de la banque l'an dernier", "Dalle tue
+# dimissioni dalla banca l'anno scorso"): a since-frame of the user's own act with a past
+# time. "Since 2020, you can apply online" has no act of the user after "since".
+_SINCE_YOU_RX = re.compile(
+    r"\b(?:since\s+you(?:r)?|desde\s+que\s+(?:voc[êe]\s+)?\w+(?:aste|iste|ou|eu|iu|ei)?"
+    r"|depuis\s+(?:que\s+(?:tu|vous)|ta|ton|tes|votre|vos)|(?:dalle|dal|dalla)\s+tu[eoa]i?"
+    r"|da\s+quando\s+(?:hai|sei)|seit\s+(?:du|deine[mr]?|dem\s+du)|sinds\s+(?:je|jij|u|jouw)"
+    r")\b",
+    re.IGNORECASE,
+)
+_PAST_TIME_RX = re.compile(
+    r"\b(?:last\s+(?:year|month|spring|summer|autumn|winter)|(?:el|al)\s+(?:año|mes)\s+pasado"
+    r"|l'an\s+dernier|l'ann[ée]e\s+derni[èe]re|le\s+mois\s+dernier|l'anno\s+scorso"
+    r"|il\s+mese\s+scorso|(?:no\s+)?(?:ano|m[êe]s)\s+passado|letzte[ns]?\s+(?:Jahr|Monat|Sommer)"
+    r"|vorig(?:e)?\s+(?:jaar|maand|zomer)|(?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+# "Your eight years running the bakery", "Tes dix ans à la tête d'une boulangerie": the
+# user's years at something, counted.
+_NUMBER_WORDS = (
+    r"\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|deux"
+    r"|trois|quatre|cinq|six|sept|huit|neuf|dix|douze|quinze|vingt|dos|tres|cuatro|cinco"
+    r"|seis|siete|ocho|nueve|diez|doce|quince|veinte|zwei|drei|vier|f[üu]nf|sechs|sieben"
+    r"|acht|neun|zehn|zw[öo]lf|zwanzig|due|tre|quattro|cinque|sei|sette|otto|nove|dieci"
+    r"|dodici|quindici|venti|dois|duas|tr[êe]s|quatro|oito|dez|doze|vinte|twee|drie|vijf"
+    r"|zes|zeven|negen|tien|twaalf|twintig"
+)
+_YOUR_YEARS_RX = re.compile(
+    rf"(?:^|[\s,(]){_POSS}\s+(?:{_NUMBER_WORDS})\s+(?:years|ans|a[ñn]os|anni|anos|Jahre|jaar)\b",
+    re.IGNORECASE,
+)
+
+
+def _named_possession(clause: str) -> bool:
+    m = _POSS_NAME_RX.search(clause)
+    if not m or (m.start() == 0 and clause.startswith("Ihr")):
+        return False
+    name = m.group().split()[-1]
+    if _CALENDAR_WORD_RX.fullmatch(name):
+        return False
+    # with its date, or where it was ("Ton Erasmus à Kraków")
+    return bool(_DATE_RX.search(clause)) or bool(
+        re.match(rf"\s+(?:à|a|en|in|em|nach|naar)\s+{_PERSON}", clause[m.end() :])
+    )
+
 
 def _names_someone(text: str) -> bool:
     """A capitalised word that is not a month or a day (those are capitalised too)."""
@@ -635,6 +829,18 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after:
         return False
     if negated(before + " " + clause) and not _INTOLERANCE_RX.search(clause):
         return False
+    if not _MODAL_RX.search(before[-30:] + " " + clause) and (
+        _named_with_a_fear(before[-30:] + " " + clause)
+        or (_LAST_TIME_RX.search(before + " " + clause) and _SECOND_PERSON_RX.search(clause))
+        or _named_possession(clause)
+        or _event_of_someone_named(before[-40:] + " " + clause + " " + after[:30])
+        or (
+            _SINCE_YOU_RX.search(before + " " + clause)
+            and _PAST_TIME_RX.search(before + " " + clause)
+        )
+        or _YOUR_YEARS_RX.search(clause)
+    ):
+        return True
     lead = before[-30:] + " " + clause
     window = clause[:80]
     opening = before.strip(" ,-\u2013\u2014") == ""

@@ -308,3 +308,54 @@ def test_a_presupposed_fact_continuing_a_recollection_is_not_a_second_one() -> N
     assert [c.source for c in claims] == ["recollection"]
     alone = "Con esos turnos de camarero, lo más práctico es entrenar por la mañana."
     assert [c.kind for c in find_claims(alone, model=_BENIGN)] == [ClaimKind.RECOLLECTION]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # someone named after a causal frame, with what they fear or have
+        "Since Pepper gets so nervous at the vet, bring her favourite blanket.",
+        "Comme Caramel a peur de l'aspirateur, passe-le quand il est dehors.",
+        "Como Canela tiene miedo a las tormentas, déjale la radio puesta.",
+        "Weil Lotte panische Angst vor Gewitter hat, lass die Rollläden unten.",
+        "Siccome Briciola ha paura dei tuoni, lasciale la cuccia in corridoio.",
+        "Já que a Pipoca tem pavor de trovões, deixe a caixa de transporte aberta.",
+        # the last conversation, the user in the second person
+        "La última vez estabas nervioso por la entrevista del viernes; ¿cómo fue?",
+        "L'ultima volta eri preoccupato per il trasloco di marzo.",
+        # a named possession with its date or its place
+        "La révision de ta Twingo tombe en mars, réserve le garage.",
+        # someone named, with their event
+        "Noah's football practice on Tuesday means dinner has to wait until seven.",
+        "Pauls Klavierkonzert ist ein schöner Anlass für ein Familienessen.",
+        "Depois da consulta do Bolinha na quinta, você vai saber se o remédio funcionou.",
+        # the user's past since a dated act, and the user's years at something
+        "Since you moved out of the flat last spring, the deposit should be back.",
+        "Desde que dejaste el gimnasio el año pasado, conviene empezar despacio.",
+        "Your six years teaching in Porto count for a lot in this application.",
+        # a personal best with its figure, a disc by its medical name
+        "Your personal best of 21 minutes over 5 km points to a 10 km around 45.",
+        "Gezien je hernia zou ik eerst zwemmen.",
+    ],
+)
+def test_round9_presuppositions_are_recollections(text: str) -> None:
+    assert _recalled(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Since Einstein published in 1905, physics changed.",
+        "Because Apple releases new phones in September, prices drop in August.",
+        "Last time I checked, the museum was closed on Mondays.",
+        "Since March, the museum opens at ten.",
+        "Dogs are often scared of fireworks; give them a quiet room.",
+        "Update your iPhone before Friday to get the fix.",
+        "As Paris is crowded in August, book early.",
+        "Since 2020, you can renew the permit online.",
+        "List your years of experience first on the CV.",
+        "La última vez que llovió tanto fue en 1987.",
+    ],
+)
+def test_round9_twins_are_not_recollections(text: str) -> None:
+    assert not _recalled(text)
