@@ -668,6 +668,13 @@ _SECOND_PERSON_RX = re.compile(
     r"|estavas|étais|stressiez|\w+iez)\b",
     re.IGNORECASE,
 )
+# The assistant's own act last time ("I told you last time", "Comme je vous l'ai proposé la
+# dernière fois") is no fact about the user.
+_FIRST_PERSON_RX = re.compile(
+    r"\b(?:(?-i:I)|I've|I'd|yo|ich|io|eu|ik)\b|\bj'|\bje\s+(?:vous|te|t'|l'|les|lui|leur|suis"
+    r"|ai|avais)\b",
+    re.IGNORECASE,
+)
 # The user's named possession with its date ("Je Polo moet in april voor de APK", "La
 # revisione della tua Panda scade a giugno"): a name after a second-person possessive.
 _POSS_NAME_RX = re.compile(rf"(?:^|[\s,(']){_POSS}\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w-]+", re.IGNORECASE)
@@ -753,9 +760,13 @@ _YOUR_YEARS_RX = re.compile(
 )
 
 
+# German capitalises every noun, so a capital after "dein" or "euer" names nothing.
+_GERMAN_POSS_RX = re.compile(r"\s*(?:dein\w*|euer|eur\w+|ihr\w*)\s", re.IGNORECASE)
+
+
 def _named_possession(clause: str) -> bool:
     m = _POSS_NAME_RX.search(clause)
-    if not m or (m.start() == 0 and clause.startswith("Ihr")):
+    if not m or _GERMAN_POSS_RX.match(m.group().lstrip(" ,(')")):
         return False
     name = m.group().split()[-1]
     if _CALENDAR_WORD_RX.fullmatch(name):
@@ -831,7 +842,11 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after:
         return False
     if not _MODAL_RX.search(before[-30:] + " " + clause) and (
         _named_with_a_fear(before[-30:] + " " + clause)
-        or (_LAST_TIME_RX.search(before + " " + clause) and _SECOND_PERSON_RX.search(clause))
+        or (
+            _LAST_TIME_RX.search(before + " " + clause)
+            and _SECOND_PERSON_RX.search(clause)
+            and not _FIRST_PERSON_RX.search(clause)
+        )
         or _named_possession(clause)
         or _event_of_someone_named(before[-40:] + " " + clause + " " + after[:30])
         or (

@@ -355,6 +355,9 @@ def test_round9_presuppositions_are_recollections(text: str) -> None:
         "Since 2020, you can renew the permit online.",
         "List your years of experience first on the CV.",
         "La última vez que llovió tanto fue en 1987.",
+        "I told you last time that the warranty covers two years.",
+        "Comme je vous l'ai proposé la dernière fois, on peut découper le plan en trois.",
+        "Laut dem Bescheid bekommst du 412 Euro Steuern zurück.",
     ],
 )
 def test_round9_twins_are_not_recollections(text: str) -> None:
