@@ -1707,6 +1707,18 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
                     del hits[scope]  # "Sua amiga diz que você nunca falou ... com ela"
             if _CW in hits and _QS in hits and hits[_CW][0].existence:
                 del hits[_CW]  # "I found nothing in my memory" is search-framed
+            elif (
+                _CW in hits
+                and hits[_CW][0].existence
+                and (
+                    _SEARCH_VERB_RX.search(masked[sentence.start : c.start])
+                    or (c is sentence.clauses[0] and _SEARCH_VERB_RX.search(previous_sentence))
+                )
+            ):
+                # "I checked, and there's nothing under that name in my notes", "Ich habe
+                # deine Notizen durchgesehen, eine Allergie wird darin nirgends erwähnt":
+                # the store described after the search is that search's result.
+                hits[_QS] = hits.pop(_CW)
             # The search may be named earlier in the sentence ("I searched your inbox
             # and found nothing").
             upto = masked[sentence.start : c.end]

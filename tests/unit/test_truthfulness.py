@@ -663,3 +663,13 @@ def test_italian_si_after_a_negation_or_ci_is_not_if(text: str) -> None:
     analysis = analyse(text)
     clauses = [analysis.masked[c.start : c.end] for _, c in analysis.asserted()]
     assert clauses == [text.rstrip(".")]
+
+
+def test_the_store_described_after_its_search_is_the_searchs_result() -> None:
+    searched = (
+        "Looking up 'Marseille' in our chat history, I found no earlier conversation "
+        "about that trip."
+    )
+    assert {c.scope for c in find_absence_claims(searched)} == {ClaimScope.QUERY_SCOPED}
+    alone = "I found no earlier conversation about that trip."
+    assert {c.scope for c in find_absence_claims(alone)} == {ClaimScope.CORPUS_WIDE}
