@@ -702,7 +702,7 @@ def _unpercent_run(match: re.Match[str]) -> str:
 
 
 # One escape inside a word ("ne%76er"): decoded only when that makes a known word.
-_PERCENT_IN_WORD_RX = re.compile(r"(?<![\w%])[A-Za-z]+%[0-9A-Fa-f]{2}[A-Za-z]+(?![\w%])")
+_PERCENT_IN_WORD_RX = re.compile(r"(?<![\w%])[A-Za-z]*%[0-9A-Fa-f]{2}[A-Za-z]+(?![\w%])")
 
 
 def _unpercent_word(match: re.Match[str]) -> str:
@@ -712,7 +712,9 @@ def _unpercent_word(match: re.Match[str]) -> str:
 
 # URL-encoded prose ("Non%20mi%20hai%20mai%20detto"): an encoded space between letters,
 # when a text holds two or more of them.
-_PERCENT_SPACE_RX = re.compile(r"(?<=[^\W\d_])%20(?=[^\W\d_])")
+_PERCENT_SPACE_RX = re.compile(
+    r"(?:(?<=[^\W\d_])|(?<=%[0-9A-Fa-f]{2}))%20(?=[^\W\d_]|%[0-9A-Fa-f]{2})"
+)
 
 
 def _unescape(text: str) -> str:

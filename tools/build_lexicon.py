@@ -21,6 +21,7 @@ _WORD_RX = re.compile(r"[^\W\d_]{2,}")
 BASE = """
 never nothing nobody none nowhere no not told tell mentioned mention said say shared share
 discussed discuss talked talk record records found find search searched memory notes
+recollection recall remember remembered
 history anything ever before previously earlier haven't hasn't didn't don't couldn't
 cannot can't result results match matches entry entries trace mention mentions
 jamais rien aucun aucune personne dit parlé mentionné trouvé trouve recherche mémoire
@@ -37,7 +38,8 @@ ive youve weve id youd
 def words() -> list[str]:
     found = {w.casefold() for w in BASE.split()}
     for path in sorted(CORPUS.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
+        # "\n" only: str.splitlines() also splits at U+2028 and U+0085 inside a string
+        for line in path.read_text(encoding="utf-8").split("\n"):
             if line.strip():
                 text = unicodedata.normalize("NFKC", json.loads(line)["text"])
                 found.update(w.casefold() for w in _WORD_RX.findall(text))

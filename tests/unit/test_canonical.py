@@ -402,6 +402,11 @@ def test_encoded_spaces_underscored_letters_and_sprinkled_accents(text: str, exp
 def test_percent_encoded_words_with_encoded_spaces_are_decoded_when_known() -> None:
     assert for_claims("Innsbruck: n%6F%20r%65s%75lts.") == "Innsbruck: no results."
     assert for_claims("100%25 sure, a%20b") == "100%25 sure, a%20b"
+    # a topic word the lexicon lacks among known ones
+    assert (
+        for_claims("for s%65%61t%20pr%65f%65r%65nc%65%20%61nd%20f%6Fund%20n%6Fthing.")
+        == "for seat preference and found nothing."
+    )
 
 
 def test_a_line_break_inside_japanese_joins_without_a_space() -> None:
@@ -429,3 +434,9 @@ def test_a_line_break_inside_japanese_joins_without_a_space() -> None:
 def test_short_leet_spaced_ideographs_and_quoted_pieces(text: str, expected: str) -> None:
     assert for_claims(text) == expected
     assert for_claims(expected) == for_claims(text)
+
+
+def test_slashed_letters_of_a_claim_word_join_into_it() -> None:
+    assert for_claims("I have no r/e/c/o/l/l/e/c/t/i/o/n of you telling me that.") == (
+        "I have no recollection of you telling me that."
+    )
