@@ -359,10 +359,14 @@ _LEADING_RX = re.compile(
 _TRAILING_RX = re.compile(r"[\s.,;:!?\u2026\-\u2013\u2014\"')\]]+$")
 _HAS_WORD_RX = re.compile(r"[^\W_]")
 _QUESTION_START_RX = re.compile(
-    r"(?:did|do|does|have|has|had|is|are|was|were|am|can|could|would|will|should|shall"
-    r"|may|might|must|what|who|whom|whose|when|where|why|how|which|isn't|aren't|wasn't"
-    r"|weren't|didn't|don't|doesn't|haven't|hasn't|hadn't|can't|couldn't|wouldn't|won't"
-    r"|shouldn't)\b"
+    r"(?:what|who|whom|whose|when|where|why|how|which)\b"
+    # English auxiliaries only before a subject: Portuguese "Do seu cachorro" ("of your
+    # dog") and Italian "Do" are no questions
+    r"|(?:did|do|does|have|has|had|is|are|was|were|am|can|could|would|will|should|shall"
+    r"|may|might|must|isn't|aren't|wasn't|weren't|didn't|don't|doesn't|haven't|hasn't"
+    r"|hadn't|can't|couldn't|wouldn't|won't|shouldn't)\s+(?:you|i|we|they|he|she|it|there"
+    r"|that|this|these|those|your|my|our|their|his|her|the|a|an|any|anyone|anything"
+    r"|someone|something|anybody|somebody|u|ya|y'all|(?-i:[A-Z])[\w'-]*)\b"
     # other languages: French inversion and est-ce que, Spanish/Portuguese/Italian
     # question words, German/Dutch verb-first auxiliaries before a pronoun
     r"|¿|[\w']+-(?:t-)?(?:je|tu|il|elle|on|nous|vous|ils|elles)\b|est-ce\b"
@@ -1141,7 +1145,12 @@ _EMPTY_VERDICT_RX = _rx(
     r"|null\s+treffer|keine\s+treffer|kein\s+treffer|fehlanzeige|ergebnislos|nulla|niente"
     r"|nessun\s+risultato|zero\s+risultati|buco\s+nell'acqua|nenhum\s+resultado"
     r"|sem\s+(?:sucesso|resultados?)|zero\s+resultados|niets|geen\s+(?:resultaten|treffers"
-    r"|resultaat)|nul\s+resultaten)(?:\s+(?:de\s+nada|de\s+rien|du\s+tout|at\s+all))?$"
+    r"|resultaat)|nul\s+resultaten"
+    # zero of any kind of hit ("zero correspondências", "zéro correspondance", "0 Treffer")
+    r"|(?:zero|z[ée]ro|cero|null|nul|0)\s+(?:correspond[êe]ncias?|correspondances?"
+    r"|coincidencias?|corrispondenze|ocorr[êe]ncias|entradas|entr[ée]es|voci|ergebnisse?"
+    r"|eintr[äa]ge|treffer|hits|resultaten|matches|entries))"
+    r"(?:\s+(?:de\s+nada|de\s+rien|du\s+tout|at\s+all))?$"
 )
 # Idioms of coming back empty, read anywhere in a clause that follows a search or holds
 # one ("stand am Ende mit leeren Händen da", "je suis revenu bredouille", "ni rastro").
@@ -1161,7 +1170,8 @@ _SEARCH_VERB_RX = _rx(
     r"\b(?:search(?:ed|ing)?|looked|looking|checked|checking|lookup|look-up|queried|scanned"
     r"|went\s+through|going\s+through|combed|combing|dug|digging|durchk[äa]mmt|peinado"
     r"|pein[ée]|uitgekamd|miré|mirado|guardato|olhei"
-    r"|cherch[ée]|cherchant|fouill[ée]|fouillant|parcouru|v[ée]rifi[ée]|consult[ée]|busqu[ée]|buscado|buscando"
+    r"|cherch[ée]|cherchant|fouill[ée]|fouillant|parcouru|v[ée]rifi[ée]|consult[ée]|consultei"
+    r"|consultado|busqu[ée]|buscado|buscando"
     r"|revis[ée]|revisado|rastre[ée]|gesucht|durchsucht|durchforstet"
     r"|nachgesehen|nachgeschaut|abgefragt|cercato|cercando|controllato|verificato|frugato"
     r"|procurei|procurado|procurando|pesquisei|pesquisado|verifiquei|vasculhei|gezocht"
@@ -1497,6 +1507,10 @@ _OTHER_SYSTEM_RX = re.compile(
     r"|screenshot|logs?|folders?|director(?:y|ies)|drive|dropbox|repo(?:sitory)?|github|jira"
     r"|tracker|server|api|sql|table|index|wiki|intranet|browser|marketplace|ebay|airline"
     r"|booking|calendar|phone|contacts"
+    # a search tool named by what it finds ("the flight search", "a hotel search")
+    r"|(?<!your\s)(?:flight|hotel|train|rail|bus|fare|room|rental|product|price)\s+search"
+    r"|recherche\s+de\s+(?:vols?|h[ôo]tels?|trains?)|b[úu]squeda\s+de\s+(?:vuelos|hoteles)"
+    r"|flugsuche|hotelsuche|ricerca\s+(?:voli|hotel)|pesquisa\s+de\s+(?:voos|hot[ée]is)"
     # the same places in the other gate languages: the user's mailbox, the web
     r"|posteingang|postfach|im\s+netz|spam-?ordner|bo[îi]te\s+de\s+r[ée]ception|messagerie"
     r"|ind[ée]sirables|en\s+ligne|bandeja\s+de\s+entrada|en\s+l[íi]nea|casella\s+(?:di\s+posta"

@@ -673,3 +673,26 @@ def test_the_store_described_after_its_search_is_the_searchs_result() -> None:
     assert {c.scope for c in find_absence_claims(searched)} == {ClaimScope.QUERY_SCOPED}
     alone = "I found no earlier conversation about that trip."
     assert {c.scope for c in find_absence_claims(alone)} == {ClaimScope.CORPUS_WIDE}
+
+
+@pytest.mark.parametrize(
+    ("text", "scopes"),
+    [
+        # a Portuguese "Do" ("of the") opening a statement is no English question
+        ("Do seu cachorro você nunca me falou nada; qual é o nome dele?", {"corpus_wide"}),
+        ("Did you ever tell me your flight number?", set()),
+        # zero of any kind of hit, after a search
+        ("Consultei a sua memória sobre o cartão: zero correspondências.", {"query_scoped"}),
+        ("Busqué en tus notas la cita del dentista: cero coincidencias.", {"query_scoped"}),
+        ("Das Spiel endete null Treffer.", set()),
+        # a search tool named by what it finds is another system; the user's job search not
+        ("The flight search returned no direct flights from Oslo to Lima.", set()),
+        (
+            "After scanning the notes I keep on your job search, I don't see anything "
+            "about Siemens.",
+            {"query_scoped"},
+        ),
+    ],
+)
+def test_round9_absence_rules(text: str, scopes: set[str]) -> None:
+    assert {c.scope.value for c in find_absence_claims(text)} == scopes
