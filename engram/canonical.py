@@ -487,9 +487,12 @@ _QUOTED_PIECES_RX = re.compile(
 )
 
 
+_LETTER_RUN_RX = re.compile(r"[^\W\d_]+")
+
+
 def _unquote_pieces(match: re.Match[str]) -> str:
     run = match.group()
-    word = "".join(re.findall(r"[^\W\d_]+", run))
+    word = "".join(_LETTER_RUN_RX.findall(run))
     return word if is_known_word(word) else run
 
 

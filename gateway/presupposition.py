@@ -665,7 +665,7 @@ _LAST_TIME_RX = re.compile(
 # second person singular has (es -abas/-aste/-iste, it -avi/-evi/-ivi/-asti/-esti, "eri").
 _SECOND_PERSON_RX = re.compile(
     rf"\b(?:{_SUBJ}|{_POSS}|\w+(?:abas|aste|iste|avi|evi|ivi|asti|esti|isti)|eri|estabas"
-    r"|estavas|étais|stressiez|\w+iez)\b",
+    r"|estavas|étais|\w+iez)\b",
     re.IGNORECASE,
 )
 # The assistant's own act last time ("I told you last time", "Comme je vous l'ai proposé la
@@ -688,12 +688,12 @@ _POSS_NAME_RX = re.compile(rf"(?:^|[\s,(']){_POSS}\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w-]+
 _EVENTS = (
     r"recital|concert|audition|graduation|party|match|game|tournament|practice|training"
     r"|appointment|check-?up|wedding|birthday|christening|visit|surgery|r[ée]cital|f[êe]te"
-    r"|mariage|anniversaire|visite|rendez-vous|entra[îi]nement|examen|recital|concierto"
+    r"|mariage|anniversaire|visite|rendez-vous|entra[îi]nement|examen|concierto"
     r"|audici[óo]n|boda|cumplea[ñn]os|fiesta|partido|entrenamiento|revisi[óo]n|visita|cita"
     r"|consulta|saggio|concerto|matrimonio|compleanno|festa|partita|allenamento"
     r"|appuntamento|audi[çc][ãa]o|casamento|anivers[áa]rio|jogo|treino|\w*vorspiel|\w*konzert"
     r"|geburtstag|hochzeit|\w*termin|\w*spiel|\w*training|verjaardag|bruiloft|\w*wedstrijd"
-    r"|\w*training|afspraak|uitvoering"
+    r"|afspraak|uitvoering"
 )
 _PERSON = r"(?-i:[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)"
 _EVENT_OF_NAMED_RX = re.compile(
@@ -713,15 +713,19 @@ _OCCASIONS_ALONE_RX = re.compile(
 
 
 _CAPITALISED_BEFORE_RX = re.compile(r"(?-i:[A-ZÀ-ÖØ-Þ])[\w.-]*\s+$")
+_PERSON_RX = re.compile(_PERSON)
+# Where a named possession was ("Ton Erasmus à Kraków").
+_AT_PLACE_RX = re.compile(rf"\s+(?:à|a|en|in|em|nach|naar)\s+{_PERSON}")
 
 
 def _event_of_someone_named(sentence: str) -> bool:
     m = _EVENT_OF_NAMED_RX.search(sentence)
-    if not m or any(w in _NOT_NAMES for w in re.findall(_PERSON, m.group())):
+    names = _PERSON_RX.findall(m.group()) if m else []
+    if not m or any(w in _NOT_NAMES for w in names):
         return False
     if m.group()[0].isupper() and _CAPITALISED_BEFORE_RX.search(sentence[: m.start()]):
         return False  # "Taylor Swift's concert"
-    if _CALENDAR_WORD_RX.fullmatch(re.findall(_PERSON, m.group())[0].rstrip("s")):
+    if _CALENDAR_WORD_RX.fullmatch(names[0].rstrip("s")):
         return False
     return bool(_OCCASIONS_ALONE_RX.search(m.group()) or _DATE_RX.search(sentence))
 
@@ -771,10 +775,7 @@ def _named_possession(clause: str) -> bool:
     name = m.group().split()[-1]
     if _CALENDAR_WORD_RX.fullmatch(name):
         return False
-    # with its date, or where it was ("Ton Erasmus à Kraków")
-    return bool(_DATE_RX.search(clause)) or bool(
-        re.match(rf"\s+(?:à|a|en|in|em|nach|naar)\s+{_PERSON}", clause[m.end() :])
-    )
+    return bool(_DATE_RX.search(clause)) or bool(_AT_PLACE_RX.match(clause, m.end()))
 
 
 def _names_someone(text: str) -> bool:
@@ -840,23 +841,21 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after:
         return False
     if negated(before + " " + clause) and not _INTOLERANCE_RX.search(clause):
         return False
-    if not _MODAL_RX.search(before[-30:] + " " + clause) and (
-        _named_with_a_fear(before[-30:] + " " + clause)
+    lead = before[-30:] + " " + clause
+    sentence_so_far = before + " " + clause
+    if not _MODAL_RX.search(lead) and (
+        _named_with_a_fear(lead)
         or (
-            _LAST_TIME_RX.search(before + " " + clause)
+            _LAST_TIME_RX.search(sentence_so_far)
             and _SECOND_PERSON_RX.search(clause)
             and not _FIRST_PERSON_RX.search(clause)
         )
         or _named_possession(clause)
         or _event_of_someone_named(before[-40:] + " " + clause + " " + after[:30])
-        or (
-            _SINCE_YOU_RX.search(before + " " + clause)
-            and _PAST_TIME_RX.search(before + " " + clause)
-        )
+        or (_SINCE_YOU_RX.search(sentence_so_far) and _PAST_TIME_RX.search(sentence_so_far))
         or _YOUR_YEARS_RX.search(clause)
     ):
         return True
-    lead = before[-30:] + " " + clause
     window = clause[:80]
     opening = before.strip(" ,-\u2013\u2014") == ""
     triggered = _TRIGGERED_RX.search(lead) or (opening and _INITIAL_RX.search(clause))
