@@ -451,6 +451,8 @@ _TOKEN_RX = re.compile(r"\S+")
 def _unleet_text(text: str) -> str:
     """Leet words (``n3v3r``) read as the known words they spell, then their short
     neighbours (``m3``) where a neighbour was one."""
+    if not _MIXED_RX.search(text):
+        return text  # no leet word, so no neighbour to restore either
     tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN_RX.finditer(text)]
     restored = [_MIXED_RX.sub(_unleet, t) for _, _, t in tokens]
     changed = [r != t for r, (_, _, t) in zip(restored, tokens, strict=True)]
