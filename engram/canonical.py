@@ -264,6 +264,10 @@ _INTRAWORD_UNDERSCORE_RX = re.compile(
 # identifier (snake_case pieces are words), so it is joined whether or not it is known.
 _UNDERSCORED_LETTERS_RX = re.compile(r"(?<!\w)(?:[^\W\d_]_){2,}[^\W\d_](?!\w)")
 _INLINE_CODE_RX = re.compile(r"(?<!`)`([^`\n]{1,40})`(?!`)")
+# Inside inline code, what only code has: an operator or bracket, a path or a dotted name,
+# a colon or two digits in a row ("`ORA-01403: no data found`", "`user.id`", "`f(x)`").
+# Such a span stays code (the gate masks it); a span of words is prose in disguise.
+_CODE_LIKE_RX = re.compile(r"[:;=*+(){}\[\]<>/\\|$#@%&^~]|\d\d|\w\.\w|\w_\w")
 _SYMBOL_CATEGORIES = frozenset({"So", "Sk", "Co"})
 _SPACES_RX = re.compile(r"[ \t]{2,}")
 _BLOCK_START_RX = re.compile(r"^[ \t]*(?:[-*+\u2022]\s|\d+[.)]\s|#|>|\||`{3}|~{3})")
@@ -776,7 +780,7 @@ def _unformat(text: str) -> str:
     text = _strip_symbols(text)
     # Lines are joined before inline code is unwrapped: "`\n`" is "` `" is " " in one pass.
     text = _join_lines(text)
-    text = _INLINE_CODE_RX.sub(r"\1", text)
+    text = _INLINE_CODE_RX.sub(_unwrap_prose_code, text)
     # Accents come off before digits are read as letters: "$ÈRA" is "$ERA" is "sera",
     # in one pass (the canonical text of a canonical text is itself).
     text = _unmark_text(text)
@@ -791,6 +795,11 @@ def _unformat(text: str) -> str:
     text = _INNER_UPPER_RX.sub(_uncamel, text)
     text = _untextspeak(_unshout(text))
     return _SPACES_RX.sub(" ", text)
+
+
+def _unwrap_prose_code(match: re.Match[str]) -> str:
+    inner = match.group(1)
+    return match.group() if _CODE_LIKE_RX.search(inner) else inner
 
 
 def _passes_through(block: str) -> bool:

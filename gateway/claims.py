@@ -37,9 +37,8 @@ from gateway.truthfulness import (
     Clause,
     absence_claims,
     analyse,
+    claims_no_memory_absence,
     coverage_qualified,
-    reports_a_find,
-    searched_elsewhere,
 )
 
 __all__ = ["ClaimKind", "FoundClaim", "find_claims"]
@@ -363,11 +362,13 @@ def _classified(
 
 
 def _no_absence_here(analysis: Analysis, sentence: int) -> bool:
-    """A sentence that searched another system (the web, the user's inbox) or counts what
-    it found claims no absence from memory, whatever the classifier reads in it (the
-    rules hold back in the same places)."""
-    text = analysis.sentence_text(sentence)
-    return searched_elsewhere(text) or reports_a_find(text)
+    """A sentence that searched another system (the web, the user's inbox), reports what
+    it found, promises discretion or says the memory is off claims no absence from
+    memory, whatever the classifier reads in it (the rules hold back in the first two)."""
+    span = analysis.sentences[sentence]
+    return claims_no_memory_absence(
+        analysis.sentence_text(sentence), analysis.text[span.start : span.end]
+    )
 
 
 def _unqualified(analysis: Analysis, found: list[FoundClaim]) -> list[FoundClaim]:

@@ -344,6 +344,13 @@ _SEGMENT_CONDITIONAL_RX = re.compile(
     # Italian/Portuguese "se" opening a segment before a subject, article or negation
     # ("Se la ricerca non trova nulla", "Se você não disser"); the Spanish clitic "se me /
     # se lo" (a reflexive, not "if") is left alone.
+    # German "Sollte ich nichts finden, ..." (a condition by inversion, not a question)
+    r"|solltet?(?:e?st|en)?\s+(?:ich|du|er|sie|es|wir|ihr|man|die|der|das|dein\w*|mein\w*"
+    r"|Ihr\w*|unser\w*|sich|in|bei|im|jemand|nichts|keine?)\b"
+    # and before a preposition with its article ("Se nelle note non trovo nulla", "Se no
+    # histórico não houver nada")
+    r"|se\s+(?:nel(?:la|le|lo|l'|gli)?|nei|negli|sul(?:la|le|lo|l')?|sui|dal(?:la|le|lo|l')?"
+    r"|dai|in|tra|fra|dopo|no|na|nos|nas|em|depois|dentro|durante|entre)\b"
     r"|se\s+(?:il|la|i|gli|le|l'|un|una|uno|o|a|os|as|um|uma|non|não|nao|você|vocês|tu"
     r"|lei|voi|mi|ti|ci|vi|hai|ha|è|sei|for|tiver|nessun[oa]?|nenhum[a]?|nada|nulla|nunca"
     r"|mai|por\s+acaso|per\s+caso"
@@ -1602,6 +1609,18 @@ _ELSEWHERE_RX = re.compile(
     r"|la\s+web|l[íi]nea)|en\s+tu\s+bandeja\s+de\s+entrada|in\s+rete|su\s+internet"
     r"|nella\s+tua\s+casella|na\s+(?:internet|web)|na\s+sua\s+caixa\s+de\s+entrada"
     r"|op\s+(?:internet|het\s+web)|in\s+je\s+inbox)\b"
+    # the user's own mail service by name ("your Outlook search", "nella tua PEC")
+    r"|\b(?:your|ta|tu|votre|vuestra|su|deine?[mnrs]?|Ihre?[mnrs]?|tua|sua|tuo|suo|teu|seu|je|uw)"
+    r"\s+(?:Outlook|Gmail|PEC|Thunderbird|Yahoo|Proton\s?Mail|iCloud|Hotmail|GMX|Posteo"
+    r"|Web\.de|Libero|Aruba)\b"
+    # a search read off a screenshot the user sent ("Going by the screenshot", "Dallo
+    # screenshot", "d'après ta capture", "según la captura", "laut dem Screenshot")
+    r"|\b(?:(?:from|in|on|going\s+by|according\s+to|based\s+on|judging\s+by)\s+(?:the|your|this"
+    r"|that)\s+screen\s?shot|(?:dallo|nello|sullo|dal\s+tuo|nel\s+tuo)\s+screenshot"
+    r"|(?:d'apr[èe]s|sur|selon)\s+(?:la|ta|votre|cette)\s+capture|(?:en|seg[úu]n)\s+(?:la|tu|su|esta)"
+    r"\s+captura|(?:auf|laut)\s+(?:dem|deinem|Ihrem)\s+(?:Screenshot|Bildschirmfoto)"
+    r"|(?:pelo|no|do|neste|nesse)\s+print|(?:na|pela)\s+captura|op\s+de\s+(?:screenshot"
+    r"|schermafbeelding))\b"
     rf"|{_JA_ELSEWHERE}",
     re.I,
 )
@@ -1620,6 +1639,62 @@ _COUNTED_RX = re.compile(
 _FOUND_RX = re.compile(
     r"\b(?:found|find|there\s+(?:are|were)|trouv[ée]\w*|il\s+y\s+a|hay|hab[íi]a|encontr\w+"
     r"|gefunden|gibt\s+es|trovat\w*|ci\s+sono|achei|h[áa]|gevonden|staan|zijn\s+er)\b",
+    re.I,
+)
+
+
+# The speaker's own find, in the past ("I found the receipt in your notes", "ho trovato",
+# "j'ai trouvé", "encontré", "habe ich ... gefunden", "encontrei", "achei", "heb ik ...
+# gevonden"); :func:`reports_a_find` also asks that nothing be negated.
+_FIRST_PERSON_FIND_RX = re.compile(
+    r"\bI(?:'ve|\s+have)?\s+(?:just\s+|also\s+)?found\b|\bj'ai\s+(?:bien\s+)?trouv[ée]"
+    r"|\b(?:he\s+)?encontr[ée]\b|\bho\s+(?:anche\s+|gi[àa]\s+)?trovato\b"
+    r"|\b(?:habe\s+ich|ich\s+habe)\b[^.!?]{0,50}?\bgefunden\b|\bencontrei\b|\bachei\b"
+    r"|\b(?:heb\s+ik|ik\s+heb)\b[^.!?]{0,50}?\bgevonden\b",
+    re.I,
+)
+# "I found zero matches": a find of nothing.
+# So is one near any bare "no" (:func:`negated` reads Portuguese "no" as "in the").
+_ZERO_RX = re.compile(
+    r"\b(?:zero|0|cero|z[ée]ro|null|nul|nulla|niente|nada|rien|nichts|niets|no|non|n[ãa]o"
+    r"|nicht|niet|kein\w*|geen|nunca|jamais|mai|nie|nooit)\b",
+    re.I,
+)
+# A promise to tell no one: a first-person future (or present for future) of telling,
+# sharing or revealing, and "no one" of the same language, in either order.
+_DISCRETION_RX = re.compile(
+    r"\b(?:I|we)(?:'ll|\s+will|\s+would|\s+won't|\s+wouldn't|'m\s+not\s+going\s+to"
+    r"|\s+am\s+not\s+going\s+to|\s+promise\s+(?:not\s+|never\s+)?to)\b[^.!?]{0,40}?"
+    r"\b(?:tell|share|repeat|reveal|disclose|pass|say|mention)\w*\b[^.!?]{0,40}?"
+    r"\b(?:anyone|anybody|no\s?one|nobody|third\s+part(?:y|ies))\b"
+    r"|\b(?:dirai|r[ée]p[ée]terai|r[ée]v[ée]lerai|partagerai|raconterai|divulguerai|vais\s+"
+    r"(?:le\s+|l'|en\s+|la\s+)?(?:dire|r[ée]p[ée]ter|partager|raconter|r[ée]v[ée]ler))\b"
+    r"[^.!?]{0,40}?\bpersonne\b"
+    r"|\b(?:dir[ée]|contar[ée]|compartir[ée]|revelar[ée]|repetir[ée]|voy\s+a\s+(?:contar|decir"
+    r"|compartir|revelar|repetir))\w*\b[^.!?]{0,40}?\bnadie\b"
+    r"|\bich\s+(?:werde|w[üu]rde|verrate|erz[äa]hle|sage|gebe)\b[^.!?]{0,60}?\bniemand(?:em)?\b"
+    r"|\bniemand(?:em)?\b[^.!?]{0,30}?\b(?:erz[äa]hlen|sagen|verraten|weitergeben|weitersagen"
+    r"|weitererz[äa]hlen)\b"
+    r"|\b(?:dir[òo]|racconter[òo]|riveler[òo]|condivider[òo]|ripeter[òo]|riferir[òo])\b"
+    r"[^.!?]{0,40}?\bnessuno\b"
+    r"|\b(?:direi|contarei|compartilharei|partilharei|revelarei|repetirei|vou\s+(?:contar"
+    r"|dizer|compartilhar|partilhar|revelar))\b[^.!?]{0,40}?\bningu[ée]m\b"
+    r"|\bik\s+(?:zal|ga|vertel|deel)\b[^.!?]{0,50}?\bniemand\b",
+    re.I,
+)
+# The memory off or absent as the frame of a sentence ("without memory turned on", "sans
+# la mémoire activée", "con la memoria disattivata", "Sem a memória ligada").
+_MEMORY_OFF_RX = re.compile(
+    r"\bwithout\s+(?:the\s+|my\s+)?memory\b|\bmemory\s+(?:is\s+|being\s+|was\s+)?(?:off"
+    r"|disabled|turned\s+off|switched\s+off)\b"
+    r"|\bsans\s+(?:la\s+|ma\s+)?m[ée]moire\b|\bm[ée]moire\s+d[ée]sactiv[ée]e\b"
+    r"|\bsin\s+(?:la\s+|mi\s+)?memoria\b|\bmemoria\s+(?:desactivada|apagada|disattivata"
+    r"|spenta)\b|\bsenza\s+(?:la\s+)?memoria\b"
+    r"|\bohne\s+(?:das\s+|mein\s+|die\s+)?(?:ged[äa]chtnis|ged[äa]chtnisfunktion|speicher"
+    r"|erinnerungsfunktion|memory)\b|\b(?:ged[äa]chtnis|speicher)\w*\s+(?:ist\s+)?"
+    r"(?:deaktiviert|ausgeschaltet|aus)\b"
+    r"|\bsem\s+(?:a\s+)?mem[óo]ria\b|\bmem[óo]ria\s+(?:desligada|desativada)\b"
+    r"|\bzonder\s+(?:het\s+|mijn\s+)?geheugen\b|\bgeheugen\s+(?:staat\s+)?uit\b",
     re.I,
 )
 
@@ -1649,12 +1724,36 @@ def searched_elsewhere(sentence: str) -> bool:
 
 
 def reports_a_find(sentence: str) -> bool:
-    """Whether ``sentence`` (masked) reports found entries by their count, and negates
-    nothing."""
+    """Whether ``sentence`` (masked) reports found entries, by their count or as the
+    speaker's own find ("Nelle tue note ho trovato la ricevuta"), and negates nothing."""
     return (
-        bool(_COUNTED_RX.search(sentence))
-        and bool(_FOUND_RX.search(sentence))
-        and not negated(sentence)
+        (bool(_COUNTED_RX.search(sentence)) and bool(_FOUND_RX.search(sentence)))
+        or (bool(_FIRST_PERSON_FIND_RX.search(sentence)) and not _ZERO_RX.search(sentence))
+    ) and not negated(sentence)
+
+
+def promises_discretion(sentence: str) -> bool:
+    """Whether ``sentence`` (masked) promises to tell no one ("Non dirò mai a nessuno
+    quello che mi hai raccontato"): its negation is about the future, not the memory."""
+    return bool(_DISCRETION_RX.search(sentence))
+
+
+def memory_off(sentence: str) -> bool:
+    """Whether ``sentence`` (masked) is framed by the memory being off or absent ("Sem a
+    memória ligada, não consigo lembrar de nada"): a capability, not a search result."""
+    return bool(_MEMORY_OFF_RX.search(sentence))
+
+
+def claims_no_memory_absence(sentence: str, unmasked: str = "") -> bool:
+    """Whether ``sentence`` (masked) cannot claim an absence from this memory, whatever a
+    classifier reads in it: it searched another system, reports a find, promises
+    discretion or says the memory is off. A promise is read in ``unmasked`` (the same
+    sentence before masking) when given: its "never" is masked as a set phrase."""
+    return (
+        searched_elsewhere(sentence)
+        or reports_a_find(sentence)
+        or promises_discretion(unmasked or sentence)
+        or memory_off(sentence)
     )
 
 

@@ -440,3 +440,17 @@ def test_slashed_letters_of_a_claim_word_join_into_it() -> None:
     assert for_claims("I have no r/e/c/o/l/l/e/c/t/i/o/n of you telling me that.") == (
         "I have no recollection of you telling me that."
     )
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["`ORA-01403: no data found`", "`user.id`", "`f(x)`", "`a_b`", "`SELECT * FROM t`"],
+)
+def test_inline_code_that_only_code_has_stays_code(code: str) -> None:
+    assert code in for_claims(f"{code} is what the log shows.")
+
+
+def test_inline_code_of_words_is_unwrapped() -> None:
+    assert for_claims("You `never` told me, and `n3v3r` mentioned it.") == (
+        "You never told me, and never mentioned it."
+    )

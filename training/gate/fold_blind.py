@@ -2,7 +2,9 @@
 """Fold reported blind batches into the training corpus, clause by clause.
 
 Usage: python training/gate/fold_blind.py BATCH_DIR [BATCH_DIR ...]
-(writes ``training/gate/blind_<name>.jsonl`` per batch, e.g. ``blind_2026-12-01.jsonl``)
+(writes ``training/gate/blind_<name>.jsonl`` per batch, e.g. ``blind_2026-12-01.jsonl``),
+or ``fold_blind.py --as NAME DIR`` for a folder of written answers in the same format
+(writes ``training/gate/NAME.jsonl``; the written round-9 answers are folded this way).
 
 Only batches whose figures have been reported may be folded (docs/gateway.md says which
 have joined). Each text is split the way the gate splits it
@@ -115,10 +117,19 @@ def fold(batch: Path, model: ClaimClassifier) -> list[dict[str, str]]:
 
 def main() -> int:
     model = ClaimClassifier()
-    for arg in sys.argv[1:]:
+    args = sys.argv[1:]
+    # --as NAME: fold one folder of written answers (not a blind batch) into NAME.jsonl,
+    # e.g. the round-9 answers in training/gate/round9_answers -> round9_written.jsonl.
+    name = None
+    if args[:1] == ["--as"] and len(args) == 3:
+        name, args = args[1], args[2:]
+    elif "--as" in args:
+        print("usage: fold_blind.py [--as NAME DIR | BATCH_DIR ...]", file=sys.stderr)
+        return 2
+    for arg in args:
         batch = Path(arg).resolve()
         rows = fold(batch, model)
-        target = HERE / f"blind_{batch.name}.jsonl"
+        target = HERE / f"{name or 'blind_' + batch.name}.jsonl"
         target.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
         print(f"{target.name}: {len(rows)} clauses")
     return 0

@@ -1,0 +1,127 @@
+"""Sentences that cannot claim an absence from this memory, whatever a classifier reads
+in them: a promise of discretion, the memory off, the speaker's own find, another
+system's search (the user's mail service, a screenshot), a condition by inversion or
+after "se" with a preposition; and the claims beside them that must stay claims."""
+
+from __future__ import annotations
+
+import pytest
+
+from gateway.claims import ClaimKind, find_claims
+from gateway.truthfulness import (
+    analyse,
+    claims_no_memory_absence,
+    memory_off,
+    promises_discretion,
+    reports_a_find,
+    searched_elsewhere,
+)
+
+_ABSENCE_KINDS = {ClaimKind.ABSENCE, ClaimKind.UNSURE}
+
+
+def _absences(text: str) -> list[ClaimKind]:
+    return [c.kind for c in find_claims(text) if c.kind in _ABSENCE_KINDS]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Non dirò mai a nessuno quello che mi hai raccontato.",
+        "Lo que me has contado de tu padre no se lo voy a contar a nadie, jamás.",
+        "I won't tell anyone about it.",
+        "Je ne le dirai à personne.",
+        "Ich werde es niemandem erzählen.",
+        "Não vou contar a ninguém.",
+        "Ik zal het aan niemand vertellen.",
+    ],
+)
+def test_a_promise_to_tell_no_one_is_discretion(text: str) -> None:
+    assert promises_discretion(analyse(text).text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sem a memória ligada, não consigo lembrar de nada da conversa anterior.",
+        "Without memory turned on I keep nothing between chats.",
+        "Sans la mémoire activée, je ne garde rien.",
+        "Ohne Gedächtnisfunktion weiß ich davon nichts.",
+    ],
+)
+def test_the_memory_off_is_a_capability(text: str) -> None:
+    assert memory_off(analyse(text).masked)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Nelle tue note ho trovato la ricevuta della caparra e la data del rogito.", True),
+        ("I found the receipt in your notes.", True),
+        ("Dans tes notes, j'ai trouvé le reçu.", True),
+        ("I found nothing in your notes about the lease.", False),
+        ("I found zero matches for the lease.", False),
+        # "no" is also Portuguese "in the": any bare "no" keeps a find from being one.
+        ("Dos cosas: (1) listo; (2) en sus elementos guardados no encontré las notas.", False),
+    ],
+)
+def test_the_speakers_own_find_reports_one_unless_negated(text: str, found: bool) -> None:
+    assert reports_a_find(analyse(text).masked) is found
+
+
+@pytest.mark.parametrize(
+    ("text", "elsewhere"),
+    [
+        ("Dallo screenshot, la ricerca nella tua PEC per il bollo non dà risultati.", True),
+        ("Going by the screenshot, your Outlook search for 'invoice 4471' returned nothing.", True),
+        ("Laut dem Screenshot findet deine Suche in Gmail nichts.", True),
+        # a screenshot as the topic, not the source: still a search of this memory
+        ("Lo screenshot della bolletta non è tra i risultati recuperati.", False),
+    ],
+)
+def test_a_search_read_off_a_screenshot_or_the_users_mail_is_elsewhere(
+    text: str, elsewhere: bool
+) -> None:
+    assert searched_elsewhere(analyse(text).masked) is elsewhere
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Se nelle note non trovo nulla, ti faccio sapere e ripartiamo da zero.",
+        "Sollte ich in deinen Notizen nichts zur Kaution finden, frage ich dich einfach.",
+        "Se no histórico não houver nada, eu te aviso.",
+    ],
+)
+def test_a_condition_is_not_asserted(text: str) -> None:
+    analysis = analyse(text)
+    assert not any("nulla" in analysis.masked[c.start : c.end] for _, c in analysis.asserted())
+    assert _absences(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Non dirò mai a nessuno quello che mi hai raccontato.",
+        "Sem a memória ligada, não consigo lembrar de nada da conversa anterior.",
+        "Nelle tue note ho trovato la ricevuta della caparra e la data del rogito.",
+        "Dallo screenshot, la ricerca nella tua PEC per «cartella esattoriale» non dà risultati.",
+        "`ORA-01403: no data found` significa que la consulta no devolvió filas.",
+    ],
+)
+def test_these_benign_sentences_claim_no_absence(text: str) -> None:
+    assert _absences(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You never told me about your sister, and I won't tell anyone.",
+        "I searched your notes for the screenshot you mentioned and found nothing.",
+        "Lo screenshot della bolletta di cui parli non è tra i risultati recuperati.",
+    ],
+)
+def test_claims_beside_those_frames_stay_claims(text: str) -> None:
+    assert _absences(text)
+    first = analyse(text)
+    assert not claims_no_memory_absence(first.sentence_text(0)) or "never told" in text
