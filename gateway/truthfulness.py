@@ -344,9 +344,6 @@ _SEGMENT_CONDITIONAL_RX = re.compile(
     # Italian/Portuguese "se" opening a segment before a subject, article or negation
     # ("Se la ricerca non trova nulla", "Se você não disser"); the Spanish clitic "se me /
     # se lo" (a reflexive, not "if") is left alone.
-    # German "Sollte ich nichts finden, ..." (a condition by inversion, not a question)
-    r"|solltet?(?:e?st|en)?\s+(?:ich|du|er|sie|es|wir|ihr|man|die|der|das|dein\w*|mein\w*"
-    r"|Ihr\w*|unser\w*|sich|in|bei|im|jemand|nichts|keine?)\b"
     # and before a preposition with its article ("Se nelle note non trovo nulla", "Se no
     # histórico não houver nada")
     r"|se\s+(?:nel(?:la|le|lo|l'|gli)?|nei|negli|sul(?:la|le|lo|l')?|sui|dal(?:la|le|lo|l')?"
@@ -355,6 +352,14 @@ _SEGMENT_CONDITIONAL_RX = re.compile(
     r"|lei|voi|mi|ti|ci|vi|hai|ha|è|sei|for|tiver|nessun[oa]?|nenhum[a]?|nada|nulla|nunca"
     r"|mai|por\s+acaso|per\s+caso"
     r"|niente|ninguém|nessuno|alguém|qualcuno|questa|questo|essa|esse|este|esta)\b",
+    re.I,
+)
+# German "Sollte ich nichts finden, ..." opening a sentence: a condition by inversion, not
+# a question. After a fronted clause the same words are a main clause ("Da Opa Heinz am
+# Freitag kommt, sollte das Essen früh sein"), so only the first segment is read.
+_INVERTED_CONDITIONAL_RX = re.compile(
+    r"solltet?(?:e?st|en)?\s+(?:ich|du|er|sie|es|wir|ihr|man|die|der|das|dein\w*|mein\w*"
+    r"|Ihr\w*|unser\w*|sich|in|bei|im|jemand|nichts|keine?)\b",
     re.I,
 )
 _LEADING_RX = re.compile(
@@ -494,7 +499,11 @@ def _analyse_sentence(masked: str, s_start: int, s_end: int, paragraph: int) -> 
             tag_question or index == len(segments) - 1 or bool(_QUESTION_START_RX.match(seg_head))
         )
         seg_conditional = supposed or (
-            not is_question and bool(_SEGMENT_CONDITIONAL_RX.match(seg_head))
+            not is_question
+            and (
+                bool(_SEGMENT_CONDITIONAL_RX.match(seg_head))
+                or (index == 0 and bool(_INVERTED_CONDITIONAL_RX.match(seg_head)))
+            )
         )
         supposed = supposed or bool(_SUPPOSITION_ONLY_RX.fullmatch(seg_head.strip()))
         frame_ends = [a + m.end() for m in _REPORT_FRAME_RX.finditer(seg_text)]

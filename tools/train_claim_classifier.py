@@ -100,6 +100,12 @@ ROUND7_WEIGHT = 1.0
 # clause, said as an idiom or with the subject dropped; and their twins). 1, as rounds 6
 # and 7: the constructions are new, not a correction of earlier labels.
 ROUND8_WEIGHT = 1.0
+# The round-9 clauses (round9_written.jsonl: answers written as a native speaker would,
+# not composed from templates, in the six languages, folded with
+# `training/gate/fold_blind.py --as round9_written training/gate/round9_answers`:
+# remembered facts presupposed in advice, their second-person look-alikes, and promises,
+# conditions, other systems' searches, capabilities and finds) weigh 1, like any file
+# without a weight of its own.
 # The recollection head: a binary logistic regression over the e5 embedding, "does this
 # clause present something about the user as remembered?", fitted on the written corpus
 # (every round) and the folded batches' recollections only (their benign clauses hold
