@@ -126,11 +126,37 @@ def _fold_foreign_word(match: re.Match[str]) -> str:
     return latin if is_known_word(latin.lower()) else word
 
 
+_SHORT_NEGATIONS = frozenset({"no", "not", "non", "nie", "nul", "nee", "nao", "nem", "ni"})
+
+
+def _fold_short_negation(match: re.Match[str]) -> str:
+    """A two- or three-letter word of look-alikes spelling a negation in Latin prose."""
+    folded = _fold_short_foreign_word(match)
+    return folded if folded.lower() in _SHORT_NEGATIONS else match.group()
+
+
+def _fold_short_foreign_word(match: re.Match[str]) -> str:
+    """A word of one to three look-alike letters in Latin prose where other look-alikes
+    were folded ("Ι dοn't rесаll уоυ"): the known word its skeleton spells."""
+    word = match.group()
+    if len(word) >= 4 or word.isascii() or any(_is_latin_letter(c) for c in word):
+        return word
+    table = _skeleton_table()
+    if not all(c in table for c in word):
+        return word
+    latin = "".join(table[c] for c in word)
+    if latin in ("l", "I"):  # a capital iota or its kin standing alone is "I"
+        return "I"
+    return latin if is_known_word(latin.lower()) else word
+
+
 # A space other than U+0020 between the letters of one word ("nev\u200aer", "no\u00a0thing"):
 # NFKC would make it an ordinary space and split the word, so the word is joined first
 # when that makes a known word (a no-break space between two words stays a space).
+# Single letters spaced by them ("g\u2009o\u2009t") are letter spacing, undone after NFKC
+# (:func:`_unspace`), so both sides hold two letters or more.
 _ODD_SPACE_IN_WORD_RX = re.compile(
-    r"([^\W\d_]+)[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]([^\W\d_]+)"
+    r"(?<![^\W\d_])([^\W\d_]{2,})[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]([^\W\d_]{2,})"
 )
 
 
@@ -140,8 +166,25 @@ def _join_odd_space(match: re.Match[str]) -> str:
     return joined if is_known_word(joined.lower()) else match.group()
 
 
-# Hangul fillers are letters that render as nothing: a word split by one is one word.
+# Hangul fillers are letters that render as nothing: a word split by one is one word when
+# joined it is a known word, and two words otherwise ("Enㅤningunaㅤde" is "En ninguna de").
 _FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
+_FILLER_BETWEEN_RX = re.compile(
+    "([^\\W\\d_\u115f\u1160\u3164\uffa0]+)[\u115f\u1160\u3164\uffa0]+(?=([^\\W\\d_\u115f\u1160\u3164\uffa0]+))"
+)
+
+
+def _unfill(text: str) -> str:
+    if not any(c in _FILLERS for c in text):
+        return text
+
+    def join(match: re.Match[str]) -> str:
+        first, second = match.groups()
+        return first if is_known_word((first + second).lower()) else first + " "
+
+    return _FILLER_BETWEEN_RX.sub(join, text)
+
+
 # Regional indicator symbols render as letters (two of them as a flag): a run of three or
 # more spelling a known word ("🇳🇪🇻🇪🇷") is that word; flags stay symbols.
 _REGIONAL_RUN_RX = re.compile("[\U0001f1e6-\U0001f1ff]{3,}")
@@ -198,7 +241,7 @@ def fold_characters(text: str) -> str:
     if "\x1b" in text or "\x9b" in text:
         text = _TERMINAL_ESCAPE_RX.sub("", text)
     if not text.isascii():
-        text = _ODD_SPACE_IN_WORD_RX.sub(_join_odd_space, text)
+        text = _unfill(_ODD_SPACE_IN_WORD_RX.sub(_join_odd_space, text))
     text = unicodedata.normalize("NFKC", _unenclose(_unoverride(text)))
     if not text.isascii():
         text = _REGIONAL_RUN_RX.sub(_regional_letters, text)
@@ -212,10 +255,16 @@ def fold_characters(text: str) -> str:
         if category == "Mn" and out and _is_latin_letter(out[-1]):
             continue  # NFKC composed what belongs; what is left is decoration
         out.append(_small_capital(char) if not char.isascii() else char)
-    folded = unicodedata.normalize("NFC", "".join(out))
-    folded = _WORD_RX.sub(_fold_word, folded)
+    composed = unicodedata.normalize("NFC", "".join(out))
+    folded = _WORD_RX.sub(_fold_word, composed)
     if not folded.isascii() and _mostly_latin(folded):
         folded = _WORD_RX.sub(_fold_foreign_word, folded)
+        if folded != composed:
+            # look-alikes are in use here: short words of them too ("Ι", "уоυ")
+            folded = _WORD_RX.sub(_fold_short_foreign_word, folded)
+        else:
+            # a negation spelt in look-alikes alone ("Νο memory entries mention ...")
+            folded = _WORD_RX.sub(_fold_short_negation, folded)
     return folded
 
 
@@ -263,6 +312,14 @@ _INTRAWORD_UNDERSCORE_RX = re.compile(
 # Single letters joined by underscores ("M_a_t_t_e_o"): a word spelled out, never an
 # identifier (snake_case pieces are words), so it is joined whether or not it is known.
 _UNDERSCORED_LETTERS_RX = re.compile(r"(?<!\w)(?:[^\W\d_]_){2,}[^\W\d_](?!\w)")
+_UNDERSCORED_PAIR_RX = re.compile(r"(?<!\w)[^\W\d_]_[^\W\d_](?!\w)")
+
+
+def _join_underscored_pair(match: re.Match[str]) -> str:
+    joined = match.group().replace("_", "")
+    return joined if is_known_word(joined.lower()) else match.group()
+
+
 _INLINE_CODE_RX = re.compile(r"(?<!`)`([^`\n]{1,40})`(?!`)")
 # Inside inline code, what only code has: an operator or bracket, a path or a dotted name,
 # a colon or two digits in a row ("`ORA-01403: no data found`", "`user.id`", "`f(x)`").
@@ -344,6 +401,18 @@ _TWO_LETTERS_RX = re.compile(r"(?<![^\W\d_])[^\W\d_]{2}(?![^\W\d_])")
 
 
 _LETTER_SEP_RX = re.compile(r"[.\-\u00b7*/|\u2022\u2219\u2027\u22c5]")
+# Letter spacing with wider gaps between the words ("n o   m a t c h"): each group is a
+# word, kept only when every group is a known one.
+_WIDE_SPACED_RX = re.compile(
+    r"(?<![^\W\d_])(?:[^\W\d_] )+[^\W\d_](?: {2,}(?:[^\W\d_] )*[^\W\d_])+(?![^\W\d_])"
+)
+
+
+def _unspace_wide(match: re.Match[str]) -> str:
+    words = ["".join(group.split(" ")) for group in re.split(r" {2,}", match.group())]
+    if all(is_known_word(w.lower()) or w in ("I", "a", "A") for w in words):
+        return " ".join(words)
+    return match.group()
 
 
 def _unspace(match: re.Match[str]) -> str:
@@ -557,17 +626,23 @@ def _unmark(match: re.Match[str]) -> str:
 def _unmark_text(text: str) -> str:
     """Sprinkled accents off words of three letters or more; when any came off,
     the text is sprinkled, and two-letter words lose theirs too ("óf", "úp"; a lone "él"
-    or "aí" in Spanish or Portuguese stays as written)."""
-    changed = 0
+    or "aí" in Spanish or Portuguese stays as written). Capitalised words lose theirs only
+    in a sprinkled text: a name spelt with its accent ("Sofía", "Mérida") stays as
+    written, so its terms are the ones a record of it holds."""
+    changed = False
 
-    def unmark(match: re.Match[str]) -> str:
+    def unmark_lower(match: re.Match[str]) -> str:
         nonlocal changed
-        word = _unmark_word(match.group())
-        changed += word != match.group()
-        return word
+        word = match.group()
+        if word[0].isupper():
+            return word
+        bare = _unmark_word(word)
+        changed = changed or bare != word
+        return bare
 
-    text = _LETTERS_RX.sub(unmark, text)
+    text = _LETTERS_RX.sub(unmark_lower, text)
     if changed:
+        text = _LETTERS_RX.sub(lambda m: _unmark_word(m.group()), text)
         text = _TWO_LETTERS_RX.sub(_unmark, text)
     return text
 
@@ -775,6 +850,10 @@ def _unformat(text: str) -> str:
     for rx in _EMPHASIS_RXS:
         text = rx.sub(r"\1", text)
     text = _INTRAWORD_STAR_RX.sub(lambda m: m.group(1) or m.group(2), text)
+    if _UNDERSCORED_LETTERS_RX.search(text):
+        # letters joined by underscores are in use here: a two-letter word of them too
+        # ("f_o_u_n_d n_o r_e_c_o_r_d"), when it is a known word
+        text = _UNDERSCORED_PAIR_RX.sub(_join_underscored_pair, text)
     text = _UNDERSCORED_LETTERS_RX.sub(lambda m: m.group().replace("_", ""), text)
     text = _INTRAWORD_UNDERSCORE_RX.sub(_join_underscored, text)
     text = _strip_symbols(text)
@@ -786,6 +865,7 @@ def _unformat(text: str) -> str:
     text = _unmark_text(text)
     text = _SPACED_LEET_RX.sub(_unspace_leet, text)
     text = _DOTTED_LEET_RX.sub(_undot_leet, text)
+    text = _WIDE_SPACED_RX.sub(_unspace_wide, text)
     text = _SPACED_RX.sub(_unspace, text)
     text = _unleet_text(text)
     text = _QUOTED_PIECES_RX.sub(_unquote_pieces, text)

@@ -50,6 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gateway.claim_features import feature_ids, known_fraction
+from gateway.recollection import negated
 
 __all__ = [
     "LABELS",
@@ -184,6 +185,7 @@ def _softmax(z: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
 
 
 LOGIT_CLIP = 10.0
+FAST_LOGIT_CLIP = 4.0
 
 
 def claim_logit(probs: npt.NDArray[np.floating]) -> float:
@@ -221,11 +223,37 @@ _SECOND_PERSON_RX = re.compile(
 )
 N_COMBINER_FEATURES = 8
 
+# What an absence claim about this memory holds: a negation of a gate language or an
+# empty result ("yielded nothing", "vacío", "zero hits", "kein Treffer", "何も") together
+# with a word of memory, telling or search. The n-gram head is sure of phrasings it has
+# seen and can be wrong on near neighbours (the v2.14 head: "Searching your memories ...
+# yielded nothing" a claim at 0.98, "Scanning your memories ..." benign at 0.998), so it
+# settles no clause holding both: the model reads those. Negations without such a word
+# ("don't forget the umbrella") are still settled, which keeps most of the model time off
+# benign clauses (docs/benchmarks.md, "Gate v2.15").
+_EMPTY_RESULT_RX = re.compile(
+    r"\b(?:zero|0|empty|vazi[oa]s?|vac[íi][oa]s?|vide|leer|vuot[oa]|leeg|dry|blank|nil|null)\b",
+    re.IGNORECASE,
+)
+
+
+def _claim_cue(text: str) -> bool:
+    if not (_MEMORY_RX.search(text) or _JAPANESE_MEMORY_RX.search(text)):
+        return False
+    return negated(text, text) or bool(_EMPTY_RESULT_RX.search(text))
+
+
+_JAPANESE_MEMORY_RX = re.compile(r"メモ|記録|記憶|会話|話|検索|保存|履歴|日記|リスト")
+
 
 def combiner_features(
     text: str, fast_logit: float, slow_logit: float, known: float
 ) -> npt.NDArray[np.float64]:
-    """What the combiner reads for one clause (the trainer calls this too)."""
+    """What the combiner reads for one clause (the trainer calls this too). The n-gram
+    head's logit is capped at :data:`FAST_LOGIT_CLIP`: it is as sure of a near neighbour
+    of what it has seen as of what it has seen, so it may lean the combiner, not
+    overrule the model."""
+    fast_logit = float(np.clip(fast_logit, -FAST_LOGIT_CLIP, FAST_LOGIT_CLIP))
     return np.array(
         [
             fast_logit,
@@ -337,7 +365,12 @@ class ClaimClassifier:
                 and self._rec is not None
                 and bool(_SECOND_PERSON_RX.search(texts[i]))
             )
-            if known[i] >= MIN_KNOWN_FRACTION and p_claim < self.fast_low and not second_person:
+            if (
+                known[i] >= MIN_KNOWN_FRACTION
+                and p_claim < self.fast_low
+                and not second_person
+                and not _claim_cue(texts[i])
+            ):
                 scores[i] = ClauseScore("benign", p_claim, "fast", unsure=False)
             else:
                 pending.append(i)

@@ -22,7 +22,8 @@ import re
 from dataclasses import dataclass, replace
 
 from gateway.claim_model import ClaimClassifier, classifier
-from gateway.presupposition import presupposed_fact
+from gateway.follow_up import followed_up
+from gateway.presupposition import about_someone_public, presupposed_fact
 from gateway.recollection import (
     find_recollection_spans,
     negated,
@@ -39,6 +40,7 @@ from gateway.truthfulness import (
     analyse,
     claims_no_memory_absence,
     coverage_qualified,
+    promises_discretion,
 )
 
 __all__ = ["ClaimKind", "FoundClaim", "find_claims"]
@@ -196,14 +198,20 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
         else:
             tagged.append((sentence, info.start, info.end))
     # "Remember telling me you'd never been to Scotland?": a question that presupposes the
-    # telling is a recollection (questions are otherwise not read).
+    # telling is a recollection (questions are otherwise not read); so is a follow-up on
+    # the user's life ("How did Anna's recital go?", "Hope Biscuit's ears are better").
     for index, sent in enumerate(analysis.sentences):
         if index in marked or not sent.clauses:
             continue
-        if recall_question(analysis.sentence_text(index)):
+        text = analysis.sentence_text(index)
+        subject = followed_up(text)
+        if recall_question(text) or subject is not None:
             first = sent.clauses[0]
             if first.start in recalled or first.start in settled:
                 continue
+            facts = _facts(analysis, index, first.start, first.end)
+            if subject and fact_of(subject):  # without the frame's own words ("how is ... going")
+                facts = (*facts, fact_of(subject))
             found.append(
                 FoundClaim(
                     ClaimKind.RECOLLECTION,
@@ -213,13 +221,18 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
                     None,
                     1.0,
                     first.start,
-                    facts=_facts(analysis, index, first.start, first.end),
+                    facts=facts,
                 )
             )
             recalled.add(first.start)
     if pending or tagged:
         units = _conjoined(analysis, pending) if MERGE_CONJOINED else pending
-        scored = _classified(analysis, units + tagged, joined_readings(analysis, units), model)
+        joined = joined_readings(analysis, units)
+        for i, (sentence, start, end) in _first_parts(units, pending).items():
+            joined.setdefault(i, []).append((sentence, start, end))
+            if i > 0 and units[i - 1][0] == sentence:  # with the unit before it, too
+                joined.setdefault(i - 1, []).append((sentence, units[i - 1][1], end))
+        scored = _classified(analysis, units + tagged, joined, model)
         tagged_starts = {start for _, start, _ in tagged}
         found.extend(
             c
@@ -238,7 +251,11 @@ _MARKED = "recollection:marked"
 def recollection_rule(body: str, before: str, after: str = "", tagged: bool = False) -> str | None:
     """Which recollection rule, if any, settles a clause: a telling frame, or a personal
     fact presented as known (:mod:`gateway.presupposition`); ``tagged`` for a clause
-    asked back with a confirmation tag ("..., right?")."""
+    asked back with a confirmation tag ("..., right?"). A promise to tell no one what the
+    user tells ("あなたが話してくれた内容を第三者に共有することは決してありません")
+    recalls nothing."""
+    if promises_discretion(before + body + after):
+        return None
     if find_recollection_spans(body, before, after):
         return "recollection"
     if presupposed_fact(body, before, tagged=tagged, after=after):
@@ -281,6 +298,20 @@ def _conjoined(
                 continue
         out.append((sentence, start, end))
     return out
+
+
+def _first_parts(
+    units: list[tuple[int, int, int]], pending: list[tuple[int, int, int]]
+) -> dict[int, tuple[int, int, int]]:
+    """The first part of each unit :func:`_conjoined` merged, keyed by the unit's index:
+    read as well, since what it adds after "and"/"or" cannot withdraw a claim the first
+    part makes ("there's no word about you crossing the Øresund or paying a toll")."""
+    ends = {start: end for _, start, end in pending}
+    return {
+        i: (sentence, start, ends[start])
+        for i, (sentence, start, end) in enumerate(units)
+        if ends.get(start, end) != end
+    }
 
 
 def joined_readings(
@@ -343,6 +374,10 @@ def _classified(
         else:
             continue
         if kind is not ClaimKind.RECOLLECTION and _no_absence_here(analysis, sentence):
+            continue
+        if kind is ClaimKind.RECOLLECTION and about_someone_public(
+            analysis.sentence_text(sentence)
+        ):
             continue
         out.append(
             FoundClaim(

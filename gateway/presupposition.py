@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 
 from gateway.recollection import negated, searched
+from gateway.topics import is_stop_word
 
 __all__ = ["presupposed_fact"]
 
@@ -104,7 +105,8 @@ _FACTS_DE = (
     r"|arthrose|schwangerschaft|knie|kn[öo]chel|r[üu]cken|h[üu]fte|schulter|tinnitus"
     r"|schlafst[öo]rungen|angst|phobie|schwindel|therapie|physiotherapie|hochzeit"
     r"|flitterwochen|jahrestag|geburtstag|marathon|halbmarathon|pr[üu]fung"
-    r"|examen|staatsexamen|abschlussarbeit|doktorarbeit|bewerbungsgespr[äa]ch|umzug|reise"
+    r"|examen|staatsexamen|abschlussarbeit|doktorarbeit|bewerbungsgespr[äa]ch"
+    r"|vorstellungsgespr[äa]ch|umzug|reise"
     r"|urlaub|flug|konferenz|messe|ruhestand|rente|hypothek|kredit|zinsbindung|mietvertrag"
     r"|vermieter|vermieterin|kaution|pendelstrecke|arbeitsweg|schicht|schichtdienst|nachtschicht|job|stelle"
     r"|firma|gesch[äa]ft|laden|onlineshop|studium|budget|obergrenze|di[äa]t|garten"
@@ -136,7 +138,8 @@ _FACTS_PT = (
     r"|opera[çc][ãa]o|diagn[óo]stico|diabetes|asma|enxaquecas?|artrose|gravidez|joelho"
     r"|tornozelo|costas|quadril|anca|ombro|zumbido|ins[ôo]nia|ansiedade|fobia|medo\s+de"
     r"|vertigem|tratamento|fisio\w*|casamento|lua\s+de\s+mel|anivers[áa]rio|maratona"
-    r"|meia\s+maratona|corrida|exame|tese|prova|entrevista|mudan[çc]a|viagem|f[ée]rias|voo"
+    r"|meia\s+maratona|corrida|exame|tese|defesa|mestrado|doutorado|tcc|prova|entrevista"
+    r"|mudan[çc]a|viagem|f[ée]rias|voo"
     r"|congresso|aposentadoria|reforma|hipoteca|financiamento|empr[ée]stimo|cr[ée]dito"
     r"|aluguel|arrendamento|senhorio|cau[çc][ãa]o|trajeto|plant[ãa]o|plant[õo]es|turnos?"
     r"|trabalho|emprego|empresa|neg[óo]cio|loja|curso|or[çc]amento|teto|dieta|horta|jardim"
@@ -693,14 +696,16 @@ _EVENTS = (
     r"|consulta|saggio|concerto|matrimonio|compleanno|festa|partita|allenamento"
     r"|appuntamento|audi[çc][ãa]o|casamento|anivers[áa]rio|jogo|treino|\w*vorspiel|\w*konzert"
     r"|geburtstag|hochzeit|\w*termin|\w*spiel|\w*training|verjaardag|bruiloft|\w*wedstrijd"
-    r"|afspraak|uitvoering"
+    r"|afspraak|uitvoering|bapt[êe]me|bautizo|taufe|battesimo|batizado|doop|laurea"
+    r"|graduaci[óo]n|formatura|soutenance|communion|comuni[óo]n|kommunion|konfirmation"
+    r"|firmung|cresima|crisma|diploma-uitreiking"
 )
 _PERSON = r"(?-i:[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)"
 _EVENT_OF_NAMED_RX = re.compile(
     rf"(?:(?:^|(?<=[\s,(])){_PERSON}(?:'s|s)\s+"
     rf"(?:[\w-]+\s+){{0,2}}?(?:{_EVENTS})\b"
-    rf"|\b(?:{_EVENTS})\s+(?:[\w-]+\s+){{0,2}}?(?:de|do|da|di|del|della|dello|van|von)\s+"
-    rf"(?:(?:la|el|le|il|lo|o|a)\s+)?{_PERSON}\b(?!\s+{_PERSON}))",
+    rf"|\b(?:{_EVENTS})\s+(?:[\w-]+\s+){{0,2}}?(?:(?:de|do|da|di|del|della|dello|van|von)\s+"
+    rf"(?:(?:la|el|le|il|lo|o|a)\s+)?|d'|dell')(?-i:[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ]+)\b(?!\s+{_PERSON}))",
     re.IGNORECASE,
 )
 _OCCASIONS_ALONE_RX = re.compile(
@@ -768,8 +773,36 @@ _YOUR_YEARS_RX = re.compile(
 _GERMAN_POSS_RX = re.compile(r"\s*(?:dein\w*|euer|eur\w+|ihr\w*)\s", re.IGNORECASE)
 
 
+# The user's own thing with where it is ("Desde tu nuevo piso en Gràcia", "From your flat
+# in Leith", "Com a tua casa em Sintra"): general advice says "your flat", not where it is.
+_POSS_FACT_AT_PLACE_RX = re.compile(
+    r"^\W*(?:from|near|with|for|since|desde|depuis|de|von|vom|vanaf|da|dal|dalla|dallo|con"
+    r"|avec|com|mit|met|para|pour|per|f[üu]r|voor|seit|sinds|pr[èe]s\s+de|cerca\s+de|perto\s+de)"
+    rf"\s+(?:(?:la|le|el|il|lo|a|o|der|die|das|dem|den|het|de)\s+)?{_POSS}\s+(?:[\w-]+\s+)?(?:{_FACT_RX.pattern})\s+(?:in|en|à|a|em|no|na"
+    rf"|nach|naar|at|au|im|bei|near|près\s+de|cerca\s+de|vicino\s+a|perto\s+de)\s+{_PERSON}",
+    re.IGNORECASE,
+)
+
+
+# The user's workplace stated of them ("now that you work at ASML", "Nu je bij ASML
+# werkt", "da quando lavori da Ferrero", "weil du bei Bosch arbeitest"): a named employer
+# after a second-person work verb.
+_WORKS_AT_RX = re.compile(
+    r"\b(?:you\s+(?:now\s+|still\s+)?work(?:ing)?\s+(?:at|for)|tu\s+travailles\s+(?:chez|pour|[àa])"
+    r"|vous\s+travaillez\s+(?:chez|pour|[àa])|trabajas\s+(?:en|para)|arbeitest\s+(?:bei|f[üu]r)"
+    r"|lavori\s+(?:da|presso|per|alla|al|nella|nel|in)|trabalhas\s+(?:na|no|em|para)"
+    r"|voc[êe]\s+trabalha\s+(?:na|no|em|para)|(?:je|jij|u)\s+werkt\s+(?:bij|voor))\s+"
+    r"(?-i:[A-ZÀ-ÖØ-Þ])"
+    r"|\bdu\s+(?:jetzt\s+|ja\s+|nun\s+)?bei\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w&.-]*\s+(?:\w+\s+)?arbeitest\b"
+    r"|\b(?:je|jij|u)\s+(?:nu\s+)?bij\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w&.-]*\s+(?:\w+\s+)?werkt\b",
+    re.IGNORECASE,
+)
+
+
 def _named_possession(clause: str) -> bool:
     m = _POSS_NAME_RX.search(clause)
+    if _POSS_FACT_AT_PLACE_RX.match(clause):
+        return True
     if not m or _GERMAN_POSS_RX.match(m.group().lstrip(" ,(')")):
         return False
     name = m.group().split()[-1]
@@ -872,6 +905,8 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after:
             triggered = None
     if opening and (_WORKPLACE_RX.search(clause) or _known_injury(clause)):
         return True
+    if _WORKS_AT_RX.search(clause) and not _MODAL_RX.search(clause):
+        return True
     framed = opening or bool(_BARE_TRIGGER_RX.fullmatch(before))
     if (
         (triggered or framed)
@@ -915,3 +950,94 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after:
             known or bool(re.search(r"\b(?:that|this)\s", window))
         )
     return False
+
+
+# Helpers shared with :mod:`gateway.follow_up`.
+_POSS_OWNER_RX = re.compile(rf"(?:^|[\s,(']){_POSS}\s+", re.IGNORECASE)
+# The capitalised words that follow an article or a possessive in German are nouns, not
+# names ("Wie war die Prüfung?"); other languages capitalise names only.
+_GERMAN_DETERMINER_BEFORE_RX = re.compile(
+    r"\b(?:der|die|das|dem|den|des|(?:ein|kein|mein|dein|sein|ihr|unser)(?:e[mnrs]?)?"
+    r"|euer|eure[mnrs]?|zum|zur|beim|vom|im|am)\s+(?:\w+\s+)?$",
+    re.IGNORECASE,
+)
+
+
+_EVENT_RX = re.compile(rf"\b(?:{_EVENTS})\b", re.IGNORECASE)
+
+
+def fact_word(text: str) -> bool:
+    """Whether ``text`` holds a word of the personal-fact vocabulary or names an event
+    (a recital, an appointment, a wedding)."""
+    return bool(_FACT_RX.search(text) or _EVENT_RX.search(text))
+
+
+def possessive_owner(text: str, context: str = "") -> int | None:
+    """Where the word after the first second-person possessive of ``text`` starts (Dutch
+    "je" counts only where ``context``, the sentence around it, reads as Dutch: in French
+    it is "I")."""
+    for m in _POSS_OWNER_RX.finditer(text):
+        if m.group().strip(" ,(')").lower() == "je" and not reads_as_dutch(context or text):
+            continue
+        return m.end()
+    return None
+
+
+_DUTCH_RX = re.compile(r"\b(?:het|een|van|niet|wel|nog|met|voor|naar|hoe|ging|je\s+\w+\s+is)\b")
+
+
+def reads_as_dutch(text: str) -> bool:
+    """Whether ``text`` holds one of the commonest Dutch words (so "je" is "your")."""
+    return bool(_DUTCH_RX.search(text))
+
+
+_PLACE_BEFORE_RX = re.compile(
+    r"\b(?:in|at|to|from|near|à|au|aux|en|em|no|na|nach|naar)\s+$",
+    re.IGNORECASE,
+)
+
+
+def someone_named(text: str) -> bool:
+    """Whether ``text`` names someone: a capitalised word inside it that is not a pronoun,
+    a title, a month or a day, nor a German noun after its article."""
+    for m in _NAME_RX.finditer(text):
+        word = m.group().removesuffix("'s").removesuffix("’s")
+        if word in _NOT_NAMES or _CALENDAR_WORD_RX.fullmatch(word):
+            continue
+        if _GERMAN_DETERMINER_BEFORE_RX.search(text[: m.start()]):
+            continue
+        if _PLACE_BEFORE_RX.search(text[: m.start()]):
+            continue  # a place ("the weather in Lisbon"), not someone the user knows
+        return True
+    return False
+
+
+# Someone named in full ("Rafael Nadal", "Jannik Sinner") with a public life's verb (won,
+# was born, wrote, founded): how answers state public people's facts; the user's own people
+# go by their first names ("Anna's recital", "Tomás in Porto") and by what they do now.
+_FULL_NAME_RX = re.compile(r"(?-i:[A-ZÀ-ÖØ-Þ])[^\W\d_]+\s+(?-i:[A-ZÀ-ÖØ-Þ])[^\W\d_]+")
+_PUBLIC_LIFE_RX = re.compile(
+    r"\b(?:won|wins|was\s+born|born|died|wrote|founded|invented|painted|composed|directed"
+    r"|scored|starred|played|jug[óo]|jogou|gioc[òo]|spielte|joua|speelde|ganó|gan[óo]|naci[óo]|muri[óo]|escribi[óo]|fund[óo]|invent[óo]|pint[óo]"
+    r"|compuso|dirigi[óo]|ha\s+vinto|vinse|[èe]\s+nat[oa]|nacque|[èe]\s+mort[oa]|mor[ìi]"
+    r"|ha\s+scritto|scrisse|ha\s+fondato|fond[òo]|gewann|gewinnt|geboren|starb|schrieb"
+    r"|gr[üu]ndete|erfand|malte|komponierte|a\s+gagn[ée]|gagna|est\s+n[ée]e?|naquit"
+    r"|est\s+mort|mourut|a\s+[ée]crit|[ée]crivit|a\s+fond[ée]|fonda|venceu|ganhou|nasceu"
+    r"|morreu|escreveu|fundou|inventou|pintou|comp[ôo]s|won|werd\s+geboren|geboren|stierf"
+    r"|schreef|richtte|schilderde|componeerde)\b",
+    re.IGNORECASE,
+)
+_ANY_SECOND_PERSON_RX = re.compile(rf"(?:^|[\s,(']){_POSS}\b|\b{_SUBJ}\b", re.IGNORECASE)
+
+
+def about_someone_public(sentence: str) -> bool:
+    """Whether ``sentence`` (canonical, masked) states a public life's fact (won, was
+    born, wrote) of someone named in full and says nothing of the user (no second person
+    in it): "Rafael Nadal ganó Roland Garros catorce veces" is no recollection."""
+    full = any(
+        not any(w in _NOT_NAMES or is_stop_word(w) for w in m.group().split())
+        for m in _FULL_NAME_RX.finditer(sentence)
+    )
+    if not full or not _PUBLIC_LIFE_RX.search(sentence):
+        return False
+    return not (_ANY_SECOND_PERSON_RX.search(sentence) or _KIN_NAME_RX.search(sentence))

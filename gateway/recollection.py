@@ -245,10 +245,13 @@ _NOT_PAST_RX = re.compile(
 )
 # The same in the other gate languages, read around their own frames only (English
 # words such as "net" or "non-profit" must not silence an English frame); "mai" only in
-# lower case ("im Mai" is a month). Japanese negates with ない/ません after the verb.
+# lower case ("im Mai" is a month) and not as the French month ("en mai", "le 3 mai",
+# "mai 2025"). Japanese negates with ない/ません after the verb.
 _OTHER_NEGATIONS = (
     r"jamais|pas|aucun\w*|rien|nunca|jam[aá]s|ning[uú]n\w*|nada|nie|niemals|nicht|kein\w*"
-    r"|nichts|nirgends|nirgendwo|(?-i:mai)|non|nessun\w*|niente|neanche|nemmeno|neppure"
+    r"|nichts|nirgends|nirgendwo|non|nessun\w*|niente|neanche|nemmeno|neppure"
+    r"|(?<!\ben\s)(?<!\bde\s)(?<!\bdu\s)(?<!\bfin\s)(?<!\bdébut\s)(?<!\d\s)(?<!\d)(?-i:mai)"
+    r"(?!\s+\d)"
     r"|n[aã]o|nenhum\w*|nem|ni|nooit|niet|geen|niets|nergens|nix|mancanza|faute|falta"
     r"|mangels|gebrek"
     # "the first time you mention": nothing was told before

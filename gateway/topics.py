@@ -66,6 +66,12 @@ def _stop_words() -> frozenset[str]:
     return frozenset(w for word in words for w in terms.exact_terms(word))
 
 
+def is_stop_word(word: str) -> bool:
+    """Whether ``word`` is a stop or frame word of a gate language ("With", "Como", "Mit")."""
+    stop = _stop_words()
+    return any(w in stop for w in terms.exact_terms(word))
+
+
 def content_words(text: str, limit: int | None = MAX_TOPIC_TERMS) -> tuple[str, ...]:
     """Exact-form content words of ``text`` in order, without repeats."""
     stop = _stop_words()

@@ -348,8 +348,12 @@ _SEGMENT_CONDITIONAL_RX = re.compile(
     # histórico não houver nada")
     r"|se\s+(?:nel(?:la|le|lo|l'|gli)?|nei|negli|sul(?:la|le|lo|l')?|sui|dal(?:la|le|lo|l')?"
     r"|dai|in|tra|fra|dopo|no|na|nos|nas|em|depois|dentro|durante|entre)\b"
-    r"|se\s+(?:il|la|i|gli|le|l'|un|una|uno|o|a|os|as|um|uma|non|não|nao|você|vocês|tu"
+    r"|se\s+(?:il|la|i|gli|le|l'|un|una|uno|o|a|os|as|um|uma|non|não|nao|você|vocês|tu|eu|io"
+    r"|ele|ela|nós|noi|eles|elas"
     r"|lei|voi|mi|ti|ci|vi|hai|ha|è|sei|for|tiver|nessun[oa]?|nenhum[a]?|nada|nulla|nunca"
+    # a second-person verb after "se" ("Se lavori da Ferrero", "Se trabalhas em Lisboa")
+    r"|lavori|abiti|vivi|vuoi|puoi|devi|fai|vai|stai|studi|usi|prendi|compri|trovi|cerchi"
+    r"|trabalhas|moras|vives|queres|podes|tens|estás|vais|fazes|estudas|usas|precisas"
     r"|mai|por\s+acaso|per\s+caso"
     r"|niente|ninguém|nessuno|alguém|qualcuno|questa|questo|essa|esse|este|esta)\b",
     re.I,
@@ -498,8 +502,10 @@ def _analyse_sentence(masked: str, s_start: int, s_end: int, paragraph: int) -> 
         seg_question = is_question and (
             tag_question or index == len(segments) - 1 or bool(_QUESTION_START_RX.match(seg_head))
         )
+        # A question's earlier segments may still be conditions ("Se eu não encontrar
+        # nada, te pergunto, combinado?"); the asked segment is not ("Should I look?").
         seg_conditional = supposed or (
-            not is_question
+            not seg_question
             and (
                 bool(_SEGMENT_CONDITIONAL_RX.match(seg_head))
                 or (index == 0 and bool(_INVERTED_CONDITIONAL_RX.match(seg_head)))
@@ -669,6 +675,14 @@ def _rx(pattern: str) -> re.Pattern[str]:
 
 _CW = ClaimScope.CORPUS_WIDE
 _QS = ClaimScope.QUERY_SCOPED
+# What "no ... mentions" rules read as the user's stored items (English).
+_NOTE_QUALIFIER = r"saved|stored|recorded|memory|past|earlier|previous"
+_NOTE_NOUNS_EN = (
+    r"notes?|entries|entry|memories|records?|conversations?|chats?"
+    r"|(?<=saved\s)(?:documents?|files?|lists?|recipes?|messages?|items?)"
+    r"|(?<=stored\s)(?:documents?|files?|lists?|recipes?|messages?|items?)"
+    r"|(?<=your\s)(?:documents?|files?|lists?|recipes?|messages?|saved\s+\w+)"
+)
 
 _RULES: tuple[_Rule, ...] = (
     # ---- corpus-wide -----------------------------------------------------------------
@@ -1036,6 +1050,35 @@ _RULES: tuple[_Rule, ...] = (
         ),
         needs_after=_rx(_MEM_LOCUS),
     ),
+    _Rule(
+        # "None of your saved recipes mention saffron", "Aucune note ne mentionne le
+        # voyage", "Nenhuma das suas notas menciona a viagem", "Keine deiner Notizen
+        # erwähnt ...": no stored item of the user's says it. A bare note, entry, memory
+        # or record is the user's; documents, files, lists and recipes only when saved or
+        # possessed ("None of these recipes mention saffron" is a cookbook).
+        "no-note-mentions",
+        _QS,
+        _rx(
+            rf"\b(?:none\s+of\s+(?:your|the|my)\s+|no\s+)(?:{_NOTE_QUALIFIER}\s+)?(?:{_NOTE_NOUNS_EN})"
+            r"\s+(?:\w+\s+){0,3}?(?:mentions?|refers?\s+to|says?|contains?|talks?\s+about"
+            r"|includes?)\b"
+            r"|\baucune?\s+(?:de\s+(?:tes|vos|mes)\s+)?(?:notes?|entr[ée]es?|souvenirs?|fiches?"
+            r"|conversations?)\s+(?:\w+\s+){0,3}?ne\s+(?:mentionne|parle|[ée]voque|contient|cite"
+            r"|fait\s+mention)"
+            r"|\bninguna?\s+(?:de\s+(?:tus|sus|mis)\s+)?(?:notas?|entradas?|recuerdos?"
+            r"|conversaciones?|apuntes?)\s+(?:\w+\s+){0,3}?(?:menciona|habla|recoge|contiene|cita)\b"
+            r"|\bnenhum[a]?\s+(?:d[ao]s\s+(?:suas|tuas|seus|teus|minhas)\s+)?(?:notas?"
+            r"|anota[çc][õo]es|entradas?|mem[óo]rias?|conversas?|registos?|registros?)"
+            r"\s+(?:\w+\s+){0,3}?(?:menciona|fala|cita|cont[ée]m|refere)\b"
+            r"|\bkeine?[rs]?\s+(?:(?:deiner|Ihrer|meiner)\s+)?(?:\w+\s+)?(?:Notiz(?:en)?|Eintr[äa]ge?"
+            r"|Erinnerung(?:en)?|Gespr[äa]che?)\s+(?:\w+\s+){0,3}?(?:erw[äa]hnt|nennt|enth[äa]lt)\b"
+            r"|\bnessun[ao]?\s+(?:(?:dei\s+tuoi|delle\s+tue|dei\s+suoi|delle\s+sue)\s+)?(?:note|nota"
+            r"|appunt[io]|voc[ei]|ricord[io]|conversazion[ei])\s+(?:\w+\s+){0,3}?(?:menziona|parla"
+            r"|cita|contiene|riporta)\b"
+            r"|\bgeen\s+(?:van\s+(?:je|jouw|uw)\s+)?(?:notities?|aantekeningen|herinneringen"
+            r"|gesprekken)\s+(?:\w+\s+){0,3}?(?:noemt|vermeldt|bevat|gaat\s+over)\b"
+        ),
+    ),
 )
 
 # Negated telling in the other gate languages: the user (second person, polite or
@@ -1200,7 +1243,7 @@ _TRIGGER_RX = re.compile(
     r"|lack|lacking|missing|yet\s+to"
     # the other languages' "never" (their negated-telling rules)
     r"|mai|nunca|jamais|jam[áa]s|nie|niemals|nooit|non|nulla|niente|rien|nada|nichts|niets"
-    r"|nenhum[a]?|nessun[oa]?|aucun[e]?|kein\w*|geen)\b"
+    r"|nenhum[a]?|nessun[oa]?|aucun[e]?|ning[uú]n[oa]?|kein\w*|geen)\b"
     r"|n'?t\b",
     re.I,
 )
@@ -1289,6 +1332,50 @@ _COVERAGE_HEDGE_RX = _rx(
     r"|\bs[óo]\s+(?:consegui|pude|cobre|abrange|verifiquei|pesquisei|olhei)\b"
     r"|\b(?:beslaat|omvat|doorzoekt|dekt)\s+(?:[\w-]+\s+){0,2}?alleen\b|\bkon\s+(?:ik\s+)?alleen\b"
     r"|だけ(?:なので|です|でした)|のみ(?:なので|です|でした)"
+    # "I may have missed it" in the other gate languages, and a search that could not be run
+    r"|\b(?:peut-[êe]tre|pu|se\s+peut\s+que\s+j'aie|possible\s+que\s+j'aie)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:manqu[ée]|rat[ée]|laiss[ée]\s+passer|pass[ée]\s+[àa]\s+c[ôo]t[ée]|omis)\b"
+    r"|\bn'ai\s+pas\s+pu\s+(?:consulter|chercher|parcourir|fouiller|v[ée]rifier|ouvrir)\b"
+    r"|\b(?:puede\s+que|quiz[áa]s?|tal\s+vez|es\s+posible\s+que)\s+(?:se\s+me\s+)?(?:\w+\s+){0,2}?"
+    r"(?:escapado|pasado\s+por\s+alto|perdido|omitido)\b|\bpasado\s+por\s+alto\b"
+    r"|\bno\s+(?:he\s+podido|pude)\s+(?:buscar|revisar|consultar|abrir)\b"
+    r"|\b(?:vielleicht|m[öo]glicherweise|eventuell|dass\s+ich)\s+(?:\w+\s+){0,3}?"
+    r"(?:[üu]bersehen|verpasst)\b"
+    r"|\b(?:potrei|potrebbe|posso)\s+(?:\w+\s+){0,2}?(?:aver(?:e)?|essermi)\s+(?:perso|sfuggit\w"
+    r"|tralasciat\w|saltat\w)|\b(?:mi\s+)?(?:sia|[èe])\s+sfuggit\w\b"
+    r"|\bnon\s+ho\s+potuto\s+(?:cercare|consultare|aprire)\b"
+    r"|\b(?:posso|pode|talvez)\s+(?:\w+\s+){0,2}?(?:ter\s+)?(?:deixado\s+(?:passar|escapar)|escapado)\b"
+    r"|\bn[ãa]o\s+(?:consegui|pude)\s+(?:pesquisar|procurar|verificar|buscar|consultar|abrir)\b"
+    r"|\b(?:misschien|mogelijk|dat\s+ik)\s+(?:\w+\s+){0,3}?(?:gemist|over\s+het\s+hoofd\s+gezien)\b"
+    r"|\bkon\s+(?:ik\s+)?(?:[\w-]+\s+){0,4}?niet\s+(?:doorzoeken|bekijken|controleren|openen"
+    r"|raadplegen)\b"
+    r"|(?:見落とし|見逃し)[^。]{0,12}かもしれません"
+    # the claim itself withheld ("so I can't say you never mentioned it", "je ne peux pas
+    # affirmer que tu ne m'en as jamais parlé"): what follows is not asserted. Doubt is
+    # not withholding: "I can't be sure you never told me" still leans on the absence and
+    # stays a claim, like "maybe".
+    r"|\b(?:can(?:'t|not)|could(?:n't|\s+not)|won't)\s+(?:really\s+|honestly\s+)?(?:say|claim"
+    r"|confirm|affirm)\b"
+    r"|\bne\s+(?:peux|peut|pourrais|saurais)\s+pas\s+(?:vraiment\s+)?(?:affirmer|dire|garantir"
+    r"|certifier|confirmer)"
+    r"|\bno\s+(?:puedo|podr[íi]a|sabr[íi]a)\s+(?:afirmar|decir|asegurar|garantizar|confirmar)\b"
+    r"|\bkann\s+(?:ich\s+)?(?:\w+\s+)?nicht\s+(?:sagen|behaupten|garantieren|best[äa]tigen)\b"
+    r"|\bnon\s+(?:posso|potrei|saprei)\s+(?:affermare|dire|garantire|confermare)"
+    r"|\bn[ãa]o\s+(?:posso|poderia|consigo|sei)\s+(?:afirmar|dizer|garantir|confirmar)\b"
+    r"|\bkan\s+(?:ik\s+)?(?:\w+\s+)?niet\s+(?:zeggen|beweren|garanderen|bevestigen)\b"
+    r"|(?:とは言い切れません|とは断言できません)"
+    # a search not run yet, and one limited in scope, in the past tense too
+    r"|\bainda\s+n[ãa]o\s+(?:procurei|pesquisei|verifiquei|olhei|busquei|consultei)\b"
+    r"|\b(?:todav[íi]a|a[úu]n)\s+no\s+(?:he\s+)?(?:buscado|busqu[ée]|revisado|revis[ée]|mirado"
+    r"|consultado)\b|\bje\s+n'ai\s+pas\s+encore\s+(?:cherch[ée]|regard[ée]|v[ée]rifi[ée]"
+    r"|consult[ée])\b|\bnoch\s+nicht\s+(?:nachgesehen|gesucht|durchsucht|gepr[üu]ft"
+    r"|nachgeschaut)\b|\bnon\s+ho\s+ancora\s+(?:cercato|controllato|guardato|verificato)\b"
+    r"|\bnog\s+niet\s+(?:gezocht|gekeken|doorzocht|nagekeken)\b"
+    r"|\bs[óo]\s+(?:abrangeu|cobriu|incluiu|foi\s+at[ée]|pegou|considerou)\b"
+    r"|\bs[óo]lo\s+(?:abarc[óo]|cubri[óo]|incluy[óo]|lleg[óo])\b"
+    r"|\bn'a\s+(?:couvert|port[ée]\s+sur)\s+que\b|\bhat\s+nur\b[^.;]{0,40}?\b(?:umfasst|abgedeckt"
+    r"|durchsucht)\b|\bha\s+coperto\s+solo\b|\bheeft\s+alleen\b[^.;]{0,40}?\b(?:doorzocht"
+    r"|bestreken|omvat)\b"
 )
 
 
@@ -1307,11 +1394,23 @@ _CONSEQUENCE_RX = _rx(_CONSEQUENCE_WORDS + r"[\s,]*$")
 _CONSEQUENCE_OPENING_RX = _rx(r"\s*" + _CONSEQUENCE_WORDS + r"\b")
 
 
+# A qualifier that withholds a claim, ending its clause ("I can't say", "Ich kann nicht
+# sagen", "non posso affermare"), and the complement clause it governs after a cut.
+_WITHHELD_END_RX = re.compile(
+    r"(?:say|claim|confirm|affirm|affirmer|dire|garantir|certifier|confirmer"
+    r"|afirmar|decir|asegurar|garantizar|sagen|behaupten|garantieren|best[äa]tigen"
+    r"|affermare|garantire|confermare|dizer|zeggen|beweren|garanderen|bevestigen)\W*$",
+    re.I,
+)
+_COMPLEMENT_OPENING_RX = re.compile(r"\W*(?:that|que|qu'|dass|che|dat)\b", re.I)
+
+
 def _qualifier_clauses(masked: str, sentence: _Sentence) -> set[int]:
     """Starts of the clauses a coverage qualifier governs: its own, the clause just
     before it in the same sentence ("I couldn't find it, but my search may be
-    incomplete") unless the qualifier comes as a consequence of that clause, and a
-    parenthesis right after it."""
+    incomplete") unless the qualifier comes as a consequence of that clause, a
+    parenthesis right after it, and the complement clause after a qualifier that
+    withholds a claim ("Ich kann nicht sagen, dass du es nie erwähnt hast")."""
     governed: set[int] = set()
     for index, clause in enumerate(sentence.clauses):
         if not _COVERAGE_HEDGE_RX.search(masked, clause.start, clause.end):
@@ -1325,6 +1424,12 @@ def _qualifier_clauses(masked: str, sentence: _Sentence) -> set[int]:
             governed.add(sentence.clauses[index - 1].start)
         if index + 1 < len(sentence.clauses):
             after = sentence.clauses[index + 1]
+            if _WITHHELD_END_RX.search(masked, clause.start, clause.end) and (
+                _COMPLEMENT_OPENING_RX.match(masked, after.start)
+            ):
+                # the claim withheld stands in the next clause ("Ich kann nicht sagen,
+                # dass du es nie erwähnt hast")
+                governed.add(after.start)
             if masked[clause.end : after.start].strip().startswith("("):
                 # its own parenthesis: "(ranked search over 2 sources, 0 hits)"
                 close = masked.find(")", after.start, sentence.end)
@@ -1522,6 +1627,7 @@ _OTHER_SYSTEM_RX = re.compile(
     r"|opac|librar(?:y|ies)|registry|register|archives?|portal|app|store|shop|amazon"
     r"|screenshot|logs?|folders?|director(?:y|ies)|drive|dropbox|repo(?:sitory)?|github|jira"
     r"|tracker|server|api|sql|table|index|wiki|intranet|browser|marketplace|ebay|airline"
+    r"|csv|tsv|dataset|json|xml"
     r"|booking|calendar|phone|contacts"
     # a search tool named by what it finds ("the flight search", "a hotel search")
     r"|(?<!your\s)(?:flight|hotel|train|rail|bus|fare|room|rental|product|price)\s+search"
@@ -1633,6 +1739,18 @@ _ELSEWHERE_RX = re.compile(
     rf"|{_JA_ELSEWHERE}",
     re.I,
 )
+# A command or query in inline code as the subject of the result ("`grep -rn TODO src/`
+# returned nothing", "`SELECT ...` no devolvió filas"): read on the text before masking,
+# where code keeps its backticks (a quoted search term, "« Ørsted » ne renvoie aucun
+# résultat", is masked alike but is the memory's own search).
+_CODE_RESULT_RX = re.compile(
+    r"`[^`\n]+`\s+(?:returned|returns|found|finds|gave|gives|yielded|yields|printed"
+    r"|prints|produced|matched|matches|shows|showed|outputs?|came\s+back|a\s+renvoy[ée]"
+    r"|renvoie|ne\s+renvoie|n'a\s+rien|devolvi[óo]|devuelve|no\s+devuelve|no\s+devolvi[óo]"
+    r"|liefert\w*|lieferte|gab|gibt|ha\s+restituito|restituisce|non\s+restituisce"
+    r"|non\s+ha\s+restituito|retornou|retorna|n[ãa]o\s+retorn\w+|devolveu|gaf|geeft|leverde)\b",
+    re.I,
+)
 # A search that found something, counted ("I found three entries about the dentist",
 # "In deinen Notizen habe ich drei Einträge gefunden"): no absence, whatever its frame.
 _COUNTED_RX = re.compile(
@@ -1659,7 +1777,10 @@ _FIRST_PERSON_FIND_RX = re.compile(
     r"\bI(?:'ve|\s+have)?\s+(?:just\s+|also\s+)?found\b|\bj'ai\s+(?:bien\s+)?trouv[ée]"
     r"|\b(?:he\s+)?encontr[ée]\b|\bho\s+(?:anche\s+|gi[àa]\s+)?trovato\b"
     r"|\b(?:habe\s+ich|ich\s+habe)\b[^.!?]{0,50}?\bgefunden\b|\bencontrei\b|\bachei\b"
-    r"|\b(?:heb\s+ik|ik\s+heb)\b[^.!?]{0,50}?\bgevonden\b",
+    r"|\b(?:heb\s+ik|ik\s+heb)\b[^.!?]{0,50}?\bgevonden\b"
+    # the find coordinated with the search ("I looked in your notes and found the receipt")
+    r"|\b(?:and|but)\s+(?:also\s+)?found\b|\bet\s+(?:j'ai\s+)?trouv[ée]\b|\by\s+encontr[ée]\b"
+    r"|\be\s+(?:ho\s+)?trovato\b|\be\s+(?:encontrei|achei)\b",
     re.I,
 )
 # "I found zero matches": a find of nothing.
@@ -1688,7 +1809,40 @@ _DISCRETION_RX = re.compile(
     r"[^.!?]{0,40}?\bnessuno\b"
     r"|\b(?:direi|contarei|compartilharei|partilharei|revelarei|repetirei|vou\s+(?:contar"
     r"|dizer|compartilhar|partilhar|revelar))\b[^.!?]{0,40}?\bningu[ée]m\b"
-    r"|\bik\s+(?:zal|ga|vertel|deel)\b[^.!?]{0,50}?\bniemand\b",
+    r"|\bik\s+(?:zal|ga|vertel|deel)\b[^.!?]{0,50}?\bniemand\b"
+    r"|(?:第三者|他の人|誰|だれ)[^。]{0,20}?(?:共有|話|伝え|漏ら|教え)[^。]{0,20}?"
+    r"(?:ありません|しません|いたしません)",
+    re.I,
+)
+# The speaker denying an act of its own on the user's things ("I didn't change any of your
+# settings", "Je n'ai pas modifié vos paramètres", "Non ho modificato nessuna delle tue
+# sveglie"): a statement about what the assistant did, not about what the memory holds.
+# Acts of keeping ("I didn't save anything") are left to the claim detectors.
+_OWN_ACT = (
+    r"chang\w*|modif\w*|alter\w*|delet\w*|remov\w*|eras\w*|touch\w*|edit\w*|mov\w*|sen[dt]"
+    r"|book\w*|cancel\w*|add\w*|reset\w*|updat\w*|rename\w*|overwr\w*|chang[ée]\w*"
+)
+_OWN_ACT_DENIED_RX = re.compile(
+    r"\bI\s+(?:did(?:n't|\s+not)|have(?:n't|\s+not)|'ve\s+not|never)\s+(?:\w+ly\s+)?(?:"
+    + _OWN_ACT
+    + r")\b"
+    r"|\bje\s+n'ai\s+(?:pas|rien|jamais)\s+(?:du\s+tout\s+)?(?:modifi[ée]|chang[ée]|supprim[ée]"
+    r"|touch[ée]|effac[ée]|d[ée]plac[ée]|envoy[ée]|r[ée]serv[ée]|annul[ée]|ajout[ée]|renomm[ée]"
+    r"|[ée]cras[ée]|r[ée]initialis[ée])"
+    r"|\bje\s+n'ai\s+(?:modifi[ée]|chang[ée]|supprim[ée]|touch[ée]|effac[ée]|d[ée]plac[ée]"
+    r"|envoy[ée]|r[ée]serv[ée]|annul[ée]|ajout[ée]|renomm[ée])\s+(?:aucun\w*|rien|personne)"
+    r"|\bno\s+(?:he\s+)?(?:cambi[ée]|modifiqu[ée]|borr[ée]|elimin[ée]|toqu[ée]|mov[íi]|envi[ée]"
+    r"|reserv[ée]|cancel[ée]|a[ñn]ad[íi]|cambiado|modificado|borrado|eliminado|tocado|movido"
+    r"|enviado|reservado|cancelado|a[ñn]adido)\b"
+    r"|\bich\s+habe\b[^.!?;]{0,50}?\b(?:nicht|nichts|keine?\w*)\b[^.!?;]{0,40}?\b(?:ge[äa]ndert"
+    r"|gel[öo]scht|angefasst|verschoben|gesendet|geschickt|gebucht|storniert|hinzugef[üu]gt"
+    r"|ver[äa]ndert|umbenannt|zur[üu]ckgesetzt)\b"
+    r"|\bnon\s+ho\s+(?:\w+\s+)?(?:modificato|cambiato|cancellato|eliminato|toccato|spostato"
+    r"|inviato|prenotato|annullato|aggiunto|rinominato|resettato)\b"
+    r"|\bn[ãa]o\s+(?:alterei|mudei|apaguei|exclu[íi]|mexi|movi|enviei|reservei|cancelei"
+    r"|adicionei|modifiquei|troquei)\b"
+    r"|\bik\s+heb\b[^.!?;]{0,50}?\b(?:niet|niets|geen)\b[^.!?;]{0,40}?\b(?:gewijzigd|veranderd"
+    r"|verwijderd|aangeraakt|verplaatst|verstuurd|geboekt|geannuleerd|toegevoegd|aangepast)\b",
     re.I,
 )
 # The memory off or absent as the frame of a sentence ("without memory turned on", "sans
@@ -1696,14 +1850,15 @@ _DISCRETION_RX = re.compile(
 _MEMORY_OFF_RX = re.compile(
     r"\bwithout\s+(?:the\s+|my\s+)?memory\b|\bmemory\s+(?:is\s+|being\s+|was\s+)?(?:off"
     r"|disabled|turned\s+off|switched\s+off)\b"
-    r"|\bsans\s+(?:la\s+|ma\s+)?m[ée]moire\b|\bm[ée]moire\s+d[ée]sactiv[ée]e\b"
-    r"|\bsin\s+(?:la\s+|mi\s+)?memoria\b|\bmemoria\s+(?:desactivada|apagada|disattivata"
-    r"|spenta)\b|\bsenza\s+(?:la\s+)?memoria\b"
+    r"|\bsans\s+(?:la\s+|ma\s+)?m[ée]moire\b|\bm[ée]moire\s+(?:est\s+)?d[ée]sactiv[ée]e\b"
+    r"|\bsin\s+(?:la\s+|mi\s+)?memoria\b|\bmemoria\s+(?:est[áa]\s+|[èe]\s+)?(?:desactivada"
+    r"|apagada|disattivata|spenta)\b|\bsenza\s+(?:la\s+)?memoria\b"
     r"|\bohne\s+(?:das\s+|mein\s+|die\s+)?(?:ged[äa]chtnis|ged[äa]chtnisfunktion|speicher"
-    r"|erinnerungsfunktion|memory)\b|\b(?:ged[äa]chtnis|speicher)\w*\s+(?:ist\s+)?"
-    r"(?:deaktiviert|ausgeschaltet|aus)\b"
-    r"|\bsem\s+(?:a\s+)?mem[óo]ria\b|\bmem[óo]ria\s+(?:desligada|desativada)\b"
-    r"|\bzonder\s+(?:het\s+|mijn\s+)?geheugen\b|\bgeheugen\s+(?:staat\s+)?uit\b",
+    r"|erinnerungsfunktion|memory)\b|\b(?:ged[äa]chtnis|speicher|erinnerung)\w*\s+(?:ist\s+)?"
+    r"(?:deaktiviert|ausgeschaltet|abgeschaltet|aus)\b"
+    r"|\bsem\s+(?:a\s+)?mem[óo]ria\b|\bmem[óo]ria\s+(?:est[áa]\s+)?(?:desligada|desativada)\b"
+    r"|\bzonder\s+(?:het\s+|mijn\s+)?geheugen\b|\bgeheugen\s+(?:staat\s+|is\s+)?(?:uit"
+    r"|uitgeschakeld)\b",
     re.I,
 )
 
@@ -1747,6 +1902,12 @@ def promises_discretion(sentence: str) -> bool:
     return bool(_DISCRETION_RX.search(sentence))
 
 
+def denies_own_act(sentence: str) -> bool:
+    """Whether ``sentence`` (masked) denies an act of the assistant's own on the user's
+    things ("I didn't change your settings"): what it did, not what the memory holds."""
+    return bool(_OWN_ACT_DENIED_RX.search(sentence))
+
+
 def memory_off(sentence: str) -> bool:
     """Whether ``sentence`` (masked) is framed by the memory being off or absent ("Sem a
     memória ligada, não consigo lembrar de nada"): a capability, not a search result."""
@@ -1756,13 +1917,16 @@ def memory_off(sentence: str) -> bool:
 def claims_no_memory_absence(sentence: str, unmasked: str = "") -> bool:
     """Whether ``sentence`` (masked) cannot claim an absence from this memory, whatever a
     classifier reads in it: it searched another system, reports a find, promises
-    discretion or says the memory is off. A promise is read in ``unmasked`` (the same
-    sentence before masking) when given: its "never" is masked as a set phrase."""
+    discretion, says the memory is off or denies an act of the assistant's own. A promise
+    is read in ``unmasked`` (the same sentence before masking) when given: its "never" is
+    masked as a set phrase."""
     return (
         searched_elsewhere(sentence)
+        or bool(_CODE_RESULT_RX.search(unmasked))
         or reports_a_find(sentence)
         or promises_discretion(unmasked or sentence)
         or memory_off(sentence)
+        or denies_own_act(sentence)
     )
 
 
@@ -1809,7 +1973,9 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
                 continue
             if CJK_RX.search(body):
                 scope = _japanese_claim(body, previous_body, masked[sentence.start : c.start])
-                if scope is not None:
+                if scope is not None and not promises_discretion(
+                    text[sentence.start : sentence.end]
+                ):
                     clause = analysis.clause(c.start, c.end)
                     found.append(AbsenceClaim(clause, scope, "ja-absence", None, c.start))
                     continue

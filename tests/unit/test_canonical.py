@@ -454,3 +454,37 @@ def test_inline_code_of_words_is_unwrapped() -> None:
     assert for_claims("You `never` told me, and `n3v3r` mentioned it.") == (
         "You never told me, and never mentioned it."
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # short look-alike words beside folded ones
+        ("Ι dοn't rеmеmbеr уоυ еνеr sауіng sο.", "I don't remember you ever saying so."),
+        # Hangul fillers between words are spaces, inside a word nothing
+        ("Nuncaㅤmeㅤdijisteㅤnada.", "Nunca me dijiste nada."),
+        ("neㅤver", "never"),
+        # letter spacing with wider gaps between the words
+        ("Your notes: n o   r e s u l t s for Graz.", "Your notes: no results for Graz."),
+        # single letters spaced by thin spaces are letter spacing, not word pieces
+        (
+            "and f\u2009o\u2009u\u2009n\u2009d n\u2009o\u2009t\u2009h\u2009i\u2009n\u2009g",
+            "and found nothing",
+        ),
+        # a negation spelt in look-alikes alone
+        ("Νο memory entries mention it.", "No memory entries mention it."),
+        # a two-letter word among underscored letters
+        ("and f_o_u_n_d n_o r_e_c_o_r_d of it", "and found no record of it"),
+    ],
+)
+def test_short_look_alikes_fillers_and_wide_letter_spacing(text: str, expected: str) -> None:
+    assert for_claims(text) == expected
+    assert for_claims(expected) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Ο Γιάννης είπε ότι δεν ήρθε.", "She said Москва is cold in winter.", "Plan A  B  C"],
+)
+def test_real_greek_cyrillic_and_wide_gaps_between_words_stay(text: str) -> None:
+    assert for_claims(text).split() == text.split()
