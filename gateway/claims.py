@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 from gateway.claim_model import ClaimClassifier, classifier
 from gateway.follow_up import followed_up
-from gateway.presupposition import about_someone_public, presupposed_fact
+from gateway.presupposition import about_someone_public, describes_a_relative, presupposed_fact
 from gateway.recollection import (
     find_recollection_spans,
     negated,
@@ -205,7 +205,8 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
             continue
         text = analysis.sentence_text(index)
         subject = followed_up(text)
-        if recall_question(text) or subject is not None:
+        asked = text.rstrip(" \t_\"')]").endswith("?")
+        if recall_question(text) or subject is not None or (asked and describes_a_relative(text)):
             first = sent.clauses[0]
             if first.start in recalled or first.start in settled:
                 continue

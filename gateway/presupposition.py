@@ -42,7 +42,7 @@ import re
 from gateway.recollection import negated, searched
 from gateway.topics import is_stop_word
 
-__all__ = ["presupposed_fact"]
+__all__ = ["about_someone_public", "describes_a_relative", "presupposed_fact"]
 
 # Personal-fact vocabulary (word starts; each language's own words). A word here names
 # something only the user's own history holds: a relative, a pet, a condition, a planned
@@ -861,6 +861,13 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after:
         return False
     if _KIN_NAME_RX.search(clause) and not searched(before + " " + clause):
         return True
+    # the apposition spans the splitter's commas: the clause it starts in is the claim
+    at = _relative_described_at(before + clause + after)
+    if at >= 0 and len(before) - 1 <= at < len(before) + len(clause):
+        return True
+    aged = _AGE_FRAME_RX.match(clause + after) if not before.strip(" ,-\u2013\u2014") else None
+    if aged and not _CALENDAR_WORD_RX.fullmatch(aged.group().split()[-1]):
+        return True
     temporal = _TEMPORAL_RX.search(clause)
     if (
         temporal
@@ -907,6 +914,8 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after:
         return True
     if _WORKS_AT_RX.search(clause) and not _MODAL_RX.search(clause):
         return True
+    if _compared_with_the_users_past(clause, after):
+        return True
     framed = opening or bool(_BARE_TRIGGER_RX.fullmatch(before))
     if (
         (triggered or framed)
@@ -950,6 +959,149 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after:
             known or bool(re.search(r"\b(?:that|this)\s", window))
         )
     return False
+
+
+# A relative of the user's described in apposition ("Your dad, being an electrician,",
+# "Tu padre, al ser electricista,", "A tua mãe, sendo farmacêutica,", "Tu hermana, que da
+# clases de matemáticas", "je broer, die bij de belastingdienst werkt") or named beside the
+# possessive role ("Tomás, ton frère,", "Martín, tu primo,", "La dottoressa Ferraris, il
+# tuo capo,", "Rodrigo, seu cunhado eletricista"): what the user has told of them.
+_FAMILY = (
+    r"(?:brother|sister|son|daughter|wife|husband|partner|mum|mom|mother|dad|father|aunt|uncle"
+    r"|cousin|nephew|niece|grand\w+|\w+-in-law|boss|fr[èe]re|s[œo]eur|fils|fille|femme|mari"
+    r"|m[èe]re|p[èe]re|tante|oncle|cousine?|neveu|ni[èe]ce|beau-\w+|belle-\w+|chef(?:fe)?"
+    r"|herman[oa]|hij[oa]|espos[oa]|marido|mujer|madre|padre|t[íi][oa]|prim[oa]|sobrin[oa]"
+    r"|suegr[oa]|cu[ñn]ad[oa]|jef[ae]|bruder|schwester|sohn|tochter|frau|mann|mutter|vater"
+    r"|onkel|neffe|nichte|schwager|schw[äa]gerin|schwieger\w+|chef(?:in)?|fratello|sorella"
+    r"|figli[oa]|moglie|marito|zi[oa]|cugin[oa]|nipote|suocer[oa]|cognat[oa]|capo"
+    r"|irm[ãa]o?|filh[oa]|esposa|m[ãa]e|pai|ti[oa]|prim[oa]|sobrinh[oa]|sogr[oa]|cunhad[oa]"
+    r"|chefe|broer|zus|zoon|dochter|vrouw|moeder|vader|oom|neef|nicht|zwager|schoon\w+|baas)"
+)
+_DESCRIBED = (
+    r"being|who(?:'s|\s+is|\s+works|\s+teaches|\s+runs)|qui\s+(?:est|travaille|bosse|enseigne)"
+    r"|que\s+(?:es|trabaja|da|tiene|lleva)|al\s+ser|siendo|sendo|que\s+(?:é|trabalha|d[áa])"
+    r"|der|die|das|welche[rs]?|che\s+(?:è|lavora|fa|insegna)|facendo|essendo|die\s+(?:bij|als)"
+    r"|als|en\s+tant\s+qu[e']|como"
+)
+_FAMILY_DESCRIBED_RX = re.compile(
+    rf"(?:^|[\s,(']){_POSS}\s+(?:[\w-]+\s+)?{_FAMILY}\s*,\s*(?:{_DESCRIBED})\b"
+    rf"|(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+\s*,\s*(?:(?:la|le|el|il|o|a|de|der|die)\s+)?{_POSS}\s+"
+    rf"(?:[\w-]+\s+)?{_FAMILY}\b"
+    rf"|(?:^|[\s,(']){_POSS}\s+{_FAMILY}\s*,\s*(?:(?:il|la|le|el|o|a|der|die|de|the)\s+)?"
+    r"(?:(?:dott\w*|dr\.?|doctor\w*|docteur|professor\w*|prof\.?|herr|frau|signor\w*|se[ñn]or\w*"
+    r"|senhor\w*|monsieur|madame|mrs?\.?|ms\.?|meneer|mevrouw)\s+)?(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+\s*,"
+    rf"|(?:^|[\s,(']){_POSS}\s+{_FAMILY}\s+\w+\s*,\s*(?:{_DESCRIBED})\b"
+    rf"|(?:^|[\s,(']){_POSS}\s+(?:[\w-]+\s+)?{_FAMILY}\s+(?:eletricista|electricista|electrician"
+    r"|farmac\w+|pharmac\w+|m[ée]dic[oa]|doctor|arzt|[äa]rztin|nurse|enfermer[oa]|infirmi\w+"
+    r"|krankenpfleger\w*|infermier[ea]|verpleegkundige|abogad[oa]|advogad[oa]|avvocat[oa]"
+    r"|lawyer|anwalt|anw[äa]ltin|mechanic|mec[áa]nic[oa]|meccanico|mechaniker|profesor[a]?"
+    r"|professor[a]?|teacher|lehrer\w*|insegnante|leraar|juf|meester|ingenieur\w*|engineer)\b",
+    re.IGNORECASE,
+)
+
+# A named person or pet with their age as the frame ("At fourteen, Pippa would ...", "À
+# quatorze ans, Moustache mérite ...", "A quattordici anni Briciola ...", "Mit zwölf Jahren
+# braucht Bello ...", "Con catorce años, Canela ...").
+_AGE_WORDS = (
+    r"\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
+    r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|un|deux|trois|quatre|cinq|six"
+    r"|sept|huit|neuf|dix|onze|douze|treize|quatorze|quinze|seize|uno|dos|tres|cuatro|cinco"
+    r"|seis|siete|ocho|nueve|diez|once|doce|trece|catorce|quince|eins|zwei|drei|vier|f[üu]nf"
+    r"|sechs|sieben|acht|neun|zehn|elf|zw[öo]lf|dreizehn|vierzehn|f[üu]nfzehn|due|tre|quattro"
+    r"|cinque|sei|sette|otto|nove|dieci|undici|dodici|tredici|quattordici|quindici|dois|tr[êe]s"
+    r"|quatro|oito|dez|doze|treze|catorze|quinze|twee|drie|vier|vijf|zes|zeven|negen|tien"
+    r"|twaalf|dertien|veertien|vijftien"
+)
+_AGE_FRAME_RX = re.compile(
+    rf"^\W*(?:at|[àa]|a|con|mit|aos|op|with)\s+(?:{_AGE_WORDS})(?:\s+(?:years?|ans|a[ñn]os|anni"
+    rf"|anos|jahren|jaar))?(?:\s+old)?\s*,?\s+(?-i:[A-ZÀ-ÖØ-Þ])[a-zà-öø-ÿ]+",
+    re.IGNORECASE,
+)
+
+# A comparison with the user's own past, named or counted ("a much shorter commute than
+# your old one into Göteborg", "plus simple que ton trajet actuel jusqu'à La Défense",
+# "más suave que la subida al Teide que hiciste en octubre", "so lang wie dein täglicher
+# Arbeitsweg von Baden nach Zürich", "più facile del Sentiero degli Dei che hai fatto a
+# giugno", "gunstiger dan wat je betaalde voor je vorige huis in Zwolle").
+_COMPARED_RX = re.compile(
+    r"\b(?:than|que|qu'|als|dan|wie|di|del|della|dello|do\s+que|da\s+que|a\s+(?:la|el)|al)\s+"
+    r"(?P<rest>.{0,80})",
+    re.IGNORECASE,
+)
+_USERS_PAST_RX = re.compile(
+    rf"(?:^|[\s,(']){_POSS}\s|\b(?:you|tu|vous|voc[êe]|je|jij|du)\s+(?:\w+\s+)?(?:had|used|paid|did"
+    r"|lived|drove|took|hiked|ran|spent|avais|payais|as\s+fait|avez\s+fait|pagabas|pagas|hiciste"
+    r"|pagaste|gastaste|gastou|pagou|fez|pagavas|fizeste|betaalde|deed|hattest|bezahlt|gezahlt)\b"
+    r"|\b(?:hiciste|pagas|pagabas|pagaste|subiste|hai\s+fatto|hai\s+pagato|pagavi|hai\s+speso"
+    r"|gastaste|fizeste|pagavas)\b",
+    re.IGNORECASE,
+)
+
+
+# The same with "su/seu/suo", also "his/her": only where no third person was named before.
+_FAMILY_NAMED_AMBIGUOUS_RX = re.compile(
+    rf"(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+\s*,\s*{_POSS_AMBIGUOUS}\s+(?:[\w-]+\s+)?{_FAMILY}\b",
+    re.IGNORECASE,
+)
+
+
+def describes_a_relative(sentence: str) -> bool:
+    """Whether ``sentence`` (canonical, masked) names or describes one of the user's
+    relatives in apposition ("Est-ce que ton chef, Laurent, sera ...?"): read in questions
+    too, which are otherwise not read for presupposed facts."""
+    return _relative_described_at(sentence) >= 0
+
+
+def _relative_described_at(sentence: str) -> int:
+    """Where the apposition describing a relative starts in ``sentence``, or -1."""
+    m = _FAMILY_DESCRIBED_RX.search(sentence)
+    if m:
+        return m.start()
+    m = _FAMILY_NAMED_AMBIGUOUS_RX.search(sentence)
+    if m and not _REPORTER_BEFORE_RX.search(sentence[: m.start()]):
+        return m.start()
+    return -1
+
+
+# Someone else speaking before an ambiguous possessive ("Ele disse que o Rodrigo, seu
+# cunhado, viria": his brother-in-law).
+_REPORTER_BEFORE_RX = re.compile(
+    r"\b(?:he|she|they|il|elle|ils|elles|él|ella|ellos|ele|ela|eles|lui|lei|loro|er|sie|hij|zij)"
+    r"\s+(?:\w+\s+){0,2}?(?:said|says|told|dit|disait|a\s+dit|dijo|dice|disse|diz|ha\s+detto"
+    r"|sagte|sagt|zei|zegt)\b",
+    re.IGNORECASE,
+)
+
+
+# Before a marker other than "than" (they are also "that", "then", "of", "to the"), a
+# comparative: "plus simple que", "más suave que", "so lang wie", "più facile del",
+# "gunstiger dan", "abaixo do que".
+_COMPARATIVE_BEFORE_RX = re.compile(
+    r"\b(?:plus|moins|mieux|pire|autant|aussi|m[áa]s|menos|mejor|peor|tan|tanto|mais|melhor"
+    r"|pior|t[ãa]o|abaixo|acima|pi[ùu]|meno|meglio|peggio|cos[ìi]|mehr|weniger|besser"
+    r"|schlechter|so|ebenso|genauso|meer|minder|beter|slechter|even|zo|\w{3,}(?:er|ere|ger))"
+    r"\b[^.;:!?]{0,40}$",
+    re.IGNORECASE,
+)
+
+
+def _compared_with_the_users_past(clause: str, after: str = "") -> bool:
+    """A comparison opening in ``clause`` (it may run on into ``after``) with the user's
+    own past, named or counted."""
+    text = clause + " " + after[:60]
+    for m in _COMPARED_RX.finditer(text):
+        if m.start() >= len(clause):
+            break
+        marker = m.group().split()[0].lower()
+        if marker != "than" and not _COMPARATIVE_BEFORE_RX.search(text[: m.start()]):
+            continue
+        rest = m.group("rest")
+        if _USERS_PAST_RX.search(rest) and (_NAME_IN_RX.search(rest) or re.search(r"\d", rest)):
+            return True
+    return False
+
+
+_NAME_IN_RX = re.compile(r"(?<=\s)(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+")
 
 
 # Helpers shared with :mod:`gateway.follow_up`.

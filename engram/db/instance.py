@@ -20,6 +20,7 @@ import contextlib
 import logging
 import os
 import secrets
+import shutil
 import subprocess
 import time
 from collections.abc import Iterator, Sequence
@@ -57,11 +58,35 @@ def _as_root() -> bool:
     return os.name == "posix" and os.geteuid() == 0
 
 
+def _as_server_user(command: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """``command`` as it runs under the server's account: unchanged unless engram runs as
+    root. Then ``setpriv`` changes the user in the child, so this process spawns it without
+    changing user itself: a ``subprocess`` that sets ``user=`` must fork rather than vfork,
+    and a fork of a process with gRPC threads runs gRPC's fork handlers in the child, which
+    then sometimes dies of SIGSEGV before it runs the tool. Without ``setpriv``, Python's
+    ``user=`` (the same account)."""
+    if not _as_root():
+        return command, {}
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return command, {"user": SYSTEM_USER}
+    import pwd
+
+    entry = pwd.getpwnam(SYSTEM_USER)
+    return [
+        setpriv,
+        f"--reuid={entry.pw_uid}",
+        f"--regid={entry.pw_gid}",
+        "--clear-groups",
+        "--",
+        *command,
+    ], {}
+
+
 def _run(args: Sequence[str], *, env: dict[str, str] | None = None, timeout: float = 120) -> str:
     """Run one of the wheel's tools (as the unprivileged user under root);
     raises Unavailable with the tool's stderr when it fails."""
-    command = [str(bin_dir() / args[0]), *args[1:]]
-    extra: dict[str, Any] = {"user": SYSTEM_USER} if _as_root() else {}
+    command, extra = _as_server_user([str(bin_dir() / args[0]), *args[1:]])
     try:
         done = subprocess.run(
             command,
@@ -156,8 +181,9 @@ class Instance:
             _run(["pg_ctl", "-D", str(self.pgdata), "-m", mode, "-w", "stop"])
 
     def running(self) -> bool:
-        command = [str(bin_dir() / "pg_ctl"), "-D", str(self.pgdata), "status"]
-        extra: dict[str, Any] = {"user": SYSTEM_USER} if _as_root() else {}
+        command, extra = _as_server_user(
+            [str(bin_dir() / "pg_ctl"), "-D", str(self.pgdata), "status"]
+        )
         return subprocess.run(command, capture_output=True, check=False, **extra).returncode == 0
 
     def wait_ready(self, timeout_s: float = START_TIMEOUT_SECONDS) -> None:

@@ -296,3 +296,55 @@ def test_no_stored_item_mentions_it_is_a_search_result(text: str) -> None:
 )
 def test_no_item_of_another_source_mentions_it_is_not_memory(text: str) -> None:
     assert ClaimKind.ABSENCE not in _kinds(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your mum, being a nurse, will know whether the two tablets mix.",
+        "Tu padre, al ser fontanero, podría mirarte la caldera.",
+        "A tua irmã, sendo advogada, pode rever o contrato.",
+        "Misschien kan je zus, die bij de gemeente werkt, het navragen.",
+        "Propose à Julien, ton beau-frère, de passer samedi.",
+        "Est-ce que ta cheffe, Amélie, sera à la réunion ?",
+        "Il tuo capo, il dottor Rinaldi, apprezzerà il riepilogo.",
+    ],
+)
+def test_a_relative_described_in_apposition_is_a_recollection(text: str) -> None:
+    assert ClaimKind.RECOLLECTION in _kinds(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "At eleven, Noor can walk to school alone.",
+        "À douze ans, Caramel mérite une croquette senior.",
+        "A quindici anni Briciola va controllata ogni sei mesi.",
+        "The new flat is closer than your old one in Leeds.",
+        "Esta ruta es más fácil que la subida al Mulhacén que hiciste en julio.",
+        "Die Miete ist niedriger als deine jetzige in Altona.",
+    ],
+)
+def test_an_age_frame_or_a_comparison_with_the_users_past(text: str) -> None:
+    assert ClaimKind.RECOLLECTION in _kinds(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "At noon, Paris gets crowded.",
+        "This plan is cheaper than your current one.",
+        "Lisbon is sunnier than Porto in winter.",
+        "Ask your doctor, who knows your history, before switching.",
+        "At twelve, children can usually ride a bike alone.",
+    ],
+)
+def test_times_world_comparisons_and_generic_advice_are_not(text: str) -> None:
+    assert ClaimKind.RECOLLECTION not in _kinds(text)
+
+
+def test_an_ambiguous_possessive_after_someone_else_speaking_is_not_the_users() -> None:
+    from gateway.presupposition import describes_a_relative
+
+    assert not describes_a_relative("Ele disse que o Rodrigo, seu cunhado, viria.")
+    assert describes_a_relative("Peça ao Rodrigo, seu cunhado, para olhar o quadro.")
