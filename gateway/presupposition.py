@@ -799,7 +799,16 @@ _WORKS_AT_RX = re.compile(
 )
 
 
+_POSS_MODEL_RX = re.compile(
+    rf"(?:^|[\s,(])(?:{_POSS}|{_POSS_AMBIGUOUS})\s+(?-i:[A-ZÀ-ÖØ-Þa-z])[\w-]*(?-i:[A-Z])[\w-]*\s+[A-Za-z]*\d[\w-]*"
+    rf"|(?:^|[\s,(])(?:{_POSS}|{_POSS_AMBIGUOUS})\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w-]+\s+(?-i:[A-Z])[\w-]*\d[\w-]*",
+    re.IGNORECASE,
+)
+
+
 def _named_possession(clause: str) -> bool:
+    if _POSS_MODEL_RX.search(clause) and not _GERMAN_POSS_RX.match(clause):
+        return True  # a possession's model: "seu ThinkPad T14", "your iPhone 12"
     m = _POSS_NAME_RX.search(clause)
     if _POSS_FACT_AT_PLACE_RX.match(clause):
         return True
@@ -864,6 +873,8 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after:
     # the apposition spans the splitter's commas: the clause it starts in is the claim
     at = _relative_described_at(before + clause + after)
     if at >= 0 and len(before) - 1 <= at < len(before) + len(clause):
+        return True
+    if not before.strip(" ,-\u2013\u2014") and _framed_state(clause):
         return True
     aged = _AGE_FRAME_RX.match(clause + after) if not before.strip(" ,-\u2013\u2014") else None
     if aged and not _CALENDAR_WORD_RX.fullmatch(aged.group().split()[-1]):
@@ -991,6 +1002,11 @@ _FAMILY_DESCRIBED_RX = re.compile(
     r"(?:(?:dott\w*|dr\.?|doctor\w*|docteur|professor\w*|prof\.?|herr|frau|signor\w*|se[ñn]or\w*"
     r"|senhor\w*|monsieur|madame|mrs?\.?|ms\.?|meneer|mevrouw)\s+)?(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+\s*,"
     rf"|(?:^|[\s,(']){_POSS}\s+{_FAMILY}\s+\w+\s*,\s*(?:{_DESCRIBED})\b"
+    # a former trade in apposition ("Ton père, ancien cheminot à la SNCF,"), a participle
+    # without a comma ("Ta belle-mère étant notaire"), someone named "being" something
+    rf"|(?:^|[\s,(']){_POSS}\s+(?:[\w-]+\s+)?{_FAMILY}\s*,\s*(?:ancien(?:ne)?|former|retired|ex"
+    r"|jubilad[oa]|pensionat[oa]|aposentad[oa]|ehemalige[rs]?|gepensioneerde|oud)[\s-]+\w+"
+    rf"|(?:^|[\s,(']){_POSS}\s+(?:[\w-]+\s+)?{_FAMILY}\s+(?:[ée]tant|being|siendo|sendo|essendo)\b"
     rf"|(?:^|[\s,(']){_POSS}\s+(?:[\w-]+\s+)?{_FAMILY}\s+(?:eletricista|electricista|electrician"
     r"|farmac\w+|pharmac\w+|m[ée]dic[oa]|doctor|arzt|[äa]rztin|nurse|enfermer[oa]|infirmi\w+"
     r"|krankenpfleger\w*|infermier[ea]|verpleegkundige|abogad[oa]|advogad[oa]|avvocat[oa]"
@@ -1013,7 +1029,8 @@ _AGE_WORDS = (
     r"|twaalf|dertien|veertien|vijftien"
 )
 _AGE_FRAME_RX = re.compile(
-    rf"^\W*(?:at|[àa]|a|con|mit|aos|op|with)\s+(?:{_AGE_WORDS})(?:\s+(?:years?|ans|a[ñn]os|anni"
+    rf"^\W*(?:at|[àa]|a|con|mit|aos|op|with)\s+(?:(?:sus|seus|ses|his|her|its|seinen|ihren"
+    rf"|i\s+suoi|os\s+seus|zijn|haar)\s+)?(?:{_AGE_WORDS})(?:\s+(?:years?|ans|a[ñn]os|anni"
     rf"|anos|jahren|jaar))?(?:\s+old)?\s*,?\s+(?-i:[A-ZÀ-ÖØ-Þ])[a-zà-öø-ÿ]+",
     re.IGNORECASE,
 )
@@ -1052,10 +1069,22 @@ def describes_a_relative(sentence: str) -> bool:
     return _relative_described_at(sentence) >= 0
 
 
+# Someone named "being" something in a sentence addressed to the user ("Kenji, being an
+# architect in 大阪, would have opinions on that floor plan; send it before you sign"); a
+# sentence without the second person is about anyone ("Einstein, being a physicist, ...").
+_NAMED_BEING_RX = re.compile(
+    r"(?-i:[A-ZÀ-ÖØ-Þ])[\w'-]+\s*,\s*(?:being|[ée]tant|siendo|sendo|essendo)\s+\w+",
+    re.IGNORECASE,
+)
+
+
 def _relative_described_at(sentence: str) -> int:
     """Where the apposition describing a relative starts in ``sentence``, or -1."""
     m = _FAMILY_DESCRIBED_RX.search(sentence)
     if m:
+        return m.start()
+    m = _NAMED_BEING_RX.search(sentence)
+    if m and _ANY_SECOND_PERSON_RX.search(sentence[m.end() :]):
         return m.start()
     m = _FAMILY_NAMED_AMBIGUOUS_RX.search(sentence)
     if m and not _REPORTER_BEFORE_RX.search(sentence[: m.start()]):
@@ -1083,6 +1112,23 @@ _COMPARATIVE_BEFORE_RX = re.compile(
     r"\b[^.;:!?]{0,40}$",
     re.IGNORECASE,
 )
+
+
+# The state right after the participle ("Being diabetic", "Siendo hipertenso"), not a noun
+# after an article ("Being a beginner, start slowly" is advice to anyone).
+_STATE_FRAME_RX = re.compile(
+    r"^\W*(?:being|[ée]tant|siendo|sendo|essendo)\s+(?!(?:an?|une?|un[oa]?|um[a]?)\s)",
+    re.IGNORECASE,
+)
+
+
+def _framed_state(clause: str) -> bool:
+    """A participle opening the sentence with a personal state ("Siendo hipertenso,
+    conviene ...", "Being diabetic, you ...", "Étant végétarienne, ...")."""
+    m = _STATE_FRAME_RX.match(clause)
+    if m is None:
+        return False
+    return bool(_STATE_RX.search(clause[m.end() : m.end() + 40]))
 
 
 def _compared_with_the_users_past(clause: str, after: str = "") -> bool:

@@ -1264,6 +1264,10 @@ _COVERAGE_HEDGE_RX = _rx(
     r"|something|records?|notes?|mentions?|matches|entries|conversations|messages)\b"
     r"|\bbest[- ]effort\b|\bapproximate\b|\bnot\s+guaranteed\b|\bno\s+guarantee\b"
     r"|\bdoes(?:n'?t|\s+not)\s+(?:necessarily\s+)?mean\b"
+    r"|\b(?:hei(?:ß|ss)t|bedeutet)\s+(?:aber\s+|noch\s+|doch\s+)?nicht\b|\bne\s+(?:veut|voulait)\s+pas"
+    r"\s+(?:forc[ée]ment\s+)?dire\b|\bne\s+signifie\s+pas\b|\bno\s+(?:significa|quiere\s+decir)\b"
+    r"|\bnon\s+(?:significa|vuol\s+dire)\b|\bn[ãa]o\s+(?:significa|quer\s+dizer)\b"
+    r"|\b(?:betekent|wil)\s+(?:\w+\s+)?niet\s+(?:zeggen\b)?"
     r"|\b(?:is|was)(?:n'?t|\s+not)\s+to\s+say\b"
     r"|\bis(?:n'?t|\s+not)\s+(?:necessarily\s+)?(?:proof|evidence)\b"
     r"|\b(?:unavailable|unreachable|offline|timed\s+out|timing\s+out)\b"
@@ -1399,7 +1403,10 @@ _CONSEQUENCE_OPENING_RX = _rx(r"\s*" + _CONSEQUENCE_WORDS + r"\b")
 _WITHHELD_END_RX = re.compile(
     r"(?:say|claim|confirm|affirm|affirmer|dire|garantir|certifier|confirmer"
     r"|afirmar|decir|asegurar|garantizar|sagen|behaupten|garantieren|best[äa]tigen"
-    r"|affermare|garantire|confermare|dizer|zeggen|beweren|garanderen|bevestigen)\W*$",
+    r"|affermare|garantire|confermare|dizer|zeggen|beweren|garanderen|bevestigen"
+    # "... doesn't mean (that) ...", in the gate languages
+    r"|mean|hei(?:ß|ss)t\s+(?:aber\s+|noch\s+|doch\s+)?nicht|bedeutet\s+nicht|dire|signifie\s+pas"
+    r"|significa|quiere\s+decir|vuol\s+dire|quer\s+dizer|betekent\s+niet)\W*$",
     re.I,
 )
 _COMPLEMENT_OPENING_RX = re.compile(r"\W*(?:that|que|qu'|dass|che|dat)\b", re.I)
@@ -1853,7 +1860,7 @@ _MEMORY_OFF_RX = re.compile(
     r"|\bsans\s+(?:la\s+|ma\s+)?m[ée]moire\b|\bm[ée]moire\s+(?:est\s+)?d[ée]sactiv[ée]e\b"
     r"|\bsin\s+(?:la\s+|mi\s+)?memoria\b|\bmemoria\s+(?:est[áa]\s+|[èe]\s+)?(?:desactivada"
     r"|apagada|disattivata|spenta)\b|\bsenza\s+(?:la\s+)?memoria\b"
-    r"|\bohne\s+(?:das\s+|mein\s+|die\s+)?(?:ged[äa]chtnis|ged[äa]chtnisfunktion|speicher"
+    r"|\bohne\s+(?:das\s+|mein\s+|die\s+)?(?:\w+e\s+)?(?:ged[äa]chtnis|ged[äa]chtnisfunktion|speicher"
     r"|erinnerungsfunktion|memory)\b|\b(?:ged[äa]chtnis|speicher|erinnerung)\w*\s+(?:ist\s+)?"
     r"(?:deaktiviert|ausgeschaltet|abgeschaltet|aus)\b"
     r"|\bsem\s+(?:a\s+)?mem[óo]ria\b|\bmem[óo]ria\s+(?:est[áa]\s+)?(?:desligada|desativada)\b"

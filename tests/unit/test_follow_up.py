@@ -348,3 +348,42 @@ def test_an_ambiguous_possessive_after_someone_else_speaking_is_not_the_users() 
 
     assert not describes_a_relative("Ele disse que o Rodrigo, seu cunhado, viria.")
     assert describes_a_relative("Peça ao Rodrigo, seu cunhado, para olhar o quadro.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ton père, ancien cheminot à la SNCF, a sans doute droit aux facilités de circulation.",
+        "Ta belle-mère étant notaire, elle pourra relire le compromis.",
+        "Kenji, being an architect, will have views on the plan; show it to him before you sign.",
+        "Siendo hipertenso, conviene que evites el regaliz.",
+        "Con sus doce años, Pancho todavía aprende palabras nuevas.",
+    ],
+)
+def test_more_shapes_of_a_presupposed_fact(text: str) -> None:
+    assert ClaimKind.RECOLLECTION in _kinds(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Being a beginner, start with short sessions.",
+        "Siendo sinceros, el plan es caro.",
+        "Einstein, being a physicist, changed how we see time.",
+        "Open your Google Calendar and add the event.",
+    ],
+)
+def test_advice_and_public_people_in_those_shapes_are_not(text: str) -> None:
+    assert ClaimKind.RECOLLECTION not in _kinds(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Das heißt nicht, dass du mir nie davon erzählt hast.",
+        "Que je ne trouve rien ne veut pas dire que tu ne m'en as jamais parlé.",
+        "Ohne aktivierte Gedächtnisfunktion weiß ich nichts von früheren Gesprächen.",
+    ],
+)
+def test_a_claim_denied_as_a_consequence_and_the_memory_off(text: str) -> None:
+    assert ClaimKind.ABSENCE not in _kinds(text)
