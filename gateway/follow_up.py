@@ -77,8 +77,9 @@ _FRAME_RX = re.compile(rf"{_LEAD}(?:{_ASKS_HOW}|{_WISHES})", re.IGNORECASE)
 _JAPANESE_FOLLOW_UP_RX = re.compile(
     r"(?:どうでしたか|いかがでしたか|どうだった|どうですか|いかがですか|その後|おめでとう"
     r"|うまくいきますように|よくなりますように|お大事に|順調ですか|順調でしょうか|落ち着きましたか"
-    r"|良くなりましたか|よくなりましたか)"
+    r"|良くなりましたか|よくなりましたか|慣れた[？?]|慣れましたか|もう慣れ|といいですね|といいね)"
 )
+
 # Possessed small talk: greetings, not facts ("How was your day?", "Hope your week is
 # going well", "Comment s'est passée ta journée ?").
 _SMALL_TALK_RX = re.compile(

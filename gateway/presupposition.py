@@ -486,7 +486,14 @@ _AGE_RX = re.compile(
     rf"\b(?:turn(?:s|ing)?\s+{_AGE}\b|{_AGE}(?:st|nd|rd|th)?\s+birthday|{_AGE}\.\s+geburtstag"
     rf"|{_AGE}\s+(?:ans|años|anni|anos|jaar|jahre)\b|cumpl\w*\s+{_AGE}\b|compi\w*\s+{_AGE}\b"
     rf"|fa\s+{_AGE}\s+anni|faz(?:er)?\s+{_AGE}\b|{_AGE}\s+wird\b|wird\s+(?:bald\s+)?{_AGE}\b"
-    rf"|wordt\s+{_AGE}\b|avoir\s+{_AGE}\s+ans)",
+    rf"|wordt\s+{_AGE}\b|avoir\s+{_AGE}\s+ans"
+    # an age stated in words ("Omdat Daan pas vijf is", "since Noor is only six")
+    r"|\b(?:is|ist|è|é|es|est)\s+(?:(?:pas|erst|only|just|solo|s[óo]|seulement|nur|ancora|still"
+    r"|nog|already|al|schon|gi[àa]|j[áa]|ya|d[ée]j[àa])\s+)?(?:two|three|four|five|six|seven|eight"
+    r"|nine|ten|eleven|twelve|twee|drie|vier|vijf|zes|zeven|acht|negen|tien|elf|twaalf|zwei|drei"
+    r"|f[üu]nf|sechs|sieben|neun|zehn|zw[öo]lf)\b"
+    r"|\b(?:pas|erst)\s+(?:twee|drie|vier|vijf|zes|zeven|acht|negen|tien|zwei|drei|vier|f[üu]nf"
+    r"|sechs|sieben|acht|neun|zehn|\d{1,2})\s+(?:is|ist|jaar|Jahre)\b)",
     re.IGNORECASE,
 )
 _SCHOOL_START_RX = re.compile(

@@ -387,3 +387,27 @@ def test_advice_and_public_people_in_those_shapes_are_not(text: str) -> None:
 )
 def test_a_claim_denied_as_a_consequence_and_the_memory_off(text: str) -> None:
     assert ClaimKind.ABSENCE not in _kinds(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "名古屋の新しい職場、もう慣れた？",
+        "娘さんの運動会、雨で延期にならないといいですね。",
+        "Since Noor is only six, pick the short tour.",
+    ],
+)
+def test_japanese_follow_ups_and_an_age_in_words(text: str) -> None:
+    assert ClaimKind.RECOLLECTION in _kinds(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "明日晴れるといいですね。",
+        "The ticket is two euros.",
+        "Since the museum is only five minutes away, walk.",
+    ],
+)
+def test_weather_wishes_prices_and_distances_are_not(text: str) -> None:
+    assert ClaimKind.RECOLLECTION not in _kinds(text)
