@@ -40,6 +40,7 @@ from gateway.truthfulness import (
     analyse,
     claims_no_memory_absence,
     coverage_qualified,
+    ends_as_question,
     promises_discretion,
 )
 
@@ -205,7 +206,7 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
             continue
         text = analysis.sentence_text(index)
         subject = followed_up(text)
-        asked = text.rstrip(" \t_\"')]").endswith("?")
+        asked = ends_as_question(text)
         if recall_question(text) or subject is not None or (asked and describes_a_relative(text)):
             first = sent.clauses[0]
             if first.start in recalled or first.start in settled:
@@ -229,10 +230,8 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
     if pending or tagged:
         units = _conjoined(analysis, pending) if MERGE_CONJOINED else pending
         joined = joined_readings(analysis, units)
-        for i, (sentence, start, end) in _first_parts(units, pending).items():
-            joined.setdefault(i, []).append((sentence, start, end))
-            if i > 0 and units[i - 1][0] == sentence:  # with the unit before it, too
-                joined.setdefault(i - 1, []).append((sentence, units[i - 1][1], end))
+        for i, reading in _first_part_readings(units, pending):
+            joined.setdefault(i, []).append(reading)
         scored = _classified(analysis, units + tagged, joined, model)
         tagged_starts = {start for _, start, _ in tagged}
         found.extend(
@@ -301,18 +300,23 @@ def _conjoined(
     return out
 
 
-def _first_parts(
+def _first_part_readings(
     units: list[tuple[int, int, int]], pending: list[tuple[int, int, int]]
-) -> dict[int, tuple[int, int, int]]:
-    """The first part of each unit :func:`_conjoined` merged, keyed by the unit's index:
-    read as well, since what it adds after "and"/"or" cannot withdraw a claim the first
-    part makes ("there's no word about you crossing the Øresund or paying a toll")."""
+) -> list[tuple[int, tuple[int, int, int]]]:
+    """(unit index, reading) for the first part of each unit :func:`_conjoined` merged,
+    alone and joined to the unit before it in the sentence: read as well, since what it
+    adds after "and"/"or" cannot withdraw a claim the first part makes ("there's no word
+    about you crossing the Øresund or paying a toll")."""
     ends = {start: end for _, start, end in pending}
-    return {
-        i: (sentence, start, ends[start])
-        for i, (sentence, start, end) in enumerate(units)
-        if ends.get(start, end) != end
-    }
+    out: list[tuple[int, tuple[int, int, int]]] = []
+    for i, (sentence, start, end) in enumerate(units):
+        first_end = ends.get(start, end)
+        if first_end == end:
+            continue
+        out.append((i, (sentence, start, first_end)))
+        if i > 0 and units[i - 1][0] == sentence:
+            out.append((i - 1, (sentence, units[i - 1][1], first_end)))
+    return out
 
 
 def joined_readings(

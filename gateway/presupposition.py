@@ -1054,8 +1054,8 @@ _COMPARED_RX = re.compile(
 )
 _USERS_PAST_RX = re.compile(
     rf"(?:^|[\s,(']){_POSS}\s|\b(?:you|tu|vous|voc[êe]|je|jij|du)\s+(?:\w+\s+)?(?:had|used|paid|did"
-    r"|lived|drove|took|hiked|ran|spent|avais|payais|as\s+fait|avez\s+fait|pagabas|pagas|hiciste"
-    r"|pagaste|gastaste|gastou|pagou|fez|pagavas|fizeste|betaalde|deed|hattest|bezahlt|gezahlt)\b"
+    r"|lived|drove|took|hiked|ran|spent|avais|payais|as\s+fait|avez\s+fait"
+    r"|gastou|pagou|fez|betaalde|deed|hattest|bezahlt|gezahlt)\b"
     r"|\b(?:hiciste|pagas|pagabas|pagaste|subiste|hai\s+fatto|hai\s+pagato|pagavi|hai\s+speso"
     r"|gastaste|fizeste|pagavas)\b",
     re.IGNORECASE,
@@ -1223,12 +1223,13 @@ def someone_named(text: str) -> bool:
 _FULL_NAME_RX = re.compile(r"(?-i:[A-ZÀ-ÖØ-Þ])[^\W\d_]+\s+(?-i:[A-ZÀ-ÖØ-Þ])[^\W\d_]+")
 _PUBLIC_LIFE_RX = re.compile(
     r"\b(?:won|wins|was\s+born|born|died|wrote|founded|invented|painted|composed|directed"
-    r"|scored|starred|played|jug[óo]|jogou|gioc[òo]|spielte|joua|speelde|ganó|gan[óo]|naci[óo]|muri[óo]|escribi[óo]|fund[óo]|invent[óo]|pint[óo]"
+    r"|scored|starred|played|jug[óo]|jogou|gioc[òo]|spielte|joua|speelde|gan[óo]|naci[óo]"
+    r"|muri[óo]|escribi[óo]|fund[óo]|invent[óo]|pint[óo]"
     r"|compuso|dirigi[óo]|ha\s+vinto|vinse|[èe]\s+nat[oa]|nacque|[èe]\s+mort[oa]|mor[ìi]"
     r"|ha\s+scritto|scrisse|ha\s+fondato|fond[òo]|gewann|gewinnt|geboren|starb|schrieb"
     r"|gr[üu]ndete|erfand|malte|komponierte|a\s+gagn[ée]|gagna|est\s+n[ée]e?|naquit"
     r"|est\s+mort|mourut|a\s+[ée]crit|[ée]crivit|a\s+fond[ée]|fonda|venceu|ganhou|nasceu"
-    r"|morreu|escreveu|fundou|inventou|pintou|comp[ôo]s|won|werd\s+geboren|geboren|stierf"
+    r"|morreu|escreveu|fundou|inventou|pintou|comp[ôo]s|werd\s+geboren|stierf"
     r"|schreef|richtte|schilderde|componeerde)\b",
     re.IGNORECASE,
 )

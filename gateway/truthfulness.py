@@ -478,7 +478,7 @@ def _sentence_spans(masked: str) -> list[tuple[int, int, int]]:
 
 def _analyse_sentence(masked: str, s_start: int, s_end: int, paragraph: int) -> _Sentence:
     sentence = masked[s_start:s_end]
-    is_question = sentence.rstrip(" \t_\"')]").endswith("?")
+    is_question = ends_as_question(sentence)
     # segments on strong boundaries
     cuts = [0]
     for m in _SEGMENT_RX.finditer(sentence):
@@ -1497,6 +1497,12 @@ def _topic(
 # --------------------------------------------------------------------------------------
 # Public functions
 # --------------------------------------------------------------------------------------
+
+
+def ends_as_question(sentence: str) -> bool:
+    """Whether ``sentence`` ends with a question mark (before closing quotes, brackets or
+    masking)."""
+    return sentence.rstrip(" \t_\"')]").endswith("?")
 
 
 def split_clauses(text: str) -> list[Clause]:
