@@ -103,7 +103,31 @@ def _fold_word(match: re.Match[str]) -> str:
     if latin == 0 or latin == len(word):
         return word
     table = _skeleton_table()
-    return "".join(table.get(c, c) for c in word)
+    folded = "".join(table.get(c, c) for c in word)
+    return _fill_one_letter(folded) or folded
+
+
+# Confusables.txt lists only some look-alikes of a script (it maps Cherokee "Ꭼ" to "E"
+# but not "Ꮖ", which writers use for "I"): in a word of four letters or more whose
+# letters are all Latin or folded but one, that one may stand for the Latin letter that
+# makes the word known, when exactly one letter does ("NᏆENTE" = "NIENTE").
+_FILL_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _fill_one_letter(word: str) -> str | None:
+    if len(word) < 4:
+        return None
+    foreign = [i for i, c in enumerate(word) if not _is_latin_letter(c)]
+    if len(foreign) != 1:
+        return None
+    i = foreign[0]
+    upper = word[:i].isupper() or word[i + 1 :].isupper()
+    fits = []
+    for letter in _FILL_LETTERS:
+        candidate = word[:i] + letter + word[i + 1 :]
+        if is_known_word(candidate.lower()):
+            fits.append(candidate[:i] + (letter.upper() if upper else letter) + word[i + 1 :])
+    return fits[0] if len(fits) == 1 else None
 
 
 def _mostly_latin(text: str) -> bool:
@@ -120,10 +144,12 @@ def _fold_foreign_word(match: re.Match[str]) -> str:
     if len(word) < 4 or word.isascii() or any(_is_latin_letter(c) for c in word):
         return word
     table = _skeleton_table()
-    if not all(c in table for c in word):
+    if sum(c not in table for c in word) > 1:
         return word
-    latin = "".join(table[c] for c in word)
-    return latin if is_known_word(latin.lower()) else word
+    latin = "".join(table.get(c, c) for c in word)
+    if all(c in table for c in word):
+        return latin if is_known_word(latin.lower()) else word
+    return _fill_one_letter(latin) or word
 
 
 _SHORT_NEGATIONS = frozenset({"no", "not", "non", "nie", "nul", "nee", "nao", "nem", "ni"})
@@ -521,9 +547,15 @@ _SHORT_LEET_RX = re.compile(
 _TOKEN_RX = re.compile(r"\S+")
 
 
+# A two-character negation in leet before a word ("n0 results", "N0 matches"); "T2 N0 M0"
+# (a tumour stage) is followed by no word, so it stays.
+_SHORT_LEET_NEGATION_RX = re.compile(r"(?<![\w@$])[nN][0](?= [^\W\d_]{3,}\b)")
+
+
 def _unleet_text(text: str) -> str:
     """Leet words (``n3v3r``) read as the known words they spell, then their short
     neighbours (``m3``) where a neighbour was one."""
+    text = _SHORT_LEET_NEGATION_RX.sub(lambda m: m.group()[0] + "o", text)
     if not _MIXED_RX.search(text):
         return text  # no leet word, so no neighbour to restore either
     tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN_RX.finditer(text)]

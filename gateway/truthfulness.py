@@ -1209,7 +1209,9 @@ _EMPTY_VERDICT_RX = _rx(
     r"|(?:zero|z[ée]ro|cero|null|nul|0)\s+(?:correspond[êe]ncias?|correspondances?"
     r"|coincidencias?|corrispondenze|ocorr[êe]ncias|entradas|entr[ée]es|voci|ergebnisse?"
     r"|eintr[äa]ge|treffer|hits|resultaten|matches|entries))"
-    r"(?:\s+(?:de\s+nada|de\s+rien|du\s+tout|at\s+all))?$"
+    r"(?:\s+(?:de\s+nada|de\s+rien|du\s+tout|at\s+all))?"
+    # and what was searched for ("zero resultados para «Recife»", "0 Treffer für Bern")
+    r"(?:\s+(?:para|pour|per|f[üu]r|voor|sobre|sur|su|zu|for)\s+[^.!?;]{1,60})?$"
 )
 # Idioms of coming back empty, read anywhere in a clause that follows a search or holds
 # one ("stand am Ende mit leeren Händen da", "je suis revenu bredouille", "ni rastro").

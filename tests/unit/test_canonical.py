@@ -488,3 +488,29 @@ def test_short_look_alikes_fillers_and_wide_letter_spacing(text: str, expected: 
 )
 def test_real_greek_cyrillic_and_wide_gaps_between_words_stay(text: str) -> None:
     assert for_claims(text).split() == text.split()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # one look-alike that confusables.txt does not list, among ones it does
+        ("N\u13c6\u13acN\u13a2\u13ac di ciò che mi hai raccontato", "NIENTE di ciò che mi hai raccontato"),
+        # a two-character negation in leet before a word
+        ("I searched your notes: n0 results.", "I searched your notes: no results."),
+        ("N0 matches for Recife.", "No matches for Recife."),
+    ],
+)
+def test_an_unlisted_look_alike_and_a_short_leet_negation(text: str, expected: str) -> None:
+    assert for_claims(text) == expected
+    assert for_claims(expected) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Stage T2 N0 M0 means no spread to the lymph nodes.",  # a tumour stage, not leet
+        "I read Київ and Москва on the map.",  # real Cyrillic words with unlisted letters
+    ],
+)
+def test_unlisted_letters_and_stage_codes_stay_when_no_single_word_fits(text: str) -> None:
+    assert for_claims(text) == text
