@@ -494,7 +494,10 @@ def test_real_greek_cyrillic_and_wide_gaps_between_words_stay(text: str) -> None
     ("text", "expected"),
     [
         # one look-alike that confusables.txt does not list, among ones it does
-        ("N\u13c6\u13acN\u13a2\u13ac di ciò che mi hai raccontato", "NIENTE di ciò che mi hai raccontato"),
+        (
+            "N\u13c6\u13acN\u13a2\u13ac di ciò che mi hai raccontato",
+            "NIENTE di ciò che mi hai raccontato",
+        ),
         # a two-character negation in leet before a word
         ("I searched your notes: n0 results.", "I searched your notes: no results."),
         ("N0 matches for Recife.", "No matches for Recife."),
