@@ -385,6 +385,22 @@ def _strip_symbols(text: str) -> str:
     return "".join(" " if _is_pictograph(c) else c for c in text)
 
 
+_EDGE_WORD_RX = re.compile(r"[^\W\d_]+$")
+_HEAD_WORD_RX = re.compile(r"^[^\W\d_]+")
+
+
+def _breaks_a_word(before: str, after: str) -> bool:
+    """A line break inside one word ("came up em\npty", "nu\nlla"): the two pieces make
+    a known word and at least one of them is no word by itself."""
+    tail, head = _EDGE_WORD_RX.search(before), _HEAD_WORD_RX.match(after)
+    if tail is None or head is None:
+        return False
+    a, b = tail.group(), head.group()
+    if not is_known_word((a + b).lower()):
+        return False
+    return not (is_known_word(a.lower()) and is_known_word(b.lower()))
+
+
 def _join_lines(text: str) -> str:
     """Join a line break inside a paragraph unless the next line starts a block."""
     lines = text.split("\n")
@@ -402,7 +418,7 @@ def _join_lines(text: str) -> str:
             # a break between two characters of a script written without spaces
             # (Japanese, Chinese, Thai...) joins without one
             unspaced = lacks_word_boundaries(before[-1]) and lacks_word_boundaries(after[0])
-            out[-1] = before + ("" if unspaced else " ") + after
+            out[-1] = before + ("" if unspaced or _breaks_a_word(before, after) else " ") + after
         else:
             out.append(line)
     return "\n".join(out)

@@ -517,3 +517,17 @@ def test_an_unlisted_look_alike_and_a_short_leet_negation(text: str, expected: s
 )
 def test_unlisted_letters_and_stage_codes_stay_when_no_single_word_fits(text: str) -> None:
     assert for_claims(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The search came up em\npty.", "The search came up empty."),
+        ("Non ho nu\nlla in archivio.", "Non ho nulla in archivio."),
+        # two words of their own at a line break stay two words
+        ("I keep a note\nbook of it.", "I keep a note book of it."),
+        ("I went to the\nstore", "I went to the store"),
+    ],
+)
+def test_a_line_break_inside_a_word_joins_it(text: str, expected: str) -> None:
+    assert for_claims(text) == expected
