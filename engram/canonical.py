@@ -261,6 +261,19 @@ _TERMINAL_ESCAPE_RX = re.compile(
 _KEPT_CONTROLS = frozenset("\t\n\r\x0b\x0c\x1c\x1d\x1e\x85")
 
 
+def _unmark_heavily_marked(match: re.Match[str]) -> str:
+    """A word with a mark on most of its letters ("Ǹūn̆c̰ȃ": NFKC composes letter and mark
+    into one marked letter, so no stray mark is left to drop) is the known word its bare
+    letters spell; "São", "Zürich" or "được" keep their marks (too few, or no bare word)."""
+    word = match.group()
+    bare = [unicodedata.normalize("NFD", c)[0] for c in word]
+    marked = sum(1 for b, c in zip(bare, word, strict=True) if b != c)
+    if marked < 3 or 2 * marked < len(word):
+        return word
+    stripped = "".join(bare)
+    return stripped if stripped.isascii() and is_known_word(stripped.lower()) else word
+
+
 def fold_characters(text: str) -> str:
     """NFKC, no format characters, no stray marks, Latin skeleton in mixed words;
     enclosed letters (parenthesized, circled, squared) are their plain letters."""
@@ -282,6 +295,8 @@ def fold_characters(text: str) -> str:
             continue  # NFKC composed what belongs; what is left is decoration
         out.append(_small_capital(char) if not char.isascii() else char)
     composed = unicodedata.normalize("NFC", "".join(out))
+    if not composed.isascii():
+        composed = _WORD_RX.sub(_unmark_heavily_marked, composed)
     folded = _WORD_RX.sub(_fold_word, composed)
     if not folded.isascii() and _mostly_latin(folded):
         folded = _WORD_RX.sub(_fold_foreign_word, folded)

@@ -758,6 +758,21 @@ _RULES: tuple[_Rule, ...] = (
         existence=True,
     ),
     _Rule(
+        # "Nothing in your saved details mentions a middle name", "Nothing in your notes
+        # says where your parents live": a store of the user's that says nothing of it
+        # ("Nothing in your CV is wrong" names no saying, so it is no claim here).
+        "nothing-in-your-notes",
+        _CW,
+        _rx(
+            r"^(?:\w+ly\s+)?nothing\s+(?:in|from|within|among)\s+your\s+(?:[\w-]+\s+){0,2}?"
+            r"(?:memory|memories|notes|records|history|conversations|chats|messages|files"
+            r"|details|information|info|data|entries|profile)\s+(?:\w+\s+){0,2}?"
+            r"(?:says?|mentions?|refers?\s+to|tells?\s+me|shows?|indicates?|contains?"
+            r"|talks?\s+about)\b"
+        ),
+        existence=True,
+    ),
+    _Rule(
         "you-told-me-nothing",
         _CW,
         _rx(
@@ -1112,6 +1127,8 @@ _OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
             r"\bn(?:o)?n\s+(?:(?:mi\s+|me\s+(?:l'|ne\s+)|ce\s+ne\s+|ci\s+)(?:hai|ha|avevi|aveva|avete"
             r"|avevate)|hai|avevi|avete|avevate)\s+mai\s+(?:detto|parlato|accennato|raccontato|menzionato|nominato"
             r"|spiegato|fatto\s+(?:parola|cenno)|comunicato|scritto|dato|indicato|citato)\b"
+            # told to someone else ("non hai mai detto al tuo capo"): the user's life
+            r"(?!\s+(?:al|alla|allo|ai|alle|agli)\s|\s+a\s+(?!me\b))"
             r"|\bnon\s+mi\s+(?:hai|avevi|ha|aveva)\s+(?:detto|raccontato|accennato|scritto)\s+(?:nulla"
             r"|niente)\b"
         ),
@@ -1125,6 +1142,9 @@ _OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
             r"\b(?:voc[êe]|tu|o\s+senhor|a\s+senhora)\s+(?:nunca|jamais)\s+(?:me\s+)?(?:tinha\s+)?"
             r"(?:me\s+)?(?:falou|disse|contou|mencionou|comentou|referiu|falado|dito|contado"
             r"|mencionado)\b"
+            # told to someone else ("você nunca contou ao seu chefe"): the user's life
+            # ("a" alone is also the article: "nunca me disse a sua idade" is a claim)
+            r"(?!\s+(?:ao|aos|à|às|para\s+(?:o|a|os|as)|a\s+ningu[ée]m)\s)"
             r"|\b(?:nunca|jamais)\s+me\s+(?:tinhas\s+|tinha\s+)?(?:falaste|disseste|contaste|mencionaste"
             r"|comentaste|referiste|falado|dito|contado|contou|disse|falou|mencionou|comentou)\b"
             r"|\bn[ãa]o\s+me\s+(?:tinhas\s+)?(?:falaste|disseste|contaste|mencionaste|referiste)"
@@ -1362,12 +1382,14 @@ _COVERAGE_HEDGE_RX = _rx(
     # stays a claim, like "maybe".
     r"|\b(?:can(?:'t|not)|could(?:n't|\s+not)|won't)\s+(?:really\s+|honestly\s+)?(?:say|claim"
     r"|confirm|affirm)\b"
-    r"|\bne\s+(?:peux|peut|pourrais|saurais)\s+pas\s+(?:vraiment\s+)?(?:affirmer|dire|garantir"
+    r"|\bne\s+(?:peux|peut|pourrais|saurais)\s+(?:donc\s+|alors\s+|d[oè]s\s+lors\s+)?pas\s+"
+    r"(?:vraiment\s+)?(?:affirmer|dire|garantir"
     r"|certifier|confirmer)"
     r"|\bno\s+(?:puedo|podr[íi]a|sabr[íi]a)\s+(?:afirmar|decir|asegurar|garantizar|confirmar)\b"
     r"|\bkann\s+(?:ich\s+)?(?:\w+\s+)?nicht\s+(?:sagen|behaupten|garantieren|best[äa]tigen)\b"
     r"|\bnon\s+(?:posso|potrei|saprei)\s+(?:affermare|dire|garantire|confermare)"
     r"|\bn[ãa]o\s+(?:posso|poderia|consigo|sei)\s+(?:afirmar|dizer|garantir|confirmar)\b"
+    r"|\bn[ãa]o\s+d[áa]\s+(?:para|pra)\s+(?:afirmar|dizer|garantir|confirmar)\b"
     r"|\bkan\s+(?:ik\s+)?(?:\w+\s+)?niet\s+(?:zeggen|beweren|garanderen|bevestigen)\b"
     r"|(?:とは言い切れません|とは断言できません)"
     # a search not run yet, and one limited in scope, in the past tense too

@@ -531,3 +531,15 @@ def test_unlisted_letters_and_stage_codes_stay_when_no_single_word_fits(text: st
 )
 def test_a_line_break_inside_a_word_joins_it(text: str, expected: str) -> None:
     assert for_claims(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("\u01f8\u016bn\u0306c\u0330\u0203 me mencionaste", "Nunca me mencionaste"),
+        # names and words with a mark or two keep them
+        ("São Paulo, Zürich, élève, Ñandú", "São Paulo, Zürich, élève, Ñandú"),
+    ],
+)
+def test_a_word_marked_on_most_letters_is_its_bare_word(text: str, expected: str) -> None:
+    assert for_claims(text) == expected

@@ -601,6 +601,9 @@ def test_a_recollection_frame_does_not_hide_the_absence_after_it() -> None:
         "Tu ne m'as jamais dit dans quelle région tu habites.",
         "Du hast mir nie erzählt, welches Betriebssystem du nutzt.",
         "Je hebt me nooit iets over je budget verteld.",
+        # "a" is also the Portuguese article, not only "to"
+        "Você nunca me disse a sua idade.",
+        "Non hai mai detto a me il tuo indirizzo.",
     ],
 )
 def test_negated_telling_in_the_other_languages_is_corpus_wide(text: str) -> None:
@@ -614,6 +617,13 @@ def test_negated_telling_in_the_other_languages_is_corpus_wide(text: str) -> Non
         "Sua amiga diz que você nunca falou da sua viagem com ela.",
         "Il tuo collega dice che non ha mai parlato con te del progetto.",
         "Secondo tuo cugino, tua nonna non ha mai scritto la ricetta.",
+        "Mi scrivi che non hai mai detto al tuo capo del secondo lavoro.",
+        "Não se preocupe se você nunca contou ao seu chefe sobre a consulta.",
+        # the claim withheld
+        "Ma recherche n'a porté que sur la semaine dernière, je ne peux donc pas affirmer "
+        "que vous n'avez jamais parlé de votre cousin.",
+        "Minha busca só cobriu esta semana, então não dá para afirmar que você nunca falou "
+        "do contrato.",
         # conditionals and suppositions
         "Se nunca me falaste do teu casamento, não tenho forma de saber.",
         "Qualora tu non mi avessi mai parlato delle tue intolleranze, non potrei tenerne conto.",
