@@ -255,6 +255,16 @@ class _MiniLMWeights:
     def forward(self, ids: npt.NDArray[np.int64], mask: FloatArray) -> FloatArray:
         """BertModel + mean pooling for one padded batch; returns un-normalised (B, 384)."""
         b, n = ids.shape
+        x = self.hidden_states(ids, mask)
+        # Mean over real tokens only, clamped as sentence-transformers' Pooling does.
+        summed = np.einsum("bld,bl->bd", x.reshape(b, n, _HIDDEN), mask)
+        counts = np.maximum(mask.sum(axis=1, keepdims=True), np.float32(1e-9))
+        pooled: FloatArray = (summed / counts).astype(np.float32, copy=False)
+        return pooled
+
+    def hidden_states(self, ids: npt.NDArray[np.int64], mask: FloatArray) -> FloatArray:
+        """BertModel's last hidden states for one padded batch, (B*L, 384)."""
+        b, n = ids.shape
         head_dim = _HIDDEN // _HEADS
         # Activations stay 2-D (B*L, hidden): one large GEMM per linear layer is much faster
         # than numpy's per-sample loop for (B, L, K) @ (K, N).
@@ -284,11 +294,7 @@ class _MiniLMWeights:
             ffn += layer.b_out
             ffn += x
             x = _layer_norm(ffn, layer.ln2_g, layer.ln2_b)
-        # Mean over real tokens only, clamped as sentence-transformers' Pooling does.
-        summed = np.einsum("bld,bl->bd", x.reshape(b, n, _HIDDEN), mask)
-        counts = np.maximum(mask.sum(axis=1, keepdims=True), np.float32(1e-9))
-        pooled: FloatArray = (summed / counts).astype(np.float32, copy=False)
-        return pooled
+        return x
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,6 +414,19 @@ class MiniLMEmbedder:
                 mask[row, : len(seq)] = 1.0
             out[chunk] = loaded.weights.forward(ids, mask)
         return _l2_normalise(out)
+
+    def token_vectors(self, text: str) -> FloatArray:
+        """Unit-length last hidden states of ``text``'s word pieces, [CLS] and [SEP]
+        left out, (pieces, 384): the token-level view late interaction (MaxSim)
+        scores with (bench/locomo_maxsim.py)."""
+        loaded = self._get()
+        seq = loaded.tokenizer.encode(_check_texts([text])[0]).ids
+        ids = np.asarray([seq], dtype=np.int64)
+        mask = np.ones((1, len(seq)), dtype=np.float32)
+        states = loaded.weights.hidden_states(ids, mask)[1:-1]
+        if not len(states):
+            return np.zeros((0, _HIDDEN), dtype=np.float32)
+        return _l2_normalise(np.ascontiguousarray(states))
 
     def embed_one(self, text: str) -> FloatArray:
         if not isinstance(text, str):

@@ -325,3 +325,19 @@ def test_the_hashing_embedder_reads_through_invisible_characters() -> None:
     emb = HashingEmbedder()
     plain, hidden = emb.embed(["Zürich office", "Zü\u200brich office"])
     assert float(plain @ hidden) > 0.999
+
+
+def test_token_vectors_are_the_pooled_states_word_piece_by_word_piece(
+    minilm: MiniLMEmbedder,
+) -> None:
+    loaded = embedding._LOADED[minilm.model_dir.resolve()]
+    ids = np.asarray([FOX_IDS], dtype=np.int64)
+    states = loaded.weights.hidden_states(ids, np.ones((1, len(FOX_IDS)), np.float32))
+    # the sentence vector is the mean of these states, [CLS] and [SEP] included
+    pooled = states.mean(axis=0)
+    np.testing.assert_allclose(pooled / np.linalg.norm(pooled), minilm.embed_one(FOX), atol=1e-5)
+    tokens = minilm.token_vectors(FOX)
+    assert tokens.shape == (len(FOX_IDS) - 2, 384)
+    np.testing.assert_allclose(np.linalg.norm(tokens, axis=1), 1.0, atol=1e-5)
+    np.testing.assert_allclose(tokens[0], states[1] / np.linalg.norm(states[1]), atol=1e-6)
+    assert minilm.token_vectors("").shape == (0, 384)
