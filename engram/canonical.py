@@ -578,15 +578,19 @@ _SHORT_LEET_RX = re.compile(
 _TOKEN_RX = re.compile(r"\S+")
 
 
-# A two-character negation in leet before a word ("n0 results", "N0 matches"); "T2 N0 M0"
-# (a tumour stage) is followed by no word, so it stays.
-_SHORT_LEET_NEGATION_RX = re.compile(r"(?<![\w@$])[nN][0](?= [^\W\d_]{3,}\b)")
+# A two-character negation in leet or letter-spaced before a word ("n0 results", "N0
+# matches", "I hold n o information"); "T2 N0 M0" (a tumour stage) is followed by no word,
+# so it stays. Spacing longer runs out is undone elsewhere (:func:`_unspace`); two letters
+# alone are a word only here, where the pair is a negation.
+_SHORT_LEET_NEGATION_RX = re.compile(r"(?<![\w@$])[nN] ?[0oO](?= [^\W\d_]{3,}\b)")
 
 
 def _unleet_text(text: str) -> str:
     """Leet words (``n3v3r``) read as the known words they spell, then their short
     neighbours (``m3``) where a neighbour was one."""
-    text = _SHORT_LEET_NEGATION_RX.sub(lambda m: m.group()[0] + "o", text)
+    text = _SHORT_LEET_NEGATION_RX.sub(
+        lambda m: m.group()[0] + ("O" if m.group()[-1] == "O" else "o"), text
+    )
     if not _MIXED_RX.search(text):
         return text  # no leet word, so no neighbour to restore either
     tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN_RX.finditer(text)]

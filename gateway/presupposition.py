@@ -404,6 +404,7 @@ _CURRENT_RX = re.compile(
     # what the user writes or asks in this turn, what a third party says
     r"|writing|write|indiques|indiquez|[ée]cris|[ée]crivez|escribes|escreves|chiedi|pides"
     r"|perguntas|fragst|schreibst|sagst|zegt|says|meinte|sagt|behauptet|dice|dit|diz"
+    r"|scrivi|scrivete|racconti|dici|escribe|escreve|schrijft|schrijf"
     r"|scritto|escribi[óo]|[ée]crit|wrote|thinks|pense|piensa|pensa|denkt|vindt"
     r"|sagte|meint|frage\w*|domand\w*|pregunt\w*"
     r"|pergunt\w*|demand\w*|dices|suggerit\w*|sugg[ée]r[ée]|sugerido|acab\w*|angenommen"

@@ -787,6 +787,30 @@ _RULES: tuple[_Rule, ...] = (
         ),
     ),
     _Rule(
+        # "Nulla di ciò che mi hai raccontato riguarda Cracovia", "Nada de lo que me has
+        # contado habla de ...", "Rien de ce que tu m'as dit ne concerne ...": nothing the
+        # user told says it. Only with a verb of mentioning after it: "Niente di ciò che
+        # mi hai detto cambia il piano" is about the plan.
+        "nothing-of-what-you-told",
+        _CW,
+        _rx(
+            r"^(?:nulla|niente)\s+(?:di\s+)?(?:ci[òo]|quello|quanto)\s+che\s+mi\s+(?:hai|avevi|ha)"
+            r"\s+(?:mai\s+)?(?:detto|raccontato|scritto|condiviso)\b"
+            r"|^nada\s+de\s+(?:lo\s+que|cuanto)\s+me\s+(?:has|hab[íi]as|ha)\s+(?:dicho|contado"
+            r"|escrito|compartido)\b"
+            r"|^nada\s+(?:do|daquilo)\s+que\s+(?:voc[êe]\s+|tu\s+)?(?:me\s+)?(?:disse|contou"
+            r"|escreveu|disseste|contaste|escreveste)\b"
+            r"|^rien\s+de\s+ce\s+que\s+(?:tu|vous)\s+m'(?:as|avez|aviez|avais)\s+(?:dit|racont[ée]"
+            r"|[ée]crit|confi[ée])\b"
+            r"|^nichts\s+von\s+dem,?\s+was\s+(?:du|Sie)\s+mir\s+(?:\w+\s+)?(?:erz[äa]hlt|gesagt"
+            r"|geschrieben)\b"
+        ),
+        needs_after=_rx(
+            r"\b(?:riguarda|parla|menziona|accenna|cita|tocca|concerne|mentionne|parle|[ée]voque"
+            r"|habla|menciona|trata|toca|fala|refere|betrifft|erw[äa]hnt|handelt|nennt)\w*"
+        ),
+    ),
+    _Rule(
         "never-told-elliptical",
         _CW,
         _rx(

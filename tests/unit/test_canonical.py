@@ -501,6 +501,10 @@ def test_real_greek_cyrillic_and_wide_gaps_between_words_stay(text: str) -> None
         # a two-character negation in leet before a word
         ("I searched your notes: n0 results.", "I searched your notes: no results."),
         ("N0 matches for Recife.", "No matches for Recife."),
+        (
+            "I hold n o information about your tax advisor.",
+            "I hold no information about your tax advisor.",
+        ),
     ],
 )
 def test_an_unlisted_look_alike_and_a_short_leet_negation(text: str, expected: str) -> None:

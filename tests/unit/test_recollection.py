@@ -193,6 +193,8 @@ def test_presupposed_personal_facts_are_recollections(text: str) -> None:
         "Your sister's wedding has never come up in our chats.",
         # first-person pro-drop forms are the assistant's own
         "Como expliquei mais acima, o prazo pesa mais do que a taxa.",
+        # what the user writes in this turn
+        "Mi scrivi ora che domani parti per Bolzano in macchina.",
     ],
 )
 def test_general_advice_and_current_message_are_not_recollections(text: str) -> None:

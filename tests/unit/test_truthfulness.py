@@ -601,6 +601,9 @@ def test_a_recollection_frame_does_not_hide_the_absence_after_it() -> None:
         "Tu ne m'as jamais dit dans quelle région tu habites.",
         "Du hast mir nie erzählt, welches Betriebssystem du nutzt.",
         "Je hebt me nooit iets over je budget verteld.",
+        # nothing of what the user told mentions it
+        "Nulla di ciò che mi hai raccontato riguarda Cracovia.",
+        "Nada de lo que me has contado habla de tu hipoteca.",
         # "a" is also the Portuguese article, not only "to"
         "Você nunca me disse a sua idade.",
         "Non hai mai detto a me il tuo indirizzo.",
