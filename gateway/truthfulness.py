@@ -1425,7 +1425,10 @@ _COVERAGE_HEDGE_RX = _rx(
     r"|\bnog\s+niet\s+(?:gezocht|gekeken|doorzocht|nagekeken)\b"
     r"|\bs[óo]\s+(?:abrangeu|cobriu|incluiu|foi\s+at[ée]|pegou|considerou)\b"
     r"|\bs[óo]lo\s+(?:abarc[óo]|cubri[óo]|incluy[óo]|lleg[óo])\b"
-    r"|\bn'a\s+(?:couvert|port[ée]\s+sur)\s+que\b|\bhat\s+nur\b[^.;]{0,40}?\b(?:umfasst|abgedeckt"
+    r"|\bn'a\s+(?:couvert|port[ée]\s+sur)\s+que\b"
+    r"|\bn'ai\s+(?:\w+\s+)?(?:consult[ée]|cherch[ée]|regard[ée]|parcouru|v[ée]rifi[ée]|fouill[ée])"
+    r"\s+que\b|\b(?:besloeg|omvatte|dekte|doorzocht)\s+alleen\b"
+    r"|\bhat\s+nur\b[^.;]{0,40}?\b(?:umfasst|abgedeckt"
     r"|durchsucht)\b|\bha\s+coperto\s+solo\b|\bheeft\s+alleen\b[^.;]{0,40}?\b(?:doorzocht"
     r"|bestreken|omvat)\b"
 )
@@ -1685,6 +1688,7 @@ def coverage_qualified(analysis: Analysis, sentence_index: int) -> set[int]:
 _OTHER_SYSTEM_RX = re.compile(
     r"\b(?:web\s?sites?|site|web|online|internet|google|bing|inbox|mailbox|e-?mails?|gmail"
     r"|outlook|crm|databases?|db|spreadsheets?|sheet|excel|pubmed|scholar|catalog(?:ue)?s?"
+    r"|catalogo|cat[áa]logo|katalog|catalogus|biblioteca|bibliothek|biblioth[èe]que|bibliotheek"
     r"|opac|librar(?:y|ies)|registry|register|archives?|portal|app|store|shop|amazon"
     r"|screenshot|logs?|folders?|director(?:y|ies)|drive|dropbox|repo(?:sitory)?|github|jira"
     r"|tracker|server|api|sql|table|index|wiki|intranet|browser|marketplace|ebay|airline"
@@ -1751,7 +1755,7 @@ _JA_NEGATIVE_RX = re.compile(r"(?:ありません|ない(?:よう|みたい|で�
 # Where a Japanese search happened when it was not this memory ("ネットで", "受信トレイ"),
 # not what it looked for (a flight number is also a memory topic).
 _JA_ELSEWHERE = (
-    r"(?:ネット|ウェブ|オンライン|インターネット|サイト|グーグル|Google|検索エンジン|カタログ"
+    r"(?:ネット|ウェブ|オンライン|インターネット|サイト|グーグル|Google|PubMed|検索エンジン|カタログ"
     r"|データベース|スプレッドシート)(?:で|を検索|の中)|受信トレイ|メールボックス"
 )
 _JA_OTHER_SYSTEM_RX = re.compile(_JA_ELSEWHERE)
@@ -1785,6 +1789,11 @@ _ELSEWHERE_RX = re.compile(
     r"|la\s+web|l[íi]nea)|en\s+tu\s+bandeja\s+de\s+entrada|in\s+rete|su\s+internet"
     r"|nella\s+tua\s+casella|na\s+(?:internet|web)|na\s+sua\s+caixa\s+de\s+entrada"
     r"|op\s+(?:internet|het\s+web)|in\s+je\s+inbox)\b"
+    # a library's or a shop's catalogue, a public database ("Im Katalog der
+    # Stadtbibliothek ... keine Treffer", "nel catalogo della biblioteca", PubMed)
+    r"|\b(?:im|in\s+(?:dem|einem))\s+(?:\w+\s+)?(?:Katalog|Bibliothekskatalog|OPAC)\b"
+    r"|\b(?:dans|sur)\s+le\s+catalogue\b|\ben\s+el\s+cat[áa]logo\b|\bnel\s+catalogo\b"
+    r"|\bno\s+cat[áa]logo\b|\bin\s+(?:de|het)\s+catalogus\b|\bpubmed\b"
     # the user's own mail service by name ("your Outlook search", "nella tua PEC")
     r"|\b(?:your|ta|tu|votre|vuestra|su|deine?[mnrs]?|Ihre?[mnrs]?|tua|sua|tuo|suo|teu|seu|je|uw)"
     r"\s+(?:Outlook|Gmail|PEC|Thunderbird|Yahoo|Proton\s?Mail|iCloud|Hotmail|GMX|Posteo"

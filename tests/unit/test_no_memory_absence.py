@@ -125,3 +125,29 @@ def test_claims_beside_those_frames_stay_claims(text: str) -> None:
     assert _absences(text)
     first = analyse(text)
     assert not claims_no_memory_absence(first.sentence_text(0)) or "never told" in text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Im Katalog der Stadtbibliothek München ist das Buch nicht verzeichnet, die Suche "
+        "ergab keine Treffer.",
+        "PubMedで高齢犬へのメラトニン投与に関するランダム化試験を検索しましたが、一件も見つかりませんでした。",
+        "Ho cercato nel catalogo della biblioteca: nessun risultato per quel titolo.",
+    ],
+)
+def test_a_catalogue_or_a_public_database_is_another_system(text: str) -> None:
+    assert not _absences(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Je n'ai consulté que les notes marquées « travail », donc l'absence du rendez-vous "
+        "là-dedans ne prouve rien.",
+        "Mijn zoekopdracht besloeg alleen de notities van vorige week, dus ik kan niet zeggen "
+        "of je het ergens anders hebt opgeschreven.",
+    ],
+)
+def test_a_search_declared_partial_in_french_and_dutch_claims_nothing(text: str) -> None:
+    assert not _absences(text)
