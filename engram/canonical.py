@@ -35,7 +35,9 @@ from __future__ import annotations
 
 import functools
 import html
+import itertools
 import json
+import math
 import re
 import unicodedata
 from importlib import resources
@@ -271,7 +273,22 @@ def _unmark_heavily_marked(match: re.Match[str]) -> str:
     if marked < 3 or 2 * marked < len(word):
         return word
     stripped = "".join(bare)
-    return stripped if stripped.isascii() and is_known_word(stripped.lower()) else word
+    if stripped.isascii() and is_known_word(stripped.lower()):
+        return stripped
+    # the word may keep one mark of its own ("J̇ạm̈á̰ṡ" = "Jamás"): each marked letter
+    # bare or with one of its marks, the first combination that is a known word
+    options: list[list[str]] = []
+    for char in word:
+        parts = unicodedata.normalize("NFD", char)
+        kept = {unicodedata.normalize("NFC", parts[0] + m) for m in parts[1:]}
+        options.append([parts[0], *sorted(c for c in kept if len(c) == 1)])
+    if math.prod(len(o) for o in options) > 256:
+        return word
+    for letters in itertools.product(*options):
+        candidate = "".join(letters)
+        if is_known_word(candidate.lower()):
+            return candidate
+    return word
 
 
 def fold_characters(text: str) -> str:
@@ -413,6 +430,10 @@ def _breaks_a_word(before: str, after: str) -> bool:
     a, b = tail.group(), head.group()
     if not is_known_word((a + b).lower()):
         return False
+    if tail.start() == 0:
+        # the line before is that one word alone ("Now\nhere in our conversations",
+        # "Na\nda do que você me contou"): no line of prose breaks after one short word
+        return True
     return not (is_known_word(a.lower()) and is_known_word(b.lower()))
 
 

@@ -1425,7 +1425,7 @@ _COVERAGE_HEDGE_RX = _rx(
     r"|\bnog\s+niet\s+(?:gezocht|gekeken|doorzocht|nagekeken)\b"
     r"|\bs[óo]\s+(?:abrangeu|cobriu|incluiu|foi\s+at[ée]|pegou|considerou)\b"
     r"|\bs[óo]lo\s+(?:abarc[óo]|cubri[óo]|incluy[óo]|lleg[óo])\b"
-    r"|\bn'a\s+(?:couvert|port[ée]\s+sur)\s+que\b"
+    r"|\bn'a\s+(?:couvert|port[ée](?:\s+sur)?)\s+que\b"
     r"|\bn'ai\s+(?:\w+\s+)?(?:consult[ée]|cherch[ée]|regard[ée]|parcouru|v[ée]rifi[ée]|fouill[ée])"
     r"\s+que\b|\b(?:besloeg|omvatte|dekte|doorzocht)\s+alleen\b"
     r"|\bhat\s+nur\b[^.;]{0,40}?\b(?:umfasst|abgedeckt"

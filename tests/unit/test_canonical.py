@@ -547,3 +547,18 @@ def test_a_line_break_inside_a_word_joins_it(text: str, expected: str) -> None:
 )
 def test_a_word_marked_on_most_letters_is_its_bare_word(text: str, expected: str) -> None:
     assert for_claims(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a first line of one word that makes a word with the next line's first
+        ("Now\nhere in our conversations", "Nowhere in our conversations"),
+        ("Na\nda do que você me contou", "Nada do que você me contou"),
+        ("Hi\nthere", "Hi there"),
+        # a word marked on most letters that keeps one mark of its own
+        ("J\u0307a\u0323m\u0308a\u0301\u0330s\u0307 mencionaste", "Jamás mencionaste"),
+    ],
+)
+def test_one_word_lines_and_words_that_keep_one_mark(text: str, expected: str) -> None:
+    assert for_claims(text) == expected

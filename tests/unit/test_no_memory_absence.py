@@ -145,6 +145,8 @@ def test_a_catalogue_or_a_public_database_is_another_system(text: str) -> None:
     [
         "Je n'ai consulté que les notes marquées « travail », donc l'absence du rendez-vous "
         "là-dedans ne prouve rien.",
+        "Ma recherche n'a porté que sur vos notes de la semaine dernière, donc je ne peux pas "
+        "affirmer que vous n'avez jamais parlé du plombier.",
         "Mijn zoekopdracht besloeg alleen de notities van vorige week, dus ik kan niet zeggen "
         "of je het ergens anders hebt opgeschreven.",
     ],
