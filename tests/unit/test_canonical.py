@@ -498,18 +498,31 @@ def test_real_greek_cyrillic_and_wide_gaps_between_words_stay(text: str) -> None
             "N\u13c6\u13acN\u13a2\u13ac di ciò che mi hai raccontato",
             "NIENTE di ciò che mi hai raccontato",
         ),
-        # a two-character negation in leet before a word
+        # a two-character negation in leet or letter-spaced before a word
         ("I searched your notes: n0 results.", "I searched your notes: no results."),
         ("N0 matches for Recife.", "No matches for Recife."),
         (
             "I hold n o information about your tax advisor.",
             "I hold no information about your tax advisor.",
         ),
+        # a line break inside one word; two words of their own stay two words
+        ("The search came up em\npty.", "The search came up empty."),
+        ("Non ho nu\nlla in archivio.", "Non ho nulla in archivio."),
+        ("I keep a note\nbook of it.", "I keep a note book of it."),
+        ("I went to the\nstore", "I went to the store"),
+        # a first line of one word that makes a word with the next line's first
+        ("Now\nhere in our conversations", "Nowhere in our conversations"),
+        ("Na\nda do que você me contou", "Nada do que você me contou"),
+        ("Hi\nthere", "Hi there"),
+        # a word marked on most letters is its bare word, or keeps one mark of its own;
+        # names and words with a mark or two keep theirs
+        ("\u01f8\u016bn\u0306c\u0330\u0203 me mencionaste", "Nunca me mencionaste"),
+        ("J\u0307a\u0323m\u0308a\u0301\u0330s\u0307 mencionaste", "Jamás mencionaste"),
+        ("São Paulo, Zürich, élève, Ñandú", "São Paulo, Zürich, élève, Ñandú"),
     ],
 )
-def test_an_unlisted_look_alike_and_a_short_leet_negation(text: str, expected: str) -> None:
+def test_look_alikes_short_negations_line_breaks_and_marks(text: str, expected: str) -> None:
     assert for_claims(text) == expected
-    assert for_claims(expected) == expected
 
 
 @pytest.mark.parametrize(
@@ -521,44 +534,3 @@ def test_an_unlisted_look_alike_and_a_short_leet_negation(text: str, expected: s
 )
 def test_unlisted_letters_and_stage_codes_stay_when_no_single_word_fits(text: str) -> None:
     assert for_claims(text) == text
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("The search came up em\npty.", "The search came up empty."),
-        ("Non ho nu\nlla in archivio.", "Non ho nulla in archivio."),
-        # two words of their own at a line break stay two words
-        ("I keep a note\nbook of it.", "I keep a note book of it."),
-        ("I went to the\nstore", "I went to the store"),
-    ],
-)
-def test_a_line_break_inside_a_word_joins_it(text: str, expected: str) -> None:
-    assert for_claims(text) == expected
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("\u01f8\u016bn\u0306c\u0330\u0203 me mencionaste", "Nunca me mencionaste"),
-        # names and words with a mark or two keep them
-        ("São Paulo, Zürich, élève, Ñandú", "São Paulo, Zürich, élève, Ñandú"),
-    ],
-)
-def test_a_word_marked_on_most_letters_is_its_bare_word(text: str, expected: str) -> None:
-    assert for_claims(text) == expected
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        # a first line of one word that makes a word with the next line's first
-        ("Now\nhere in our conversations", "Nowhere in our conversations"),
-        ("Na\nda do que você me contou", "Nada do que você me contou"),
-        ("Hi\nthere", "Hi there"),
-        # a word marked on most letters that keeps one mark of its own
-        ("J\u0307a\u0323m\u0308a\u0301\u0330s\u0307 mencionaste", "Jamás mencionaste"),
-    ],
-)
-def test_one_word_lines_and_words_that_keep_one_mark(text: str, expected: str) -> None:
-    assert for_claims(text) == expected
