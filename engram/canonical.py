@@ -124,12 +124,10 @@ def _fill_one_letter(word: str) -> str | None:
         return None
     i = foreign[0]
     upper = word[:i].isupper() or word[i + 1 :].isupper()
-    fits = []
-    for letter in _FILL_LETTERS:
-        candidate = word[:i] + letter + word[i + 1 :]
-        if is_known_word(candidate.lower()):
-            fits.append(candidate[:i] + (letter.upper() if upper else letter) + word[i + 1 :])
-    return fits[0] if len(fits) == 1 else None
+    fits = [c for c in _FILL_LETTERS if is_known_word((word[:i] + c + word[i + 1 :]).lower())]
+    if len(fits) != 1:
+        return None
+    return word[:i] + (fits[0].upper() if upper else fits[0]) + word[i + 1 :]
 
 
 def _mostly_latin(text: str) -> bool:
@@ -603,7 +601,7 @@ _TOKEN_RX = re.compile(r"\S+")
 # matches", "I hold n o information"); "T2 N0 M0" (a tumour stage) is followed by no word,
 # so it stays. Spacing longer runs out is undone elsewhere (:func:`_unspace`); two letters
 # alone are a word only here, where the pair is a negation.
-_SHORT_LEET_NEGATION_RX = re.compile(r"(?<![\w@$])[nN] ?[0oO](?= [^\W\d_]{3,}\b)")
+_SHORT_LEET_NEGATION_RX = re.compile(r"(?<![\w@$])[nN](?:0| [0oO])(?= [^\W\d_]{3,}\b)")
 
 
 def _unleet_text(text: str) -> str:
