@@ -419,6 +419,10 @@ _EDGE_WORD_RX = re.compile(r"[^\W\d_]+$")
 _HEAD_WORD_RX = re.compile(r"^[^\W\d_]+")
 
 
+# The words of one letter of the gate languages (the lexicon lists words of two or more).
+_ONE_LETTER_WORDS = frozenset(["i", "a", "y", "o", "e", "u", "à", "è", "é"])
+
+
 def _breaks_a_word(before: str, after: str) -> bool:
     """A line break inside one word ("came up em\npty", "nu\nlla"): the two pieces make
     a known word and at least one of them is no word by itself."""
@@ -430,8 +434,9 @@ def _breaks_a_word(before: str, after: str) -> bool:
         return False
     if tail.start() == 0:
         # the line before is that one word alone ("Now\nhere in our conversations",
-        # "Na\nda do que você me contou"): no line of prose breaks after one short word
-        return True
+        # "Na\nda do que você me contou"): no line of prose breaks after one short word,
+        # unless it is a word of one letter ("I\ndo not have": not the Spanish "ido")
+        return a.lower() not in _ONE_LETTER_WORDS
     return not (is_known_word(a.lower()) and is_known_word(b.lower()))
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from importlib import resources
 
-__all__ = ["is_known_word", "known_words"]
+__all__ = ["given_names", "is_given_name", "is_known_word", "known_words"]
 
 
 @functools.cache
@@ -23,3 +23,15 @@ def known_words() -> frozenset[str]:
 
 def is_known_word(word: str) -> bool:
     return word.casefold() in known_words()
+
+
+@functools.cache
+def given_names() -> frozenset[str]:
+    """Given names of many countries, as written (capitalised, NFC): see
+    ``tools/build_given_names.py``."""
+    text = resources.files("engram").joinpath("data/given_names.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip())
+
+
+def is_given_name(word: str) -> bool:
+    return word in given_names()

@@ -232,6 +232,12 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
         joined = joined_readings(analysis, units)
         for i, reading in _first_part_readings(units, pending):
             joined.setdefault(i, []).append(reading)
+        # a reading across a clause the rules already found a claim in repeats that claim
+        joined = {
+            i: kept
+            for i, readings in joined.items()
+            if (kept := [r for r in readings if not any(r[1] < s < r[2] for s in settled)])
+        }
         scored = _classified(analysis, units + tagged, joined, model)
         tagged_starts = {start for _, start, _ in tagged}
         found.extend(
@@ -241,6 +247,22 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
             and not (c.kind is ClaimKind.RECOLLECTION and c.canonical_start in recalled)
         )
     found = [replace(c, sentence=_sentence_of(analysis, c.canonical_start)) for c in found]
+    # a sentence the rules found a claim in is that claim; the model's reading of another
+    # of its clauses, of the same scope, repeats it (same sentence, so the same topic)
+    ruled = {
+        (c.sentence, c.scope)
+        for c in found
+        if c.kind is ClaimKind.ABSENCE and c.canonical_start in settled
+    }
+    found = [
+        c
+        for c in found
+        if not (
+            c.kind is ClaimKind.ABSENCE
+            and c.canonical_start not in settled
+            and (c.sentence, c.scope) in ruled
+        )
+    ]
     return sorted(_unqualified(analysis, found), key=lambda c: c.canonical_start)
 
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import re
 
+from engram.lexicon import is_given_name
 from gateway.recollection import negated, searched
 from gateway.topics import is_stop_word
 
@@ -864,6 +865,67 @@ _SECOND_PERSON_AFTER_RX = re.compile(
 )
 
 
+_LONE_NAME_RX = re.compile(rf"(?<![\w'-]){_PERSON}(?![\w'-])")
+_WORD_BEFORE_RX = re.compile(r"([\w'-]+)[\s,]*$")
+_PLACE_BEFORE_RX = re.compile(
+    r"\b(?:in|at|to|from|near|à|au|en|em|no|na|nach|naar|aus|via|para\s+o|da|dal|vers)\s+$",
+    re.IGNORECASE,
+)
+_NAME_FOLLOWED_RX = re.compile(r"\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w-]")
+# Framed as a person in the user's life: a gift, an errand or company for them ("for",
+# "ask", "bring", "per", "para a", "für", "voor") before the name, or a description of
+# them after it ("Júlia, que ainda está no terceiro ano", "Ugo, alla sua età").
+_PERSON_FRAME_BEFORE_RX = re.compile(
+    r"\b(?:for|ask|tell|bring|invite|with|für|frag|frage|mit|per|para|pour|avec|chiedi|porta"
+    r"|invita|pergunte|pergunta|leve|traga|demande|emm[èe]ne|invite|pregunta|preg[úu]ntale|lleva"
+    r"|invita|voor|vraag|neem|met|aan)\s+(?:(?:doch|mal|ruhig|gerne?|even|gerust)\s+)?"
+    r"(?:(?:the|o|a|la|il|lo|le|der|die|dem|den|el|de)\s+)?$",
+    re.IGNORECASE,
+)
+_PERSON_FRAME_AFTER_RX = re.compile(
+    r"\s*,\s*(?:who|que|qui|die|der|che|wie|dat|alla\s+sua|à\s+son|a\s+su|at\s+(?:his|her)"
+    r"|in\s+seinem|in\s+ihrem|op\s+zijn|op\s+haar|na\s+idade|com\s+a\s+idade)\b"
+    r"|\s+(?:is|ist|est|es|è|é|wird|will|turns|cumple|compie|fait|faz|heeft|has|hat|tiene|ha|tem)"
+    r"\s+(?:pas\s+|erst\s+|only\s+|just\s+|ya\s+|già\s+|déjà\s+|já\s+|nur\s+)?"
+    r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|een|twee|drie|vier|vijf|zes|zeven|acht"
+    r"|negen|tien|elf|twaalf|ein|zwei|drei|fünf|sechs|sieben|neun|zehn|zwölf|un|deux|trois|quatre|cinq|sept|huit|neuf"
+    r"|dix|onze|douze|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|doce|due|tre|quattro|sei|sette|otto"
+    r"|nove|dieci|dodici|um|dois|três|quatro|oito|dez)\b",
+    re.IGNORECASE,
+)
+
+
+def _known_by_name(before: str, clause: str, after: str) -> bool:
+    """Someone the user knows, named by a given name alone ("Considering that Raj is a
+    Canadian citizen", "para a Júlia, que ainda está no terceiro ano", "Femke is pas
+    zes"): a person the answer can only know from the user. A name next to another
+    capitalised word ("Angela Merkel", "Gabriel García Márquez") is more likely someone
+    public, and one after a place preposition a place ("in Florence")."""
+    for m in _LONE_NAME_RX.finditer(clause):
+        name = m.group()
+        if (
+            name in _NOT_NAMES
+            or not is_given_name(name)
+            or _CALENDAR_WORD_RX.fullmatch(name)
+            or is_stop_word(name)
+        ):
+            continue
+        head = before + clause[: m.start()]
+        if _NAME_FOLLOWED_RX.match(clause[m.end() :] + after) or _PLACE_BEFORE_RX.search(head):
+            continue
+        prev = _WORD_BEFORE_RX.search(head)
+        if prev and prev.group(1)[:1].isupper():
+            first_of_sentence = not head[: prev.start()].strip()
+            if not first_of_sentence or (
+                is_given_name(prev.group(1)) and not is_stop_word(prev.group(1))
+            ):
+                continue
+        tail = clause[m.end() :] + after
+        if _PERSON_FRAME_BEFORE_RX.search(head) or _PERSON_FRAME_AFTER_RX.match(tail):
+            return True
+    return False
+
+
 def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after: str = "") -> bool:
     """Whether ``clause`` (canonical, asserted) presents a personal fact about the user
     as known (module docstring); ``before`` is its sentence up to the clause; ``tagged``
@@ -900,6 +962,8 @@ def presupposed_fact(clause: str, before: str = "", tagged: bool = False, after:
         return False
     if negated(before + " " + clause) and not _INTOLERANCE_RX.search(clause):
         return False
+    if _known_by_name(before, clause, after):
+        return True
     lead = before[-30:] + " " + clause
     sentence_so_far = before + " " + clause
     if not _MODAL_RX.search(lead) and (

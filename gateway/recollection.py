@@ -60,28 +60,41 @@ _RECALL_MARKERS_EN = (
     r"|talked\s+about|agreed)\b|\bper\s+our\s+(?:chat|conversation|call|talk)\b|\bfrom\s+our"
     r"\s+(?:earlier|previous|past|last|first)\s+(?:chats?|conversations?|sessions?|talks?)\b"
     r"|\blast\s+time\s+we\s+(?:spoke|talked|chatted|met)\b|\bI\s+have\s+it\s+in\s+my\s+notes\b"
+    r"|\b(?:from\s+what|as)\s+I\s+(?:remember|recall)\b|\bas\s+far\s+as\s+I\s+(?:remember|recall)\b"
+    r"|\bI\s+seem\s+to\s+(?:remember|recall)\b|\bunless\s+I'm\s+misremembering\b"
 )
 _RECALL_MARKERS_OTHER = (
     # French
     r"\bsi\s+je\s+me\s+souviens\s+bien\b|\bje\s+me\s+souviens\s+(?:que|de\s+(?:votre|ton|ta"
     r"|tes|vos))\b|\bje\s+garde\s+en\s+m[ée]moire\b|\bd'apr[èe]s\s+nos\s+[ée]changes\b"
     r"|\blors\s+de\s+notre\s+(?:dernier|pr[ée]c[ée]dent)\s+[ée]change\b|\bsuite\s+[àa]\s+notre"
-    r"\s+[ée]change\b|\bsi\s+j'ai\s+bien\s+retenu\b"
+    r"\s+[ée]change\b|\bsi\s+j'ai\s+bien\s+retenu\b|\bsi\s+je\s+me\s+rappelle\s+bien\b"
+    r"|\bsi\s+(?:ma\s+m[ée]moire\s+est\s+bonne|j'ai\s+bonne\s+m[ée]moire)\b"
+    r"|\bautant\s+que\s+je\s+m'en\s+souvienne\b|\bje\s+me\s+rappelle\s+que\b"
     # Spanish
     r"|\brecuerdo\s+que\b|\bsi\s+no\s+recuerdo\s+mal\b|\bs[ée]\s+por\s+nuestras\b"
-    r"|\bacord[áa]ndome\s+de\s+que\b|\bseg[úu]n\s+lo\s+que\s+hablamos\b"
+    r"|\bacord[áa]ndome\s+de\s+que\b|\bseg[úu]n\s+lo\s+que\s+hablamos\b|\bsi\s+mal\s+no\s+recuerdo\b"
+    r"|\bsi\s+la\s+memoria\s+no\s+me\s+falla\b|\bpor\s+lo\s+que\s+recuerdo\b|\bque\s+yo\s+recuerde\b"
+    r"|\bme\s+acuerdo\s+de\s+que\b"
     # German
     r"|\bich\s+wei(?:ß|ss)\s+noch\b|\bich\s+erinnere\s+mich\b|\bwenn\s+ich\s+mich\s+richtig"
     r"\s+erinnere\b|\bsoweit\s+ich\s+mich\b|\baus\s+unseren\s+(?:fr[üu]heren|letzten|bisherigen)"
     r"\s+Gespr[äa]chen\b|\blaut\s+unserem\s+(?:letzten\s+)?Gespr[äa]ch\b"
+    r"|\bwenn\s+ich\s+mich\s+recht\s+(?:erinnere|entsinne)\b|\bich\s+meine\s+mich\s+zu\s+erinnern\b"
+    r"|\bsoweit\s+ich\s+(?:mich\s+erinnere|es\s+im\s+Kopf\s+habe)\b"
     # Italian
     r"|\b(?:mi\s+)?ricordo\s+che\b|\bse\s+ricordo\s+bene\b|\bso\s+dalle\s+nostre\b"
-    r"|\bcome\s+dicevamo\b|\bricordando\s+che\b"
+    r"|\bcome\s+dicevamo\b|\bricordando\s+che\b|\bse\s+non\s+ricordo\s+male\b|\bse\s+ben\s+ricordo\b"
+    r"|\bse\s+la\s+memoria\s+non\s+m'inganna\b|\b(?:per\s+quanto|da\s+quel\s+che|da\s+quello\s+che)"
+    r"\s+ricordo\b|\bmi\s+sembra\s+di\s+ricordare\b"
     # Portuguese
     r"|\blembro(?:-me)?\s+(?:de\s+)?que\b|\bse\s+(?:eu\s+)?(?:bem\s+)?me\s+lembro\b"
     r"|\bsei\s+pelas\s+nossas\b|\bconforme\s+a\s+nossa\s+conversa\b|\blembrando\s+que\b"
+    r"|\bpelo\s+que\s+(?:eu\s+)?me\s+lembro\b|\bse\s+a\s+mem[óo]ria\s+n[ãa]o\s+me\s+falha\b"
+    r"|\bque\s+eu\s+me\s+lembre\b"
     # Dutch
-    r"|\bals\s+ik\s+me\s+goed\s+herinner\b|\bik\s+herinner\s+me\b|\bik\s+weet\s+nog\b"
+    r"|\bals\s+ik\s+(?:het\s+)?me\s+goed\s+herinner\b|\bik\s+herinner\s+me\b|\bik\s+weet\s+nog\b"
+    r"|\bvoor\s+zover\s+ik\s+me\s+herinner\b|\bals\s+ik\s+het\s+goed\s+(?:heb\s+)?onthouden\b"
 )
 _RULES = tuple(
     re.compile(p, re.IGNORECASE)

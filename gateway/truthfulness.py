@@ -1155,6 +1155,10 @@ _OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
             r"(?!\s+(?:al|alla|allo|ai|alle|agli)\s|\s+a\s+(?!me\b))"
             r"|\bnon\s+mi\s+(?:hai|avevi|ha|aveva)\s+(?:detto|raccontato|accennato|scritto)\s+(?:nulla"
             r"|niente)\b"
+            # "mai" fronted, with no "non" ("Mai mi hai detto come si chiama")
+            r"|\bmai\s+(?:mi\s+|me\s+(?:l'|ne\s+)|ce\s+ne\s+|ci\s+)(?:hai|ha|avevi|aveva|avete"
+            r"|avevate)\s+(?:detto|parlato|accennato|raccontato|menzionato|nominato|spiegato"
+            r"|scritto|indicato|citato)\b(?!\s+(?:al|alla|allo|ai|alle|agli)\s)"
         ),
     ),
     _Rule("it-never-talked", _CW, _rx(_IT_IMPERSONAL), needs_after=_rx(_OUR_TALKS)),
@@ -1216,6 +1220,12 @@ _OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
             r"(?:[\w-]+\s+){0,4}?(?:gesprochen|geredet)\b"
             r"|\b(?:hast|hattest)\s+du\s+(?:mir|uns)\s+(?:[\w-]+\s+){0,3}?(?:nie|niemals|noch\s+nie)"
             r"\s+(?:[\w-]+\s+){0,5}?(?:erz[äa]hlt|erw[äa]hnt|gesagt|genannt|verraten|mitgeteilt)\b"
+            # "not a word" ("Von einem Knieproblem hast du bisher kein Wort gesagt")
+            r"|\b(?:(?:du|(?-i:Sie))\s+(?:hast|haben|hattest|hatten)|(?:hast|hattest)\s+du"
+            r"|(?-i:haben|hatten)\s+(?-i:Sie))\s+(?:mir\s+|uns\s+)?(?:(?:bisher|noch|bis\s+jetzt"
+            r"|jemals|je|davon|dazu|dar[üu]ber|mal|[üu]berhaupt|ja|doch|also)\s+){0,3}"
+            r"(?:kein|nicht\s+ein)\s+(?:einziges\s+)?Wort\s+(?:[\w-]+\s+){0,4}?"
+            r"(?:gesagt|erz[äa]hlt|verloren|erw[äa]hnt|geschrieben)\b"
         ),
     ),
     _Rule(
@@ -1280,7 +1290,9 @@ _SEARCH_VERB_RX = _rx(
     r"|revis[ée]|revisado|rastre[ée]|gesucht|durchsucht|durchforstet"
     r"|nachgesehen|nachgeschaut|abgefragt|cercato|cercando|controllato|verificato|frugato"
     r"|procurei|procurado|procurando|pesquisei|pesquisado|verifiquei|vasculhei|gezocht"
-    r"|doorzocht|nagekeken|gecontroleerd)\b"
+    r"|doorzocht|nagekeken|gecontroleerd"
+    # the search named as a noun ("Memory-Suche nach „Blutdruck“: 0 Treffer")
+    r"|suche|recherche|b[úu]squeda|ricerca|pesquisa|zoektocht|zoekopdracht|abfrage)\b"
 )
 
 # Cheap pre-filter: a clause without any of these cannot match a rule.

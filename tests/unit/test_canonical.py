@@ -514,6 +514,9 @@ def test_real_greek_cyrillic_and_wide_gaps_between_words_stay(text: str) -> None
         ("Now\nhere in our conversations", "Nowhere in our conversations"),
         ("Na\nda do que você me contou", "Nada do que você me contou"),
         ("Hi\nthere", "Hi there"),
+        # unless that word has one letter ("I" + "do" is no Spanish "ido")
+        ("I\ndo not have any records of it.", "I do not have any records of it."),
+        ("N\never mentioned.", "Never mentioned."),
         # a word marked on most letters is its bare word, or keeps one mark of its own;
         # names and words with a mark or two keep theirs
         ("\u01f8\u016bn\u0306c\u0330\u0203 me mencionaste", "Nunca me mencionaste"),

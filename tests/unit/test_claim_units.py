@@ -45,6 +45,7 @@ def test_units_of_different_sentences_are_not_joined() -> None:
     [
         "Varri sua memória atrás do número da babá, mas nada.",
         "Recherche effectuée dans ton historique pour « covoiturage » : 0 résultat.",
+        "Memory-Suche nach „Blutdruck“: 0 Treffer.",
         "Le budget n'est pas dans vos notes, j'ai regardé deux fois.",
         "In unseren bisherigen Gesprächen, die ich eben gelesen habe, taucht der Umzug nicht auf.",
     ],

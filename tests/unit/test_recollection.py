@@ -364,3 +364,55 @@ def test_round9_presuppositions_are_recollections(text: str) -> None:
 )
 def test_round9_twins_are_not_recollections(text: str) -> None:
     assert not _recalled(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # someone in the user's life named by a given name alone, in a person frame
+        "A small telescope would be a lovely present for Mateo, who loves the stars.",
+        "Frag doch Henrike, ob sie am Samstag beim Umzug hilft.",
+        "Per Lorenzo, che ha appena iniziato le medie, basta uno zaino leggero.",
+        "Pour Inès, qui vient d'avoir sept ans, un vélo sans pédales ne suffit plus.",
+        "Um bom presente para o Tiago, que adora cozinhar, seria uma faca japonesa.",
+        "Voor Sanne, die net is begonnen met hardlopen, zijn goede schoenen het belangrijkst.",
+        "Lucía, a su edad, todavía puede aprender a nadar sin problema.",
+        "Noor is zes, dus de grote glijbaan is nog niets voor haar.",
+    ],
+)
+def test_someone_named_in_a_person_frame_is_a_recollection(text: str) -> None:
+    assert _recalled(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # public figures have surnames; places take a place preposition; a name that is
+        # also a function word ("Per", "Come") is that word; no person frame
+        "A biography would suit anyone curious about Simone de Beauvoir.",
+        "Für Angela Merkel war Physik der erste Beruf.",
+        "The night train to Florence leaves at nine.",
+        "Per andare a Lucca dalla stazione basta il bus.",
+        "Devi montare gli albumi a neve prima di incorporarli.",
+        "Hast du schon einen Termin beim Zahnarzt?",
+        "For a basic vinaigrette, whisk three parts oil with one part vinegar.",
+    ],
+)
+def test_names_outside_a_person_frame_are_not_recollections(text: str) -> None:
+    assert not _recalled(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "From what I remember, your landlord is slow with repairs.",
+        "Si ma mémoire est bonne, ton frère habite à Lyon.",
+        "Si la memoria no me falla, tu hermano vive en Quito.",
+        "Wenn ich mich recht entsinne, fährst du einen Diesel.",
+        "Se non ricordo male, sei celiaca, quindi attenzione alla birra.",
+        "Pelo que me lembro, o seu carro é a diesel.",
+        "Als ik het me goed herinner, ben je vegetariër.",
+    ],
+)
+def test_memory_markers_of_every_gate_language_are_recollections(text: str) -> None:
+    assert _recalled(text)

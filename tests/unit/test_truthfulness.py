@@ -607,6 +607,12 @@ def test_a_recollection_frame_does_not_hide_the_absence_after_it() -> None:
         # "a" is also the Portuguese article, not only "to"
         "Você nunca me disse a sua idade.",
         "Non hai mai detto a me il tuo indirizzo.",
+        # "not a word"
+        "Von einem Knieproblem hast du bisher kein Wort gesagt.",
+        "Über Ihre Allergie haben Sie mir kein einziges Wort erzählt.",
+        # "mai" fronted, without "non"
+        "Mai mi hai detto quale scuola frequenta tua figlia.",
+        "Mai ci hai parlato del tuo trasloco.",
     ],
 )
 def test_negated_telling_in_the_other_languages_is_corpus_wide(text: str) -> None:
@@ -621,6 +627,8 @@ def test_negated_telling_in_the_other_languages_is_corpus_wide(text: str) -> Non
         "Il tuo collega dice che non ha mai parlato con te del progetto.",
         "Secondo tuo cugino, tua nonna non ha mai scritto la ricetta.",
         "Mi scrivi che non hai mai detto al tuo capo del secondo lavoro.",
+        "Mai hai detto al tuo capo del secondo lavoro?",
+        "Du hast deinem Chef kein Wort gesagt, das ist in Ordnung.",
         "Não se preocupe se você nunca contou ao seu chefe sobre a consulta.",
         # the claim withheld
         "Ma recherche n'a porté que sur la semaine dernière, je ne peux donc pas affirmer "
