@@ -289,6 +289,64 @@ def _unmark_heavily_marked(match: re.Match[str]) -> str:
     return word
 
 
+# Upside-down text ("You've ɹǝʌǝu told me", "sʇlnsǝɹ ou"): turned letters read backwards.
+# The table is upsidedown's (MIT), inverted. Upside-down writing reverses the word order
+# too, so a run of such words is read whole first ("sʇlnsǝɹ ou" = "no results"), then
+# word by word; a reading is kept only when every word it makes is a known one.
+@functools.cache
+def _turned_table() -> dict[str, str]:
+    from upsidedown import FLIP_RANGES
+
+    table: dict[str, str] = {}
+    for plain, flipped in FLIP_RANGES[:2]:  # the lower- and upper-case letters
+        for letter, turned in zip(plain, flipped, strict=True):
+            if turned != letter:
+                table.setdefault(turned, letter)
+    return table
+
+
+@functools.cache
+def _turned_rxs() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    turned = "".join(sorted(c for c in _turned_table() if not c.isascii()))
+    letters = re.escape(turned) + "A-Za-z"
+    # a plain word that can itself be upside-down writing: letters whose turned form is
+    # a plain letter ("ou" is "no"; "me" would have been "ǝɯ")
+    short = r"[bdlnopqsuxzNOSXZ]{1,4}"
+    word = rf"[{letters}]*[{re.escape(turned)}][{letters}]*"
+    run = rf"(?<![^\W\d_])(?:{short} )*{word}(?: (?:{word}|{short}))*(?![^\W\d_])"
+    return re.compile(run), re.compile(word)
+
+
+def _unturn(word: str) -> str:
+    table = _turned_table()
+    return "".join(table.get(c, c) for c in reversed(word))
+
+
+def _known_reading(words: list[str]) -> bool:
+    return all(is_known_word(w.lower()) or _known_contraction(w.lower()) for w in words)
+
+
+def _unturn_word(match: re.Match[str]) -> str:
+    word = match.group()
+    for reading in (_unturn(word), _unturn(word).replace("q", "g")):
+        if _known_reading([reading]):
+            return reading
+    return word
+
+
+def _unturn_run(match: re.Match[str]) -> str:
+    run = match.group()
+    whole = " ".join(_unturn(w) for w in reversed(run.split(" ")))
+    if _known_reading(whole.split()):
+        return whole
+    return _turned_rxs()[1].sub(_unturn_word, run)
+
+
+def _upside_down(text: str) -> str:
+    run_rx, _ = _turned_rxs()
+    return run_rx.sub(_unturn_run, text)
+
+
 def fold_characters(text: str) -> str:
     """NFKC, no format characters, no stray marks, Latin skeleton in mixed words;
     enclosed letters (parenthesized, circled, squared) are their plain letters."""
@@ -311,7 +369,7 @@ def fold_characters(text: str) -> str:
         out.append(_small_capital(char) if not char.isascii() else char)
     composed = unicodedata.normalize("NFC", "".join(out))
     if not composed.isascii():
-        composed = _WORD_RX.sub(_unmark_heavily_marked, composed)
+        composed = _upside_down(_WORD_RX.sub(_unmark_heavily_marked, composed))
     folded = _WORD_RX.sub(_fold_word, composed)
     if not folded.isascii() and _mostly_latin(folded):
         folded = _WORD_RX.sub(_fold_foreign_word, folded)

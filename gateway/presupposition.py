@@ -865,13 +865,14 @@ _SECOND_PERSON_AFTER_RX = re.compile(
 )
 
 
-_LONE_NAME_RX = re.compile(rf"(?<![\w'-]){_PERSON}(?![\w'-])")
+# A capitalised word of any Latin script, possibly with a possessive "'s" ("Joe's").
+_LONE_NAME_RX = re.compile(r"(?<![\w'\u2019-])[^\W\d_]+(?=(?:['\u2019]s)?(?![\w'\u2019-]))")
 _WORD_BEFORE_RX = re.compile(r"([\w'-]+)[\s,]*$")
 _PLACE_BEFORE_RX = re.compile(
     r"\b(?:in|at|to|from|near|à|au|en|em|no|na|nach|naar|aus|via|para\s+o|da|dal|vers)\s+$",
     re.IGNORECASE,
 )
-_NAME_FOLLOWED_RX = re.compile(r"\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w-]")
+_NAME_FOLLOWED_RX = re.compile(r"(?:['\u2019]s)?\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w-]")
 # Framed as a person in the user's life: a gift, an errand or company for them ("for",
 # "ask", "bring", "per", "para a", "für", "voor") before the name, or a description of
 # them after it ("Júlia, que ainda está no terceiro ano", "Ugo, alla sua età").
@@ -882,6 +883,16 @@ _PERSON_FRAME_BEFORE_RX = re.compile(
     r"(?:(?:the|o|a|la|il|lo|le|der|die|dem|den|el|de)\s+)?$",
     re.IGNORECASE,
 )
+# A relative by the family's own title ("Grandpa Joe", "Oma Hildegard", "nonno Salvatore",
+# "tía Carmen"), or someone singled out by a cleft ("C'est Karim qui gère la compta").
+_KIN_TITLE_BEFORE_RX = re.compile(
+    r"\b(?:grandpa|grandma|granny|grandad|granddad|nana|aunt|auntie|uncle|oma|opa|tante|onkel"
+    r"|nonna|nonno|zio|zia|t[íi]a|t[íi]o|abuela|abuelo|mamie|papy|papi|mamy|tata|tonton"
+    r"|vov[óô]|av[óô]|oom)\s+$",
+    re.IGNORECASE,
+)
+_CLEFT_BEFORE_RX = re.compile(r"\b(?:c'est|c\u2019est|it's|it\u2019s|it\s+is)\s+$", re.IGNORECASE)
+_CLEFT_AFTER_RX = re.compile(r"\s+(?:qui|who|que|quien|che|der|die)\b", re.IGNORECASE)
 _PERSON_FRAME_AFTER_RX = re.compile(
     r"\s*,\s*(?:who|que|qui|die|der|che|wie|dat|alla\s+sua|à\s+son|a\s+su|at\s+(?:his|her)"
     r"|in\s+seinem|in\s+ihrem|op\s+zijn|op\s+haar|na\s+idade|com\s+a\s+idade)\b"
@@ -898,11 +909,14 @@ _PERSON_FRAME_AFTER_RX = re.compile(
 def _known_by_name(before: str, clause: str, after: str) -> bool:
     """Someone the user knows, named by a given name alone ("Considering that Raj is a
     Canadian citizen", "para a Júlia, que ainda está no terceiro ano", "Femke is pas
-    zes"): a person the answer can only know from the user. A name next to another
-    capitalised word ("Angela Merkel", "Gabriel García Márquez") is more likely someone
-    public, and one after a place preposition a place ("in Florence")."""
+    zes", "Grandpa Joe", "C'est Karim qui ..."): a person the answer can only know from
+    the user. A name next to another capitalised word ("Angela Merkel", "Gabriel García
+    Márquez", "Uncle Tom's Cabin") is more likely someone public or a title, and one after
+    a place preposition a place ("in Florence")."""
     for m in _LONE_NAME_RX.finditer(clause):
         name = m.group()
+        if not name.istitle():
+            continue
         if (
             name in _NOT_NAMES
             or not is_given_name(name)
@@ -913,6 +927,8 @@ def _known_by_name(before: str, clause: str, after: str) -> bool:
         head = before + clause[: m.start()]
         if _NAME_FOLLOWED_RX.match(clause[m.end() :] + after) or _PLACE_BEFORE_RX.search(head):
             continue
+        if _KIN_TITLE_BEFORE_RX.search(head):
+            return True  # "Oma Hildegard": the title is capitalised, not a first name
         prev = _WORD_BEFORE_RX.search(head)
         if prev and prev.group(1)[:1].isupper():
             first_of_sentence = not head[: prev.start()].strip()
@@ -921,7 +937,11 @@ def _known_by_name(before: str, clause: str, after: str) -> bool:
             ):
                 continue
         tail = clause[m.end() :] + after
-        if _PERSON_FRAME_BEFORE_RX.search(head) or _PERSON_FRAME_AFTER_RX.match(tail):
+        if (
+            _PERSON_FRAME_BEFORE_RX.search(head)
+            or _PERSON_FRAME_AFTER_RX.match(tail)
+            or (_CLEFT_BEFORE_RX.search(head) and _CLEFT_AFTER_RX.match(tail))
+        ):
             return True
     return False
 

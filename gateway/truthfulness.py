@@ -629,7 +629,9 @@ _FOUND_OBJ = (
 _SEARCH_SUBJ = (
     r"(?:\b(?:my|the|this|a|our|memory|last|latest|first|quick|initial)\s+"
     r"(?:(?!(?:your|his|her|their)\b)[\w'-]+\s+){0,2}?(?:search(?:es)?|look-?ups?|retrievals?)"
-    r"|\bmy\s+(?:memory\s+)?quer(?:y|ies)|\bmemory\s+quer(?:y|ies)|\bsearching|\blooking)\b"
+    r"|\bmy\s+(?:memory\s+)?quer(?:y|ies)|\bmemory\s+quer(?:y|ies)|\bsearching|\blooking"
+    # the bare noun opening the clause ("Retrieval for 'Heidi vet' returned an empty list")
+    r"|^\s*(?:search(?:es)?|look-?ups?|retrievals?|quer(?:y|ies)))\b"
 )
 
 
@@ -1229,6 +1231,58 @@ _OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
         ),
     ),
     _Rule(
+        # "Zu Ihrer Steuererklärung liegt mir nichts vor", "hab ich gar nix gespeichert",
+        # "No guardo ningún dato sobre ...", "Non ho in archivio nemmeno una riga",
+        # "Della tua laurea non so assolutamente nulla"
+        "nothing-on-file-other-languages",
+        _CW,
+        _rx(
+            r"\b(?:liegt|liegen|lag|lagen)\s+mir\s+(?:(?:gar|[üu]berhaupt|leider|bisher|noch"
+            r"|dazu|dar[üu]ber|davon)\s+)*(?:nichts|nix|keine\s+(?:Daten|Angaben|Informationen"
+            r"|Unterlagen|Eintr[äa]ge|Notizen))\s+vor\b"
+            r"|\b(?:hab|habe|hatte)\s+ich\s+(?:(?:gar|[üu]berhaupt|leider|bisher|noch|dazu"
+            r"|dar[üu]ber|davon|dir|von\s+dir)\s+)*(?:nichts|nix)\s+(?:[\w-]+\s+){0,2}?"
+            r"(?:gespeichert|notiert|abgelegt|hinterlegt|vermerkt|gemerkt)\b"
+            r"|\bich\s+(?:hab|habe|hatte)\s+(?:(?:gar|[üu]berhaupt|leider|bisher|noch|dazu"
+            r"|dar[üu]ber|davon)\s+)*(?:nichts|nix)\s+(?:[\w-]+\s+){0,4}?(?:gespeichert"
+            r"|notiert|abgelegt|hinterlegt|vermerkt)\b"
+            # (about the user's own things: "no guardo nada entre sesiones" is a capability)
+            r"|\bno\s+(?:guardo|conservo|tengo\s+(?:guardad[oa]s?|registrad[oa]s?|anotad[oa]s?"
+            r"|apuntad[oa]s?))\s+(?:ning[úu]n\w*\s+\w+|nada)\s+(?:sobre|de|del|acerca\s+de"
+            r"|respecto\s+a)\s+(?:tus?|sus?|vuestr\w+)\b"
+            r"|\bnon\s+ho\s+(?:in\s+archivio|salvat[oa]|memorizzat[oa]|registrat[oa]"
+            r"|annotat[oa])\s+(?:(?:proprio|assolutamente|ancora)\s+)?(?:nulla|niente|nemmeno"
+            r"|neanche|nessun[oa]?)\b"
+            r"|\bnon\s+so\s+(?:(?:proprio|assolutamente|ancora)\s+)?(?:nulla|niente)\s+"
+            r"(?:di|del|della|dello|dei|delle|sul|sulla|sui|sulle)\s+(?:tu[oaei]|suo|sua|vostr\w)\b"
+            r"|\b(?:di|del|della|dello|dei|delle|sul|sulla|sui|sulle)\s+(?:tu[oaei]|vostr\w)\s+"
+            r"[^.;!?]{1,60}?\bnon\s+so\s+(?:(?:proprio|assolutamente|ancora)\s+)?(?:nulla|niente)\b"
+        ),
+    ),
+    _Rule(
+        # "No saved message matches 'ferry Gdańsk'" in the gate languages
+        "no-saved-item-matches",
+        _QS,
+        _rx(
+            # the item said to be saved, before or after its noun ("aucun message ne
+            # correspond" alone may be a mailbox's)
+            r"\b(?:no|ning[úu]n[oa]?|nessun[oa]?|nenhum[a]?|aucun[e]?|kein[e]?|geen(?:\s+enkel)?)\s+"
+            r"(?:(?:saved|stored|gespeicherte?|bewaarde?|opgeslagen)\s+(?:messages?|notes?"
+            r"|entr(?:y|ies)|Nachricht(?:en)?|Notiz(?:en)?|Eintr[äa]ge?|bericht(?:en)?|notities?"
+            r"|items?)|(?:mensajes?|notas?|entradas?|messaggi[oa]?|voci|voce|mensage[mn]s?"
+            r"|messages?|notes?|entr[ée]es?)\s+(?:guardad[oa]s?|salvat[oa]|enregistr[ée]e?s?"
+            r"|memorizzat[oa]|archivad[oa]s?))\s+(?:ne\s+)?(?:coincide|corrisponde|corresponde"
+            r"|correspond|matches|komt\s+overeen|passt|entspricht|match)\b"
+        ),
+    ),
+    _Rule(
+        # "Rien ne remonte quand je cherche « mot de passe Wi-Fi » dans vos notes"
+        "fr-nothing-comes-up",
+        _QS,
+        _rx(r"\brien\s+ne\s+(?:remonte|ressort|sort|appara[îi]t|s'affiche)\b"),
+        needs_after=_rx(r"\bcherch\w*|\brecherch\w*"),
+    ),
+    _Rule(
         "nl-you-never-told",
         _CW,
         _rx(
@@ -1257,7 +1311,8 @@ _EMPTY_VERDICT_RX = _rx(
     r"|ning[úu]n\s+resultado|sin\s+(?:resultados?|[ée]xito|suerte)|cero\s+resultados|nichts"
     r"|null\s+treffer|keine\s+treffer|kein\s+treffer|fehlanzeige|ergebnislos|nulla|niente"
     r"|nessun\s+risultato|zero\s+risultati|buco\s+nell'acqua|nenhum\s+resultado"
-    r"|sem\s+(?:sucesso|resultados?)|zero\s+resultados|niets|geen\s+(?:resultaten|treffers"
+    r"|sem\s+(?:sucesso|resultados?)|zero\s+resultados|niets|leer|vide|vac[íi]o|vuoto|vazio"
+    r"|leeg|geen\s+(?:resultaten|treffers"
     r"|resultaat)|nul\s+resultaten"
     # zero of any kind of hit ("zero correspondências", "zéro correspondance", "0 Treffer")
     r"|(?:zero|z[ée]ro|cero|null|nul|0)\s+(?:correspond[êe]ncias?|correspondances?"
@@ -1301,7 +1356,7 @@ _TRIGGER_RX = re.compile(
     r"|lack|lacking|missing|yet\s+to"
     # the other languages' "never" (their negated-telling rules)
     r"|mai|nunca|jamais|jam[áa]s|nie|niemals|nooit|non|nulla|niente|rien|nada|nichts|niets"
-    r"|nenhum[a]?|nessun[oa]?|aucun[e]?|ning[uú]n[oa]?|kein\w*|geen)\b"
+    r"|nenhum[a]?|nessun[oa]?|aucun[e]?|ning[uú]n[oa]?|kein\w*|geen|nix)\b"
     r"|n'?t\b",
     re.I,
 )
@@ -1383,7 +1438,7 @@ _COVERAGE_HEDGE_RX = _rx(
     r"|\bonly\s+(?:covers?|covered|searche[sd]|checked|looked\s+(?:at|through)|goes\s+back"
     r"|went\s+back|reache[sd]|includes?|included|spans?)\b"
     r"|\b(?:could|was\s+able\s+to)\s+only\s+(?:search|check|look|access)\b"
-    r"|\bne\s+(?:couvre|couvrait|porte|portait|remonte|remontait|concerne|concernait)\s+qu"
+    r"|\bne\s+(?:couvre|couvrait|porte|portait|remonte|remontait|concerne|concernait)\s+qu(?:e\b|['\u2019])"
     r"|\bn'ai\s+pu\s+(?:consulter|v[ée]rifier|regarder|chercher|parcourir)\s+que\b"
     r"|\bs[oó]lo\s+(?:he\s+podido|pude|cubre|abarca|busqu[ée]|revis[ée]|consult[ée])\b"
     r"|\bsolamente\s+(?:he\s+podido|pude|cubre|abarca)\b"

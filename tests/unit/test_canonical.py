@@ -517,6 +517,11 @@ def test_real_greek_cyrillic_and_wide_gaps_between_words_stay(text: str) -> None
         # unless that word has one letter ("I" + "do" is no Spanish "ido")
         ("I\ndo not have any records of it.", "I do not have any records of it."),
         ("N\never mentioned.", "Never mentioned."),
+        # upside-down writing, read backwards; a run of it reversed whole
+        ("You've ɹǝʌǝu told me your birthday.", "You've never told me your birthday."),
+        ("I found sʇlnsǝɹ ou for that.", "I found no results for that."),
+        ("ɐpɐu me dijiste", "nada me dijiste"),
+        ("a schwa ǝ, São Paulo", "a schwa ǝ, São Paulo"),
         # a word marked on most letters is its bare word, or keeps one mark of its own;
         # names and words with a mark or two keep theirs
         ("\u01f8\u016bn\u0306c\u0330\u0203 me mencionaste", "Nunca me mencionaste"),

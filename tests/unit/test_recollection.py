@@ -378,6 +378,10 @@ def test_round9_twins_are_not_recollections(text: str) -> None:
         "Voor Sanne, die net is begonnen met hardlopen, zijn goede schoenen het belangrijkst.",
         "Lucía, a su edad, todavía puede aprender a nadar sin problema.",
         "Noor is zes, dus de grote glijbaan is nog niets voor haar.",
+        # a relative by the family's title, someone singled out by a cleft
+        "Grandpa Joe's 90th is in Leeds, so fly into Manchester.",
+        "Frag doch Oma Hildegard nach dem Rezept.",
+        "C'est Karim qui gère la compta, donc envoie-lui la facture.",
     ],
 )
 def test_someone_named_in_a_person_frame_is_a_recollection(text: str) -> None:
@@ -396,6 +400,8 @@ def test_someone_named_in_a_person_frame_is_a_recollection(text: str) -> None:
         "Devi montare gli albumi a neve prima di incorporarli.",
         "Hast du schon einen Termin beim Zahnarzt?",
         "For a basic vinaigrette, whisk three parts oil with one part vinegar.",
+        "Uncle Tom's Cabin was published in 1852.",
+        "It's Paris that gets the most tourists in August.",
     ],
 )
 def test_names_outside_a_person_frame_are_not_recollections(text: str) -> None:

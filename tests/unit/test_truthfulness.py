@@ -354,10 +354,48 @@ def test_set_phrases_and_searches_of_other_systems_claim_no_absence(text: str) -
         "He revisado tus notas buscando el código de la alarma: nada.",
         "Ho cercato nelle tue note il numero dell'idraulico: niente.",
         "Ik heb je notities doorzocht op het kenteken: niets.",
+        "Ho cercato nelle tue note il codice del cancello: vuoto.",
+        # the search as a noun, a sentence-initial search noun, a saved item matching
+        "Suche in deinen Notizen nach „Zahnarzt“: keine Treffer.",
+        "Lookup for 'boiler service' returned an empty list.",
+        "No saved note matches 'boiler service'.",
+        "Aucune note enregistrée ne correspond à « chaudière ».",
+        "Ninguna nota guardada coincide con «caldera».",
+        "Keine gespeicherte Notiz passt zu „Heizung“.",
+        "Rien ne ressort quand je cherche « chaudière » dans tes notes.",
     ],
 )
 def test_a_bare_verdict_after_a_search_is_query_scoped(text: str) -> None:
     assert scopes(text) == {QS}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # nothing on file, in the other gate languages
+        "Zu deinem Mietvertrag liegt mir nichts vor.",
+        "Über dein Auto hab ich nix gespeichert.",
+        "No guardo ningún registro sobre tu seguro de coche.",
+        "Non ho in archivio nulla sul tuo contratto d'affitto.",
+        "Della tua assicurazione non so proprio nulla.",
+    ],
+)
+def test_nothing_on_file_in_the_other_languages_is_corpus_wide(text: str) -> None:
+    assert scopes(text) == {CW}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # capabilities, another system's match, knowledge of the world, a search limited
+        "Sin la memoria activada no guardo nada entre conversaciones.",
+        "J'ai cherché « facture 2291 » dans votre boîte mail : aucun message ne correspond.",
+        "Non so nulla di fisica quantistica, ma posso cercare qualcosa.",
+        "Ma recherche ne remonte qu'à mars, donc je ne sais pas si tu m'en as parlé.",
+    ],
+)
+def test_nothing_on_file_twins_claim_no_absence(text: str) -> None:
+    assert scopes(text) == set()
 
 
 def test_a_bare_verdict_after_a_search_of_another_system_is_not_read_by_the_rules() -> None:
