@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from importlib import resources
 
-__all__ = ["given_names", "is_given_name", "is_known_word", "known_words"]
+__all__ = ["given_names", "is_given_name", "is_known_word", "is_place_name", "known_words"]
 
 
 @functools.cache
@@ -35,3 +35,15 @@ def given_names() -> frozenset[str]:
 
 def is_given_name(word: str) -> bool:
     return word in given_names()
+
+
+@functools.cache
+def place_names() -> frozenset[str]:
+    """Names of large cities, countries and US states, as written: see
+    ``tools/build_given_names.py``."""
+    text = resources.files("engram").joinpath("data/place_names.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip())
+
+
+def is_place_name(word: str) -> bool:
+    return word in place_names()

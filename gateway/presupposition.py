@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 
-from engram.lexicon import is_given_name
+from engram.lexicon import is_given_name, is_place_name
 from gateway.recollection import negated, searched
 from gateway.topics import is_stop_word
 
@@ -891,6 +891,16 @@ _KIN_TITLE_BEFORE_RX = re.compile(
     r"|vov[óô]|av[óô]|oom)\s+$",
     re.IGNORECASE,
 )
+# Someone named as the subject of a reason ("Since Dmitri holds an Irish passport",
+# "Puisque Karim a la nationalité algérienne", "Como o Kwame é ganês"), unless the name
+# is also a large place's ("Since Paris is expensive"); "as" and "comme" also compare
+# ("as Florence did"), and stay out.
+_CAUSAL_BEFORE_RX = re.compile(
+    r"\b(?:since|because|puisque|parce\s+qu'|parce\s+que|ya\s+que|porque|puesto\s+que|dado\s+que"
+    r"|weil|da|visto\s+che|poich[ée]|siccome|dato\s+che|omdat|aangezien|j[áa]\s+que"
+    r"|como\s+(?:o|a|el|la))\s+(?:(?:o|a|el|la|il|lo|der|die|de)\s+)?$",
+    re.IGNORECASE,
+)
 _CLEFT_BEFORE_RX = re.compile(r"\b(?:c'est|c\u2019est|it's|it\u2019s|it\s+is)\s+$", re.IGNORECASE)
 _CLEFT_AFTER_RX = re.compile(r"\s+(?:qui|who|que|quien|che|der|die)\b", re.IGNORECASE)
 _PERSON_FRAME_AFTER_RX = re.compile(
@@ -940,6 +950,7 @@ def _known_by_name(before: str, clause: str, after: str) -> bool:
         if (
             _PERSON_FRAME_BEFORE_RX.search(head)
             or _PERSON_FRAME_AFTER_RX.match(tail)
+            or (_CAUSAL_BEFORE_RX.search(head) and not is_place_name(name))
             or (_CLEFT_BEFORE_RX.search(head) and _CLEFT_AFTER_RX.match(tail))
         ):
             return True

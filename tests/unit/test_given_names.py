@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engram.lexicon import is_given_name
+from engram.lexicon import is_given_name, is_place_name
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,3 +26,9 @@ def test_names_of_many_countries_are_listed_as_written() -> None:
         assert is_given_name(name), name
     assert not is_given_name("mateo")  # case matters: a capitalised word in running text
     assert not is_given_name("Zürich")
+
+
+def test_large_places_are_listed_as_written() -> None:
+    for place in ("Paris", "Florence", "Sydney", "Zürich", "Brazil"):
+        assert is_place_name(place), place
+    assert not is_place_name("Mateo")

@@ -382,6 +382,9 @@ def test_round9_twins_are_not_recollections(text: str) -> None:
         "Grandpa Joe's 90th is in Leeds, so fly into Manchester.",
         "Frag doch Oma Hildegard nach dem Rezept.",
         "C'est Karim qui gère la compta, donc envoie-lui la facture.",
+        # someone named as the subject of a reason
+        "Since Dmitri holds an Irish passport, he can work in London.",
+        "Omdat Priya de Indiase nationaliteit heeft, heeft ze een visum nodig.",
     ],
 )
 def test_someone_named_in_a_person_frame_is_a_recollection(text: str) -> None:
@@ -402,6 +405,7 @@ def test_someone_named_in_a_person_frame_is_a_recollection(text: str) -> None:
         "For a basic vinaigrette, whisk three parts oil with one part vinegar.",
         "Uncle Tom's Cabin was published in 1852.",
         "It's Paris that gets the most tourists in August.",
+        "Since Paris is expensive in August, book early.",
     ],
 )
 def test_names_outside_a_person_frame_are_not_recollections(text: str) -> None:

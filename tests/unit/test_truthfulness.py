@@ -363,6 +363,13 @@ def test_set_phrases_and_searches_of_other_systems_claim_no_absence(text: str) -
         "Ninguna nota guardada coincide con «caldera».",
         "Keine gespeicherte Notiz passt zu „Heizung“.",
         "Rien ne ressort quand je cherche « chaudière » dans tes notes.",
+        "Found 0 entries containing 'boiler'.",
+        "Die Suche nach „Heizung“ in deinen Notizen ist leer zurückgekommen.",
+        "Le filtre « chaudière » sur tes notes ne fait remonter aucune entrée.",
+        "Busqué «caldera» en tus notas y salió en blanco.",
+        "Ik heb je notities nagelopen op 'ketel', en er kwam niets uit.",
+        "Pesquisei nas tuas notas por caldeira e não surgiu nada.",
+        "Recherche effectuée : « chaudière ». Aucune note correspondante.",
     ],
 )
 def test_a_bare_verdict_after_a_search_is_query_scoped(text: str) -> None:
@@ -378,6 +385,10 @@ def test_a_bare_verdict_after_a_search_is_query_scoped(text: str) -> None:
         "No guardo ningún registro sobre tu seguro de coche.",
         "Non ho in archivio nulla sul tuo contratto d'affitto.",
         "Della tua assicurazione non so proprio nulla.",
+        "Über deinen Arbeitsvertrag hab ich nix abgespeichert.",
+        "No guardo información alguna sobre tu seguro de hogar.",
+        "Sobre o teu seguro, a minha memória está completamente vazia.",
+        "Carezco de cualquier registro acerca de tu seguro.",
     ],
 )
 def test_nothing_on_file_in_the_other_languages_is_corpus_wide(text: str) -> None:
@@ -392,6 +403,9 @@ def test_nothing_on_file_in_the_other_languages_is_corpus_wide(text: str) -> Non
         "J'ai cherché « facture 2291 » dans votre boîte mail : aucun message ne correspond.",
         "Non so nulla di fisica quantistica, ma posso cercare qualcosa.",
         "Ma recherche ne remonte qu'à mars, donc je ne sais pas si tu m'en as parlé.",
+        # a search that could not run claims nothing
+        "La recherche dans tes notes n'a pas pu s'exécuter : je ne peux rien dire sur ton bail.",
+        "La búsqueda no se pudo completar, así que no sé si me hablaste de tu contrato.",
     ],
 )
 def test_nothing_on_file_twins_claim_no_absence(text: str) -> None:
