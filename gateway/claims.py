@@ -26,6 +26,7 @@ from gateway.follow_up import followed_up
 from gateway.presupposition import about_someone_public, describes_a_relative, presupposed_fact
 from gateway.recollection import (
     find_recollection_spans,
+    names_the_current_message,
     negated,
     recall_marked,
     recall_question,
@@ -247,6 +248,13 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
             and not (c.kind is ClaimKind.RECOLLECTION and c.canonical_start in recalled)
         )
     found = [replace(c, sentence=_sentence_of(analysis, c.canonical_start)) for c in found]
+    # what the user says in this very message needs no record, however it was read
+    current = {
+        i
+        for i in {c.sentence for c in found if c.kind is ClaimKind.RECOLLECTION}
+        if names_the_current_message(analysis.sentence_text(i))
+    }
+    found = [c for c in found if not (c.kind is ClaimKind.RECOLLECTION and c.sentence in current)]
     # a sentence the rules found a claim in is that claim; the model's reading of another
     # of its clauses, of the same scope, repeats it (same sentence, so the same topic)
     ruled = {

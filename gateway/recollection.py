@@ -37,6 +37,7 @@ from gateway.topics import Topic, stems_of
 
 __all__ = [
     "find_recollection_spans",
+    "names_the_current_message",
     "negated",
     "recall_marked",
     "recall_question",
@@ -275,7 +276,9 @@ _JAPANESE_NEGATIONS = r"ない|ません|なかった"
 _NOT_PAST_OTHER_RX = re.compile(
     rf"\b(?:{_OTHER_NEGATIONS}|vient\s+de|viens\s+de|acabas?\s+de|gerade|eben|appena|adesso"
     rf"|agora\s+mesmo|ahora\s+mismo|zojuist|aqui|aqu[íi]|acima|arriba|ci-dessus|sopra|oben"
-    rf"|hierboven)\b|{_JAPANESE_NEGATIONS}",
+    # the current message: "Me cuentas ahora que", "Tu me dis maintenant que", "Tu indiques
+    # ici que", "Você escreveu agora há pouco que", "Du schreibst jetzt, dass"
+    rf"|hierboven|ahora|maintenant|ici|agora|jetzt)\b|{_JAPANESE_NEGATIONS}",
     re.IGNORECASE,
 )
 
@@ -348,6 +351,37 @@ def recall_question(sentence: str) -> bool:
     return bool(_RECALL_QUESTION_RX.search(sentence)) and not negated(
         _RECALL_QUESTION_RX.sub(" ", sentence), sentence
     )
+
+
+# The user's current message named as the source ("Me cuentas ahora que eres vegano",
+# "Tu indiques ici que", "Você escreveu agora há pouco que", "You said in this message
+# that"): a telling verb of the second person within three words of a word for now or
+# here, either way round. What the user gives in this turn needs no record.
+_CURRENT_TELLING_VERBS = (
+    r"say|says|said|tell|told|write|wrote|mention|mentioned|dis|dites|indiques|indiquez"
+    r"|[ée]cris|[ée]crivez|pr[ée]cises|mentionnes|racontes|dices|cuentas|escribes|escribiste"
+    r"|comentas|mencionas|indicas|dijiste|dici|scrivi|racconti|indichi|scritto|detto|diz"
+    r"|dizes|contas|escreve|escreves|escreveu|escreveste|menciona|mencionas|sagst"
+    r"|schreibst|erz[äa]hlst|erw[äa]hnst|geschrieben|gesagt|zegt|schrijft|vertelt|noemt"
+    r"|schreef|zei"
+)
+_CURRENT_MARKERS = (
+    r"now|here|just|right\s+now|in\s+(?:this|your)\s+(?:message|note)|ahora|aqu[íi]|maintenant"
+    r"|ici|agora|h[áa]\s+pouco|adesso|jetzt|gerade|eben|zojuist|en\s+este\s+mensaje"
+    r"|dans\s+ce\s+message|nesta\s+mensagem|in\s+questo\s+messaggio|in\s+dieser\s+Nachricht"
+    r"|in\s+dit\s+bericht"
+)
+_CURRENT_TELLING_RX = re.compile(
+    rf"\b(?:{_CURRENT_TELLING_VERBS})\s+(?:[\w'-]+\s+){{0,2}}?(?:{_CURRENT_MARKERS})\b"
+    rf"|\b(?:{_CURRENT_MARKERS})\s+(?:[\w'-]+\s+){{0,2}}?(?:{_CURRENT_TELLING_VERBS})\b"
+    r"|このメッセージ|今回のメッセージ|今おっしゃ|いま書いて|今書いて",
+    re.IGNORECASE,
+)
+
+
+def names_the_current_message(sentence: str) -> bool:
+    """Whether a sentence gives the user's current message as its source (above)."""
+    return bool(_CURRENT_TELLING_RX.search(sentence))
 
 
 def recall_marked(sentence: str) -> bool:

@@ -426,3 +426,29 @@ def test_names_outside_a_person_frame_are_not_recollections(text: str) -> None:
 )
 def test_memory_markers_of_every_gate_language_are_recollections(text: str) -> None:
     assert _recalled(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what the user says in this very message needs no record
+        "Me cuentas ahora que eres vegano; entonces cambio el queso por tofu.",
+        "Tu me dis maintenant que tu es allergique aux noix ; je retire donc le pesto.",
+        "Você escreveu agora há pouco que a sua filha tem 6 anos.",
+        "You said in this message that your flight is at 7, so leave by 4.",
+        "Du schreibst gerade, dass dein Zug um 9 fährt, also sei um 8:40 am Bahnhof.",
+    ],
+)
+def test_the_current_message_named_as_the_source_is_not_a_recollection(text: str) -> None:
+    assert not _recalled(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tu m'as dit la semaine dernière que tu es végétarien, donc pas de viande.",
+        "Since you told me about your knee, now is a good time to rest it.",
+    ],
+)
+def test_an_earlier_telling_beside_now_is_still_a_recollection(text: str) -> None:
+    assert _recalled(text)

@@ -389,6 +389,9 @@ def test_a_bare_verdict_after_a_search_is_query_scoped(text: str) -> None:
         "No guardo información alguna sobre tu seguro de hogar.",
         "Sobre o teu seguro, a minha memória está completamente vazia.",
         "Carezco de cualquier registro acerca de tu seguro.",
+        "Não há nada guardado sobre o teu contrato de arrendamento.",
+        "Zu deinem Mietvertrag habe ich keine Einträge.",
+        "Il n'y a rien d'enregistré sur ton bail.",
     ],
 )
 def test_nothing_on_file_in_the_other_languages_is_corpus_wide(text: str) -> None:
