@@ -908,10 +908,7 @@ _PERSON_FRAME_AFTER_RX = re.compile(
     r"|in\s+seinem|in\s+ihrem|op\s+zijn|op\s+haar|na\s+idade|com\s+a\s+idade)\b"
     r"|\s+(?:is|ist|est|es|è|é|wird|will|turns|cumple|compie|fait|faz|heeft|has|hat|tiene|ha|tem)"
     r"\s+(?:pas\s+|erst\s+|only\s+|just\s+|ya\s+|già\s+|déjà\s+|já\s+|nur\s+)?"
-    r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|een|twee|drie|vier|vijf|zes|zeven|acht"
-    r"|negen|tien|elf|twaalf|ein|zwei|drei|fünf|sechs|sieben|neun|zehn|zwölf|un|deux|trois|quatre|cinq|sept|huit|neuf"
-    r"|dix|onze|douze|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|doce|due|tre|quattro|sei|sette|otto"
-    r"|nove|dieci|dodici|um|dois|três|quatro|oito|dez)\b",
+    rf"(?:{_NUMBER_WORDS}|one|een|ein|un|uno|um|eleven|elf|onze)\b",
     re.IGNORECASE,
 )
 
