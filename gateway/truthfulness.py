@@ -1294,6 +1294,35 @@ _OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
         ),
     ),
     _Rule(
+        # "There are no memories matching 'Eindhoven interview'", "No hay notas que
+        # coincidan con": stored items matching a query, none
+        "no-stored-items-matching",
+        _QS,
+        _rx(
+            r"\bthere(?:'s|\s+is|\s+are|\s+were|\s+was)\s+no\s+(?:saved\s+|stored\s+)?"
+            r"(?:memories|notes|entries|records|messages)\s+(?:matching|that\s+match(?:es)?"
+            r"|containing)\b"
+            r"|\bno\s+hay\s+(?:notas|entradas|registros|mensajes|recuerdos)\s+(?:guardad[oa]s\s+)?"
+            r"que\s+coincidan\b"
+        ),
+    ),
+    _Rule(
+        # "Não tenho nenhuma informação sobre alergias suas", "Je n'ai aucune information
+        # sur ton bail", "Non ho nessuna informazione sul tuo contratto"
+        "no-information-about-other-languages",
+        _CW,
+        _rx(
+            r"\bn[ãa]o\s+tenho\s+(?:nenhuma|qualquer)\s+(?:informa[çc][ãa]o|nota|registo|registro"
+            r"|dado)\s+(?:guardad[oa]\s+)?(?:sobre|acerca|de|do|da|dos|das)\b"
+            r"|\bje\s+n'ai\s+aucune\s+(?:information|note|donn[ée]e|trace)\s+(?:enregistr[ée]e\s+)?"
+            r"(?:sur|concernant|[àa]\s+propos)\b"
+            r"|\bnon\s+ho\s+(?:nessuna|alcuna)\s+(?:informazione|nota|traccia)\s+(?:salvata\s+)?"
+            r"(?:su|sul|sulla|sui|sulle|riguardo|di|del|della)\b"
+            r"|\bno\s+tengo\s+ninguna\s+(?:informaci[óo]n|nota)\s+(?:guardada\s+)?(?:sobre|acerca"
+            r"|de|del)\b"
+        ),
+    ),
+    _Rule(
         # "No saved message matches 'ferry Gdańsk'" in the gate languages
         "no-saved-item-matches",
         _QS,

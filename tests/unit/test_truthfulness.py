@@ -364,6 +364,7 @@ def test_set_phrases_and_searches_of_other_systems_claim_no_absence(text: str) -
         "Keine gespeicherte Notiz passt zu „Heizung“.",
         "Rien ne ressort quand je cherche « chaudière » dans tes notes.",
         "Found 0 entries containing 'boiler'.",
+        "There are no memories matching 'boiler service'.",
         "Die Suche nach „Heizung“ in deinen Notizen ist leer zurückgekommen.",
         "Le filtre « chaudière » sur tes notes ne fait remonter aucune entrée.",
         "Busqué «caldera» en tus notas y salió en blanco.",
@@ -392,6 +393,9 @@ def test_a_bare_verdict_after_a_search_is_query_scoped(text: str) -> None:
         "Não há nada guardado sobre o teu contrato de arrendamento.",
         "Zu deinem Mietvertrag habe ich keine Einträge.",
         "Il n'y a rien d'enregistré sur ton bail.",
+        "Não tenho nenhuma informação sobre o teu seguro.",
+        "Je n'ai aucune information sur ton bail.",
+        "Non ho nessuna informazione sul tuo contratto.",
     ],
 )
 def test_nothing_on_file_in_the_other_languages_is_corpus_wide(text: str) -> None:
