@@ -323,6 +323,7 @@ def _unturn(word: str) -> str:
 
 
 def _known_reading(words: list[str]) -> bool:
+    """Every word a known one (or a known contraction)."""
     return all(is_known_word(w.lower()) or _known_contraction(w.lower()) for w in words)
 
 
@@ -927,9 +928,7 @@ def _unpercent_run(match: re.Match[str]) -> str:
     decoded = _ONE_PERCENT_RX.sub(lambda m: chr(int(m.group(1), 16)), run)
     # an encoded space or apostrophe ("n%6F%20r%65s%75lts"): only when every word it
     # makes is a known one
-    if not letters and not all(
-        is_known_word(w.lower()) or _known_contraction(w.lower()) for w in decoded.split()
-    ):
+    if not letters and not _known_reading(decoded.split()):
         return run
     return decoded
 

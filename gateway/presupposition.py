@@ -878,13 +878,13 @@ _NAME_FOLLOWED_RX = re.compile(r"(?:['\u2019]s)?\s+(?-i:[A-ZÀ-ÖØ-Þ])[\w-]")
 # them after it ("Júlia, que ainda está no terceiro ano", "Ugo, alla sua età").
 _PERSON_FRAME_BEFORE_RX = re.compile(
     r"\b(?:for|ask|tell|bring|invite|with|für|frag|frage|mit|per|para|pour|avec|chiedi|porta"
-    r"|invita|pergunte|pergunta|leve|traga|demande|emm[èe]ne|invite|pregunta|preg[úu]ntale|lleva"
-    r"|invita|voor|vraag|neem|met|aan)\s+(?:(?:doch|mal|ruhig|gerne?|even|gerust)\s+)?"
+    r"|invita|pergunte|pergunta|leve|traga|demande|emm[èe]ne|pregunta|preg[úu]ntale|lleva"
+    r"|voor|vraag|neem|met|aan)\s+(?:(?:doch|mal|ruhig|gerne?|even|gerust)\s+)?"
     r"(?:(?:the|o|a|la|il|lo|le|der|die|dem|den|el|de)\s+)?$",
     re.IGNORECASE,
 )
 # A relative by the family's own title ("Grandpa Joe", "Oma Hildegard", "nonno Salvatore",
-# "tía Carmen"), or someone singled out by a cleft ("C'est Karim qui gère la compta").
+# "tía Carmen").
 _KIN_TITLE_BEFORE_RX = re.compile(
     r"\b(?:grandpa|grandma|granny|grandad|granddad|nana|aunt|auntie|uncle|oma|opa|tante|onkel"
     r"|nonna|nonno|zio|zia|t[íi]a|t[íi]o|abuela|abuelo|mamie|papy|papi|mamy|tata|tonton"
@@ -901,6 +901,7 @@ _CAUSAL_BEFORE_RX = re.compile(
     r"|como\s+(?:o|a|el|la))\s+(?:(?:o|a|el|la|il|lo|der|die|de)\s+)?$",
     re.IGNORECASE,
 )
+# Someone singled out by a cleft ("C'est Karim qui gère la compta").
 _CLEFT_BEFORE_RX = re.compile(r"\b(?:c'est|c\u2019est|it's|it\u2019s|it\s+is)\s+$", re.IGNORECASE)
 _CLEFT_AFTER_RX = re.compile(r"\s+(?:qui|who|que|quien|che|der|die)\b", re.IGNORECASE)
 _PERSON_FRAME_AFTER_RX = re.compile(
@@ -914,9 +915,9 @@ _PERSON_FRAME_AFTER_RX = re.compile(
 
 
 def _known_by_name(before: str, clause: str, after: str) -> bool:
-    """Someone the user knows, named by a given name alone ("Considering that Raj is a
-    Canadian citizen", "para a Júlia, que ainda está no terceiro ano", "Femke is pas
-    zes", "Grandpa Joe", "C'est Karim qui ..."): a person the answer can only know from
+    """Someone the user knows, named by a given name alone ("Since Dmitri holds an Irish
+    passport", "para a Júlia, que ainda está no terceiro ano", "Femke is pas zes",
+    "Grandpa Joe", "C'est Karim qui ..."): a person the answer can only know from
     the user. A name next to another capitalised word ("Angela Merkel", "Gabriel García
     Márquez", "Uncle Tom's Cabin") is more likely someone public or a title, and one after
     a place preposition a place ("in Florence")."""
@@ -931,8 +932,8 @@ def _known_by_name(before: str, clause: str, after: str) -> bool:
             or is_stop_word(name)
         ):
             continue
-        head = before + clause[: m.start()]
-        if _NAME_FOLLOWED_RX.match(clause[m.end() :] + after) or _PLACE_BEFORE_RX.search(head):
+        head, tail = before + clause[: m.start()], clause[m.end() :] + after
+        if _NAME_FOLLOWED_RX.match(tail) or _PLACE_BEFORE_RX.search(head):
             continue
         if _KIN_TITLE_BEFORE_RX.search(head):
             return True  # "Oma Hildegard": the title is capitalised, not a first name
@@ -943,7 +944,6 @@ def _known_by_name(before: str, clause: str, after: str) -> bool:
                 is_given_name(prev.group(1)) and not is_stop_word(prev.group(1))
             ):
                 continue
-        tail = clause[m.end() :] + after
         if (
             _PERSON_FRAME_BEFORE_RX.search(head)
             or _PERSON_FRAME_AFTER_RX.match(tail)
