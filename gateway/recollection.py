@@ -433,10 +433,12 @@ def find_recollection_spans(
     """Spans of ``clause`` (canonical, asserted) where a rule sees a recollection;
     ``before`` and ``after`` are the text of its sentence around the clause."""
     spans: list[tuple[int, int]] = []
-    if searched(before + " " + clause):
-        return spans
     for rule in _RULES + _OTHER_RULES:
         for m in rule.finditer(clause):
+            # A search before the frame searched what was told; one after it is part
+            # of what was told ("Tu m'as dit que ton ami cherche un colocataire").
+            if searched(before + " " + clause[: m.start()]):
+                continue
             if CJK_RX.match(m.group()) and not m.group().startswith("言って"):
                 # Japanese puts what was told before the verb: only a negation of the
                 # telling itself, a conditional ("としても") or hearsay after it counts.

