@@ -933,8 +933,11 @@ def _unpercent_run(match: re.Match[str]) -> str:
     return decoded
 
 
-# One escape inside a word ("ne%76er"): decoded only when that makes a known word.
-_PERCENT_IN_WORD_RX = re.compile(r"(?<![\w%])[A-Za-z]*%[0-9A-Fa-f]{2}[A-Za-z]+(?![\w%])")
+# One escape inside or at either end of a word ("ne%76er", "n%6F"): decoded only when
+# that makes a known word.
+_PERCENT_IN_WORD_RX = re.compile(
+    r"(?<![\w%])(?:[A-Za-z]+%[0-9A-Fa-f]{2}[A-Za-z]*|%[0-9A-Fa-f]{2}[A-Za-z]+)(?![\w%])"
+)
 
 
 def _unpercent_word(match: re.Match[str]) -> str:

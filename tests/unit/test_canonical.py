@@ -340,6 +340,8 @@ def test_spacing_and_digits_are_undone_only_into_known_words() -> None:
         ("You n\u2022e\u2022v\u2022e\u2022r told me", "You never told me"),
         ("a/b/c and km/h stay", "a/b/c and km/h stay"),
         ("You ne%76er told me", "You never told me"),
+        ("It returned n%6F r%65s%75lts", "It returned no results"),  # an escape at the end
+        ("Keep x%6F and 100%25", "Keep x%6F and 100%25"),  # no known word
         ("You \U0001f1f3\U0001f1ea\U0001f1fb\U0001f1ea\U0001f1f7 told me", "You never told me"),
         ("Flags \U0001f1e9\U0001f1ea\U0001f1eb\U0001f1f7 stay symbols", "Flags stay symbols"),
         ("You \u13ac\u13d9\u13ac\u13a1 told", "You \u13ac\u13d9\u13ac\u13a1 told"),  # no known word

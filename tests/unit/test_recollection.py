@@ -468,3 +468,15 @@ def test_an_earlier_telling_beside_now_is_still_a_recollection(text: str) -> Non
 )
 def test_a_search_counts_only_before_the_telling_frame(text: str, recalled: bool) -> None:
     assert bool(find_recollection_spans(text)) is recalled
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "先日ロードバイクを買ったと話してくださいましたよね。",
+        "猫を飼っていると教えてくださいました。",
+        "大阪に住んでいると話してくださった。",
+    ],
+)
+def test_the_honorific_japanese_telling_endings(text: str) -> None:
+    assert find_recollection_spans(text)
