@@ -263,7 +263,17 @@ _R1_PREFIXES = ("emerg", "inter", "later", "organ", "past", "univers")
 _STAND_IN = {"e": "a", "i": "a", "o": "a", "u": "a", "l": "b", "p": "b"}
 
 
+# Snowball 3 maps "-ogist" to "-og" ("geologist" -> "geolog"); PostgreSQL's earlier
+# Snowball has no rule for the ending, so there the word is its own stem (a plural loses
+# its "s" in step 1a and nothing after touches it).
+_OGIST = "ogist"
+
+
 def _stem(word: str) -> str:
+    if word.endswith(_OGIST):
+        return word
+    if word.endswith(_OGIST + "s"):
+        return word[:-1]
     stemmer = _stemmer()
     if word.startswith(_R1_PREFIXES):
         stem: str = stemmer.stemWord(_STAND_IN[word[0]] + word[1:])

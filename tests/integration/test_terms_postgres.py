@@ -70,7 +70,8 @@ strongly studies studying successful successfully suddenly surprisingly sweetly
 talked teaching terribly thankfully thinking tried truly typically unfortunately
 universities university unusually useful usually valency valuable various visited
 walked wanted watched weekly willingness wonderful working worried writing yearly
-yesterday zebras
+yesterday zebras cardiologist cardiologists geologist geologists biologist ecologist
+apologist technologist
 """
 
 # Words with the prefixes whose R1 Snowball 3 treats specially (engram.terms._stem).
