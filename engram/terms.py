@@ -79,7 +79,7 @@ __all__ = [
     "words",
 ]
 
-VERSION = "engram.terms.v1"
+VERSION = "engram.terms.v2"
 
 # PostgreSQL's english stop list (tsearch_data/english.stop, the Snowball list); an
 # integration test checks it against to_tsvector('english', ...).
