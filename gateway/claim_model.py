@@ -83,9 +83,10 @@ RECOLLECTION_BYPASS = False
 # allocates each pass's buffers in the call), so calls may run at once on one engine.
 # An answer's clauses are split over this many threads, balanced by token count (the
 # six-layer forward pass costs about 0.45 ms per token on one core); at most this many
-# engine calls run at once in the process, whatever the number of requests. Each call runs on one
-# OpenMP thread (the engine has its own libgomp): two OpenMP threads per call stall at
-# every barrier on a busy 2-core machine; separate calls do not wait on each other.
+# engine calls run at once in the process, whatever the number of requests. Each call
+# runs on one OpenMP thread (the engine has its own libgomp): two OpenMP threads per call
+# stall at every barrier on a busy 2-core machine; separate calls do not wait on each
+# other.
 ENGINE_THREADS = max(1, min(2, os.cpu_count() or 1))
 _engine_slots = threading.BoundedSemaphore(ENGINE_THREADS)
 _load_lock = threading.Lock()

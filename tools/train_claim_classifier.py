@@ -201,7 +201,7 @@ def fit_model_head(
     x: npt.NDArray[np.float32], y: npt.NDArray[np.int64], weight: npt.NDArray[np.float64]
 ) -> LogisticRegression | MLPClassifier:
     """The model head: linear (MODEL_C) or, with MLP_HIDDEN, one ReLU layer (fixed seed,
-    full-batch-free Adam for MLP_EPOCHS epochs: deterministic on one machine)."""
+    mini-batch Adam for MLP_EPOCHS epochs: deterministic on one machine)."""
     if not MLP_HIDDEN:
         return fit(x, y, MODEL_C, weight)
     model = MLPClassifier(

@@ -221,3 +221,11 @@ def test_the_engine_refuses_a_depth_the_model_does_not_have(layers: int) -> None
 
     with pytest.raises(ValueError, match="layers"):
         claim_engine.load_engine(layers)
+
+
+def test_the_engine_refuses_a_model_file_of_another_shape(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gateway import claim_engine
+
+    monkeypatch.setattr(claim_engine, "MODEL_LAYERS", 24)  # the file says 12
+    with pytest.raises(RuntimeError, match="layers=12: not the e5-small"):
+        claim_engine.load_engine(6)
