@@ -8,7 +8,10 @@ In one run, in alternating order so machine noise hits both alike:
   gate ran before its learned stage;
 * gate: ``gateway.gate.decide`` with the classifier (fast n-gram head, then one e5
   batch for the clauses it does not settle, split over the engine threads,
-  ``gateway.claim_model.ENGINE_THREADS``), recollection checks and topic binding.
+  ``gateway.claim_model.ENGINE_THREADS``, the joined readings of sentences no rule
+  settled in it), recollection checks and topic binding; the same on one engine
+  thread, and with the joined readings in a second batch after the units
+  (``gateway.claims.JOINS_AFTER_UNITS``).
 
 Inputs: every answer with exactly four sentences (texts in eight languages, claims and
 benign) of the batches given with ``--batch`` (default: the blind batches already
@@ -37,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engram.common.v1 import common_pb2  # noqa: E402
-from gateway import claim_model  # noqa: E402
+from gateway import claim_model, claims  # noqa: E402
 from gateway.claim_model import classifier  # noqa: E402
 from gateway.evidence import ContextEvidence, SectionEvidence  # noqa: E402
 from gateway.gate import decide  # noqa: E402
@@ -64,22 +67,31 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def _time_engine_calls() -> list[float]:
-    """CPU ms of each engine call (its own thread's), appended as the calls end."""
-    calls: list[float] = []
+def _time_engine_calls() -> list[list[float]]:
+    """CPU ms of each engine call (its own thread's), grouped by the batch it served.
+
+    The calls of one batch run side by side; batches (the units, then the joined
+    readings where they are needed) run one after the other."""
+    batches: list[list[float]] = []
     query = getattr(claim_model, "_query", None)
     if query is None:  # a tree from before the split: one call on the caller's thread
-        return calls
+        return batches
+    embed = claim_model._embed
 
     def timed(engine: object, texts: list[str]) -> Any:
         started = time.thread_time()
         try:
             return query(engine, texts)
         finally:
-            calls.append((time.thread_time() - started) * 1000)
+            batches[-1].append((time.thread_time() - started) * 1000)
+
+    def batched(texts: list[str]) -> Any:
+        batches.append([])
+        return embed(texts)
 
     claim_model._query = timed
-    return calls
+    claim_model._embed = batched
+    return batches
 
 
 def main() -> int:
@@ -114,11 +126,15 @@ def main() -> int:
             claim_model.clear_embedding_cache()
 
     threads = getattr(claim_model, "ENGINE_THREADS", 1)
-    # (name, engine threads); the one-thread gate is what the split replaced.
-    gates = [("gate v2", threads)] + ([("gate, 1 engine thread", 1)] if threads > 1 else [])
-    wall: dict[str, list[float]] = {name: [] for name in ["rules alone", *(g for g, _ in gates)]}
-    cpu: dict[str, list[float]] = {g: [] for g, _ in gates}
-    critical: dict[str, list[float]] = {g: [] for g, _ in gates}
+    # (name, engine threads, joins in a second batch); the one-thread gate is what the
+    # split replaced; the joins after the units spend less model time in two passes.
+    after = getattr(claims, "JOINS_AFTER_UNITS", None)
+    gates = [("gate v2", threads, False)]
+    gates += [("gate, 1 engine thread", 1, False)] if threads > 1 else []
+    gates += [("gate, joins after units", threads, True)] if after is not None else []
+    wall: dict[str, list[float]] = {name: [] for name in ["rules alone", *(g[0] for g in gates)]}
+    cpu: dict[str, list[float]] = {g[0]: [] for g in gates}
+    critical: dict[str, list[float]] = {g[0]: [] for g in gates}
     parts = _time_engine_calls()
     embedded: list[int] = []
     load = [os.getloadavg()[0]]
@@ -129,23 +145,30 @@ def main() -> int:
             find_absence_claims(text)
             wall["rules alone"].append((time.perf_counter() - t0) * 1000)
             # Alternate the gates' order each round: noise hits both alike.
-            for name, n in gates if round_ % 2 == 0 else gates[::-1]:
+            for name, n, joins_after in gates if round_ % 2 == 0 else gates[::-1]:
                 forget()
                 if hasattr(claim_model, "ENGINE_THREADS"):
                     claim_model.ENGINE_THREADS = n
+                if after is not None:
+                    claims.JOINS_AFTER_UNITS = joins_after
                 parts.clear()
                 c0, t0 = time.process_time(), time.perf_counter()
                 decide(evidence, text, 1, model=model)
                 wall[name].append((time.perf_counter() - t0) * 1000)
                 used = (time.process_time() - c0) * 1000
                 cpu[name].append(used)
-                # What an idle machine would wait for: the caller's own work and the
-                # longest engine call (the split's calls run side by side).
-                critical[name].append(used - sum(parts) + max(parts, default=0.0))
+                # What an idle machine would wait for: the caller's own work and, for
+                # each batch in turn, its longest engine call (the split's calls run
+                # side by side).
+                engine_cpu = sum(sum(batch) for batch in parts)
+                longest = sum(max(batch, default=0.0) for batch in parts)
+                critical[name].append(used - engine_cpu + longest)
             embedded.append(len(claim_model._cache))
         load.append(os.getloadavg()[0])
     if hasattr(claim_model, "ENGINE_THREADS"):
         claim_model.ENGINE_THREADS = threads
+    if after is not None:
+        claims.JOINS_AFTER_UNITS = after
     for name, values in wall.items():
         line = (
             f"{name:22s} n={len(values)} p50 {statistics.median(values):6.2f} ms  "

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
-from gateway.claim_model import ClaimClassifier, classifier
+from gateway.claim_model import ClaimClassifier, ClauseScore, classifier
 from gateway.follow_up import followed_up
 from gateway.presupposition import about_someone_public, describes_a_relative, presupposed_fact
 from gateway.recollection import (
@@ -239,7 +240,8 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
             for i, readings in joined.items()
             if (kept := [r for r in readings if not any(r[1] < s < r[2] for s in settled)])
         }
-        scored = _classified(analysis, units + tagged, joined, model)
+        ruled_sentences = {_sentence_of(analysis, start) for start in settled}
+        scored = _classified(analysis, units + tagged, joined, model, ruled_sentences)
         tagged_starts = {start for _, start, _ in tagged}
         found.extend(
             c
@@ -375,25 +377,50 @@ def joined_readings(
     return joined
 
 
+# A joined reading counts only in a sentence where no clause alone claims an absence (by
+# a rule or by the classifier): elsewhere it could only repeat the claim, or move it to
+# the other scope. The joins of sentences a rule settled are never read; the others are
+# read in the units' batch, one pass, so the heaviest answers wait for one engine call,
+# and ignored where a unit turned out to claim. With ``JOINS_AFTER_UNITS`` they are read
+# in a second batch once the units' labels are known: less model time in all, one more
+# pass in sequence (docs/benchmarks.md measures both).
+JOINS_AFTER_UNITS = False
+
+
+def _absence_sentences(pending: list[tuple[int, int, int]], scores: list[ClauseScore]) -> set[int]:
+    return {unit[0] for unit, score in zip(pending, scores, strict=True) if score.label in _SCOPES}
+
+
 def _classified(
     analysis: Analysis,
     pending: list[tuple[int, int, int]],
     joined: dict[int, list[tuple[int, int, int]]],
     model: ClaimClassifier | None,
+    ruled: AbstractSet[int] = frozenset(),
 ) -> list[FoundClaim]:
-    """Classify ``pending`` and the ``joined`` readings in one batch. A joined reading
-    replaces the unit it starts at when it is an absence claim more probable than the
-    unit alone, unless the unit alone is a recollection (joining never turns a
-    remembered fact into an absence, nor a remark into a recollection: "Got it, you hate
-    cilantro")."""
-    extra = [(i, reading) for i in sorted(joined) for reading in joined[i]]
-    units = pending + [reading for _, reading in extra]
-    scores = (model or classifier()).classify([analysis.masked[a:b] for _, a, b in units])
+    """Classify ``pending`` and the ``joined`` readings of sentences outside ``ruled``
+    (sentence indices where a rule found an absence claim). A joined reading replaces
+    the unit it starts at when no unit of its sentence is an absence claim and it is
+    one, more probable than the unit alone, unless the unit alone is a recollection
+    (joining never turns a remembered fact into an absence, nor a remark into a
+    recollection: "Got it, you hate cilantro")."""
+    clf = model or classifier()
+    extra = [(i, r) for i in sorted(joined) for r in joined[i] if r[0] not in ruled]
+    if JOINS_AFTER_UNITS:
+        scores = clf.classify([analysis.masked[a:b] for _, a, b in pending])
+        claimed = _absence_sentences(pending, scores)
+        extra = [(i, r) for i, r in extra if r[0] not in claimed]
+        scores += clf.classify([analysis.masked[a:b] for _, (_, a, b) in extra]) if extra else []
+    else:
+        units = pending + [reading for _, reading in extra]
+        scores = clf.classify([analysis.masked[a:b] for _, a, b in units])
+        claimed = _absence_sentences(pending, scores[: len(pending)])
     chosen = list(zip(pending, scores[: len(pending)], strict=True))
     for (i, reading), score in zip(extra, scores[len(pending) :], strict=True):
         best = chosen[i][1]
         if (
-            score.label in _SCOPES
+            reading[0] not in claimed
+            and score.label in _SCOPES
             and best.label != "recollection"
             and score.claim_probability > best.claim_probability
         ):
