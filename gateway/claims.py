@@ -120,6 +120,7 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
     analysis = analyse(text)
     found: list[FoundClaim] = []
     settled: set[int] = set()
+    ruled_sentences: set[int] = set()  # sentences with an absence claim the rules found
     for claim in absence_claims(analysis):
         sentence = _sentence_of(analysis, claim.canonical_start)
         found.append(
@@ -135,6 +136,7 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
             )
         )
         settled.add(claim.canonical_start)
+        ruled_sentences.add(sentence)
     pending: list[tuple[int, int, int]] = []
     recalled: set[int] = set()
     marked: set[int] = set()  # sentences with a recollection already
@@ -240,7 +242,6 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
             for i, readings in joined.items()
             if (kept := [r for r in readings if not any(r[1] < s < r[2] for s in settled)])
         }
-        ruled_sentences = {_sentence_of(analysis, start) for start in settled}
         scored = _classified(analysis, units + tagged, joined, model, ruled_sentences)
         tagged_starts = {start for _, start, _ in tagged}
         found.extend(

@@ -119,7 +119,7 @@ def _unit_claims(text: str) -> bool:
     """Whether the classifier reads some unit of ``text`` alone as an absence claim."""
     units = [analyse(text).masked[a:b] for _, a, b in _units(text)]
     scores = ClaimClassifier().classify(units)
-    return any(s.label in ("corpus_wide", "query_scoped") for s in scores)
+    return any(s.label in claims._SCOPES for s in scores)
 
 
 def _texts(text: str) -> tuple[list[str], set[str]]:
