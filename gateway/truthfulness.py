@@ -298,12 +298,34 @@ _SEGMENT_RX = re.compile(
     re.I,
 )
 _CLAUSE_SPLIT_RX = re.compile(r"\b(?:and|or|nor)\b", re.I)
+# Suppositions and hypotheticals put to the reader, by language: a closed class, like
+# "if". What follows one is supposed, not asserted ("Suponiendo que tuvieras hijos",
+# "Ammettiamo che tu sia allergico", "Imagine you moved to Lisbon", "Stell dir vor").
+# Causal "given that" (dado que, posto che, puisque) presents a fact and is not here.
+_SUPPOSITIONS = (
+    r"(?:suppose|supposing|assuming|presuming|imagine|picture\s+(?:yourself|this)|let's\s+say"
+    r"|hypothetically|what\s+if|for\s+the\s+sake\s+of\s+argument|for\s+argument's\s+sake"
+    r"|in\s+the\s+event\s+that|on\s+the\s+assumption\s+that"
+    r"|supposons|imaginons|admettons|mettons\s+que|posons\s+que|en\s+supposant|[àa]\s+supposer"
+    r"|imaginez|imagine-toi|imaginez-vous|dans\s+l'hypoth[èe]se|hypoth[ée]tiquement"
+    r"|pour\s+peu\s+que|[àa]\s+condition\s+que"
+    r"|supongamos|suponiendo|pongamos\s+(?:que|por\s+caso)|imaginemos|imagina(?:te)?"
+    r"|digamos\s+que|admitamos|en\s+el\s+supuesto\s+de\s+que|hipot[ée]ticamente"
+    r"|a\s+condici[óo]n\s+de\s+que"
+    r"|angenommen|nehmen\s+wir\s+an|gesetzt\s+den\s+Fall|vorausgesetzt|stell\s+dir\s+vor"
+    r"|stellen\s+Sie\s+sich\s+vor|hypothetisch|f[üu]r\s+den\s+Fall|im\s+Falle?,?\s+dass"
+    r"|supponiamo|supponendo|ammettiamo|ammesso\s+che|mettiamo\s+che|poniamo\s+(?:che|il\s+caso)"
+    r"|ipotizziamo|immaginiamo|immagina(?:te)?|nell'ipotesi|ipoteticamente|a\s+condizione\s+che"
+    r"|suponhamos|suponha|supondo|imaginemos|imagine\s+que|vamos\s+supor|na\s+hip[óo]tese"
+    r"|hipoteticamente|contanto\s+que"
+    r"|stel\s+dat|stel\s+je\s+voor|gesteld\s+dat|aangenomen\s+dat|veronderstel(?:d\s+dat)?"
+    r"|in\s+het\s+geval\s+dat|voor\s+het\s+geval\s+dat|ervan\s+uitgaande\s+dat)"
+)
 _CONDITIONAL_RX = re.compile(
     # "whether" opening a subject clause is not a condition ("Whether you have a vet is
     # something you've never told me")
     r"\b(?:if|unless|whether(?![^,;.]{3,80}?\b(?:is|was|remains)\s+(?:something|one\s+thing"
-    r"|a\s+thing|not\s+something|news|unclear|unknown)\b)|in\s+case|provided\s+that|assuming"
-    r"|supposing|suppose"
+    r"|a\s+thing|not\s+something|news|unclear|unknown)\b)|in\s+case|provided\s+that"
     r"|as\s+long\s+as"
     # the other gate languages ("se" is left out: it is also a reflexive pronoun)
     # Italian impersonal "si è / si sono / si parla" is not "if", nor a "si" after a
@@ -314,9 +336,8 @@ _CONDITIONAL_RX = re.compile(
     r"|a\s+menos\s+que|siempre\s+que|wenn|falls|sofern|ob|nel\s+caso|qualora|a\s+meno\s+che"
     r"|purché|caso|em\s+caso\s+de|a\s+não\s+ser\s+que|desde\s+que|indien|mits|tenzij"
     r"|mocht"
-    # suppositions ("Angenommen, du hast mir ... nie genannt")
-    r"|angenommen|nehmen\s+wir\s+an|supposons|imaginons|supongamos|digamos\s+que"
-    r"|supponiamo|mettiamo\s+che|suponhamos|stel\s+dat"
+    # suppositions ("Angenommen, du hast mir ... nie genannt", "Suponiendo que tuvieras")
+    rf"|{_SUPPOSITIONS}"
     # "when" of a generic person ("cuando uno es vegano", "wenn man", "quand on"), and
     # Dutch "als" before a subject ("als je vegetariër bent": "if")
     r"|cuando\s+uno|quand\s+on|wenn\s+man|quando\s+(?:uno|si|a\s+gente)|when\s+one"
@@ -324,19 +345,13 @@ _CONDITIONAL_RX = re.compile(
     r"|when\s+you(?:'re|\s+are)|quando\s+(?:voc[êe]\s+)?(?:é|est[áa]|tem)\b|cuando\s+(?:eres|est[áa]s"
     r"|tienes)|quand\s+(?:tu\s+es|vous\s+[êe]tes)|quando\s+sei"
     r"|als\s+(?=(?:je|jij|u|jullie|we|wij|ik|het|er|men|hij|zij)\s)"
-    # hypotheticals asked of the reader ("Imagine you moved to Lisbon", "Stell dir vor")
-    r"|imagine|imaginez|imagine-toi|picture\s+(?:yourself|this)|let's\s+say|stell\s+dir\s+vor"
-    r"|stellen\s+Sie\s+sich\s+vor|imagina(?:te)?|imagine\s+que|immagina(?:te)?"
-    r"|stel\s+je\s+voor)\b",
+    r")\b",
     re.I,
 )
 # A segment that is only a supposition ("Angenommen, ...", "Stell dir vor, ...",
 # "Imagine: ..."): the rest of its sentence is supposed, not asserted.
 _SUPPOSITION_ONLY_RX = re.compile(
-    r"(?:angenommen|nehmen\s+wir\s+an|stell\s+dir\s+vor|stellen\s+Sie\s+sich\s+vor"
-    r"|supposons|imaginons|imagine|imaginez|imagine-toi|supongamos|imagina(?:te)?|digamos"
-    r"|supponiamo|immagina(?:te)?|mettiamo|suponhamos|suponha|stel\s+je\s+voor|suppose"
-    r"|picture\s+this|let's\s+say)\W*",
+    rf"(?:{_SUPPOSITIONS}|digamos|mettiamo|poniamo|stel)\W*",
     re.I,
 )
 _SEGMENT_CONDITIONAL_RX = re.compile(

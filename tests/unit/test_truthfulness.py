@@ -488,6 +488,44 @@ def test_a_supposition_segment_makes_the_rest_of_its_sentence_supposed() -> None
     assert [c.text for c in got] == ["Tu ne m'as jamais parlé de ton chien"]
 
 
+@pytest.mark.parametrize(
+    ("supposed", "asserted"),
+    [
+        (
+            "Suponiendo que nunca me hablaste de tu hermana, te lo preguntaría.",
+            "Nunca me hablaste de tu hermana, te lo pregunto.",
+        ),
+        (
+            "Ammettiamo che tu non mi abbia mai parlato di tua sorella.",
+            "Tu non mi hai mai parlato di tua sorella.",
+        ),
+        (
+            "Admettons que tu ne m'aies jamais parlé de ta sœur.",
+            "Tu ne m'as jamais parlé de ta sœur.",
+        ),
+        (
+            "Gesetzt den Fall, du hast mir nie von deiner Schwester erzählt.",
+            "Du hast mir nie von deiner Schwester erzählt.",
+        ),
+        (
+            "Supondo que você nunca me falou da sua irmã, eu perguntaria.",
+            "Você nunca me falou da sua irmã.",
+        ),
+        (
+            "Gesteld dat je me nooit over je zus hebt verteld.",
+            "Je hebt me nooit over je zus verteld.",
+        ),
+        (
+            "For the sake of argument, you never told me about your sister.",
+            "You never told me about your sister.",
+        ),
+    ],
+)
+def test_every_gate_language_s_suppositions_are_not_asserted(supposed: str, asserted: str) -> None:
+    assert find_absence_claims(supposed) == []
+    assert find_absence_claims(asserted) != []
+
+
 def test_split_clauses_masks_quotes_and_code() -> None:
     quoted = 'He wrote: "No. You never told me, ever." Then he left.'
     clauses = split_clauses(quoted)
