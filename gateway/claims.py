@@ -24,7 +24,12 @@ from dataclasses import dataclass, replace
 
 from gateway.claim_model import ClaimClassifier, ClauseScore, classifier
 from gateway.follow_up import followed_up
-from gateway.presupposition import about_someone_public, describes_a_relative, presupposed_fact
+from gateway.presupposition import (
+    about_someone_public,
+    addresses_the_user,
+    describes_a_relative,
+    presupposed_fact,
+)
 from gateway.recollection import (
     find_recollection_spans,
     names_the_current_message,
@@ -154,6 +159,8 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
             # "You told me you work nights at a hotel. With those shifts, ...": the fact
             # continues the recollection just made, whose record is the one to check.
             source = None
+        if source == _PRESUPPOSED and not _names_the_user(analysis, sentence):
+            source = None  # whose fact it is, the classifier reads (PRESUPPOSED_NEEDS_YOU)
         if source:
             marked.add(sentence)
             if source != _PRESUPPOSED:
@@ -187,6 +194,8 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
         before = analysis.masked[analysis.sentences[sentence].start : info.start]
         after = analysis.masked[info.end : analysis.sentences[sentence].end]
         source = recollection_rule(body, before, after, tagged=True)
+        if source == _PRESUPPOSED and not _names_the_user(analysis, sentence):
+            source = None
         if source:
             found.append(
                 FoundClaim(
@@ -294,6 +303,18 @@ def recollection_rule(body: str, before: str, after: str = "", tagged: bool = Fa
     if presupposed_fact(body, before, tagged=tagged, after=after):
         return _PRESUPPOSED
     return None
+
+
+# A presupposed fact settles as a recollection by rule only in a sentence that names the
+# user (a second-person word, a relative by name); elsewhere the fact may be anyone's
+# ("Because Bilbo leaves the Shire", "Frida Kahlo sufrió a los 18 años un accidente",
+# but also "Since Leo has football on Saturdays" and pro-drop "Como empiezas en marzo"),
+# and the classifier, which knows public and fictional lives, decides.
+PRESUPPOSED_NEEDS_YOU = True
+
+
+def _names_the_user(analysis: Analysis, sentence: int) -> bool:
+    return not PRESUPPOSED_NEEDS_YOU or addresses_the_user(analysis.sentence_text(sentence))
 
 
 def _marked_as_recalled(analysis: Analysis, sentence: int) -> bool:

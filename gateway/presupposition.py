@@ -43,7 +43,12 @@ from engram.lexicon import is_given_name, is_place_name
 from gateway.recollection import negated, searched
 from gateway.topics import is_stop_word
 
-__all__ = ["about_someone_public", "describes_a_relative", "presupposed_fact"]
+__all__ = [
+    "about_someone_public",
+    "addresses_the_user",
+    "describes_a_relative",
+    "presupposed_fact",
+]
 
 # Personal-fact vocabulary (word starts; each language's own words). A word here names
 # something only the user's own history holds: a relative, a pet, a condition, a planned
@@ -1327,6 +1332,15 @@ _PUBLIC_LIFE_RX = re.compile(
     re.IGNORECASE,
 )
 _ANY_SECOND_PERSON_RX = re.compile(rf"(?:^|[\s,(']){_POSS}\b|\b{_SUBJ}\b", re.IGNORECASE)
+
+
+def addresses_the_user(sentence: str) -> bool:
+    """Whether ``sentence`` (canonical, masked) has a word that can only mean the user: a
+    second-person pronoun or possessive, or one of the user's relatives by name ("your
+    sister Anna"). Without one, whose fact a presupposition states is open ("Because
+    Bilbo leaves the Shire", "Frida Kahlo sufrió a los 18 años un accidente", and also
+    "Since Leo has football on Saturdays", "Como empiezas en Siemens en marzo")."""
+    return bool(_ANY_SECOND_PERSON_RX.search(sentence) or _KIN_NAME_RX.search(sentence))
 
 
 def about_someone_public(sentence: str) -> bool:

@@ -12,6 +12,9 @@ from gateway.follow_up import followed_up
 from gateway.presupposition import about_someone_public
 from gateway.truthfulness import analyse, denies_own_act, memory_off, promises_discretion
 
+# The presuppositions here are read as the rule library finds them (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("rules_settle_every_presupposition")
+
 
 def _kinds(text: str) -> set[ClaimKind]:
     return {c.kind for c in find_claims(text)}

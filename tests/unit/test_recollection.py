@@ -7,6 +7,7 @@ from typing import cast
 
 import pytest
 
+import gateway.claims as claims_module
 from gateway.claim_model import ClaimClassifier, ClauseScore
 from gateway.claims import ClaimKind, find_claims
 from gateway.recollection import find_recollection_spans
@@ -130,6 +131,47 @@ class _AllBenign:
 
 
 _BENIGN = cast(ClaimClassifier, _AllBenign())
+
+# These tests read what the rule library finds; in the gate, a presupposed fact in a
+# sentence that does not name the user goes to the classifier instead (tested below).
+pytestmark = pytest.mark.usefixtures("rules_settle_every_presupposition")
+
+
+class _AllRecollection:
+    """A classifier that reads every clause it is given as a recollection."""
+
+    def classify(self, texts: Sequence[str]) -> list[ClauseScore]:
+        return [ClauseScore("recollection", 1.0, "model", False) for _ in texts]
+
+
+@pytest.mark.parametrize(
+    ("anyones", "the_users"),
+    [
+        (
+            "Because Bilbo leaves the Shire after his birthday party, the Ring passes to Frodo.",
+            "Because your son Bilbo leaves for camp after his birthday party, pack on Friday.",
+        ),
+        (
+            "Frida Kahlo sufrió a los 18 años un accidente de autobús.",
+            "Tu hija Frida sufrió a los 18 años un accidente de autobús.",
+        ),
+        (
+            "Since Pepper gets so nervous at the vet, the nurses keep a blanket ready.",
+            "Since your dog Pepper gets so nervous at the vet, bring her favourite blanket.",
+        ),
+    ],
+)
+def test_a_presupposition_that_does_not_name_the_user_is_the_classifier_s_to_read(
+    monkeypatch: pytest.MonkeyPatch, anyones: str, the_users: str
+) -> None:
+    monkeypatch.setattr(claims_module, "PRESUPPOSED_NEEDS_YOU", False)
+    assert _recalled(anyones)  # the rule reads a presupposed fact in both
+    monkeypatch.setattr(claims_module, "PRESUPPOSED_NEEDS_YOU", True)
+    assert not _recalled(anyones)  # not settled by rule: the classifier found nothing
+    read = cast(ClaimClassifier, _AllRecollection())
+    assert {c.source for c in find_claims(anyones, model=read)} == {"model:model"}
+    sources = [c.source for c in find_claims(the_users, model=_BENIGN)]
+    assert sources == ["recollection:presupposed"]
 
 
 def _recalled(text: str) -> bool:
