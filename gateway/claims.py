@@ -195,7 +195,7 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
         after = analysis.masked[info.end : analysis.sentences[sentence].end]
         source = recollection_rule(body, before, after, tagged=True)
         if source == _PRESUPPOSED and not _names_the_user(analysis, sentence):
-            source = None
+            source = None  # asked back about anyone: the classifier reads it, as above
         if source:
             found.append(
                 FoundClaim(

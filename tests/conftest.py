@@ -17,7 +17,6 @@ import psycopg
 import pytest
 from psycopg import sql
 
-import gateway.claims
 from engram.config import Settings
 from engram.db import Database, migrations
 from engram.db.embedded import start_embedded
@@ -166,7 +165,7 @@ def rules_settle_every_presupposition(monkeypatch: pytest.MonkeyPatch) -> None:
     """For tests of the rule library: every presupposed fact the rules read settles as a
     recollection, as if each sentence named the user (gateway.claims.PRESUPPOSED_NEEDS_YOU
     off); the gate itself leaves one in a sentence without the user to the classifier."""
-    monkeypatch.setattr(gateway.claims, "PRESUPPOSED_NEEDS_YOU", False)
+    monkeypatch.setattr("gateway.claims.PRESUPPOSED_NEEDS_YOU", False)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
