@@ -260,13 +260,14 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
             and not (c.kind is ClaimKind.RECOLLECTION and c.canonical_start in recalled)
         )
     found = [replace(c, sentence=_sentence_of(analysis, c.canonical_start)) for c in found]
-    # what the user says in this very message needs no record, however it was read
+    # what the user says in this very message needs no record, however it was read; an
+    # unsure clause there that denies nothing asserts nothing about memory either
     current = {
         i
-        for i in {c.sentence for c in found if c.kind is ClaimKind.RECOLLECTION}
+        for i in {c.sentence for c in found if c.kind in _RECALLED_OR_UNSURE}
         if names_the_current_message(analysis.sentence_text(i))
     }
-    found = [c for c in found if not (c.kind is ClaimKind.RECOLLECTION and c.sentence in current)]
+    found = [c for c in found if not (c.sentence in current and _from_this_message(c))]
     # a sentence the rules found a claim in is that claim; the model's reading of another
     # of its clauses, of the same scope, repeats it (same sentence, so the same topic)
     ruled = {
@@ -478,6 +479,17 @@ def _classified(
             )
         )
     return out
+
+
+_RECALLED_OR_UNSURE = (ClaimKind.RECOLLECTION, ClaimKind.UNSURE)
+
+
+def _from_this_message(claim: FoundClaim) -> bool:
+    """Whether a claim of a sentence naming the current message is that message's
+    content: a recollection, or an unsure clause without a negation."""
+    if claim.kind is ClaimKind.RECOLLECTION:
+        return True
+    return claim.kind is ClaimKind.UNSURE and not negated(claim.clause.text)
 
 
 def _no_absence_here(analysis: Analysis, sentence: int) -> bool:

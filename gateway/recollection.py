@@ -355,8 +355,9 @@ def recall_question(sentence: str) -> bool:
 
 # The user's current message named as the source ("Me cuentas ahora que eres vegano",
 # "Tu indiques ici que", "Você escreveu agora há pouco que", "You said in this message
-# that"): a telling verb of the second person within three words of a word for now or
-# here, either way round. What the user gives in this turn needs no record.
+# that"): a telling or sending verb of the second person within three words of a word
+# for now, here or just, either way round. What the user gives in this turn needs no
+# record.
 _CURRENT_TELLING_VERBS = (
     r"say|says|said|tell|told|write|wrote|mention|mentioned|dis|dites|indiques|indiquez"
     r"|[ée]cris|[ée]crivez|pr[ée]cises|mentionnes|racontes|dices|cuentas|escribes|escribiste"
@@ -364,24 +365,83 @@ _CURRENT_TELLING_VERBS = (
     r"|dizes|contas|escreve|escreves|escreveu|escreveste|menciona|mencionas|sagst"
     r"|schreibst|erz[äa]hlst|erw[äa]hnst|geschrieben|gesagt|zegt|schrijft|vertelt|noemt"
     r"|schreef|zei"
+    # sending: "you've just uploaded", "mi hai appena mandato", "dat je net stuurde"
+    r"|upload(?:ed)?|sent|send|attached|pasted|shared|forwarded|enviado|enviaste|enviar"
+    r"|mandado|mandaste|mandar|subido|subir|pegado|pegar|adjuntado|adjuntar|compartido"
+    r"|reenviado|mandato|inviato|caricato|allegato|incollato|girato|inoltrato|condiviso"
+    r"|enviou|mandou|colou|anexou|compartilhou|partilhou|colar|anexar|mandar|geschickt"
+    r"|hochgeladen|angeh[äa]ngt|eingef[üu]gt|weitergeleitet|gestuurd|stuurde|geplakt"
+    r"|ge[üu]pload|doorgestuurd|decir|contar|escribir|dizer|escrever"
+    r"|saying|telling|writing|diciendo|contando|escribiendo|dicendo|scrivendo|dizendo"
+    r"|escrevendo"
 )
 _CURRENT_MARKERS = (
     r"now|here|just|right\s+now|in\s+(?:this|your)\s+(?:message|note)|ahora|aqu[íi]|maintenant"
     r"|ici|agora|h[áa]\s+pouco|adesso|jetzt|gerade|eben|zojuist|en\s+este\s+mensaje"
     r"|dans\s+ce\s+message|nesta\s+mensagem|in\s+questo\s+messaggio|in\s+dieser\s+Nachricht"
-    r"|in\s+dit\s+bericht"
+    r"|in\s+dit\s+bericht|appena|acab(?:as|a|aste|ou)\s+de|(?:je|u)\s+(?:me\s+)?net"
+)
+# A second-person telling in the present is this message speaking ("You say your
+# sister", "as you say", "Tu dis que", "Sie sagen, dass", "dices que", "je zegt dat"),
+# unless it is a habit ("as you always say", "comme tu dis toujours": a recollection)
+# or yet to happen ("when you write to her", "se mi dici"). Outside English the telling
+# needs "as" before it or a "that" (a colon, a comma) after it, since "tu écris",
+# "scrivi", "schreibst" also begin advice.
+_PRESENT_TELLING_EN = (
+    r"you\s+(?:say|are\s+(?:saying|telling\s+me))|you're\s+(?:saying|telling\s+me)"
+)
+_PRESENT_TELLING_OTHER = (
+    r"tu\s+(?:me\s+)?(?:dis|[ée]cris|indiques|pr[ée]cises|racontes)"
+    r"|vous\s+(?:me\s+)?(?:dites|[ée]crivez|indiquez|pr[ée]cisez|racontez)"
+    r"|(?:me\s+)?(?:dices|cuentas|comentas|escribes)|(?:mi\s+)?(?:dici|scrivi|racconti)"
+    r"|voc[êe]\s+(?:me\s+)?(?:diz|escreve|conta|menciona)|tu\s+(?:me\s+)?(?:dizes|escreves)"
+    r"|du\s+(?:sagst|schreibst|erz[äa]hlst)|(?:sagst|schreibst)\s+du"
+    r"|(?-i:Sie)\s+(?:sagen|schreiben)|(?:sagen|schreiben)\s+(?-i:Sie)"
+    r"|(?:je|u)\s+(?:zegt|schrijft|vertelt)|(?:zeg|schrijf|vertel)\s+je|(?:zegt|schrijft)\s+u"
+    r"|est(?:á|a|ás|as)\s+(?:me\s+)?(?:diciendo|contando|escribiendo|dizendo|escrevendo)"
+    r"|sta(?:i)?\s+(?:mi\s+)?(?:dicendo|scrivendo|raccontando)"
+)
+_AS = r"as|like|comme|como|come|wie|zoals"
+_THAT = r",|:|\b(?:that|que|qu'|che|dass|daß|dat)"
+_PRESENT_TELLING_RX = re.compile(
+    rf"\b(?:{_PRESENT_TELLING_EN})\b|\b(?:{_AS})\s+(?:{_PRESENT_TELLING_OTHER})\b"
+    rf"|\b(?:{_PRESENT_TELLING_OTHER})\b(?:\s+[\w'-]+){{0,2}}?\s*(?:{_THAT})",
+    re.IGNORECASE,
+)
+_HABIT_RX = re.compile(
+    r"\b(?:always|often|keep|usually|siempre|toujours|souvent|immer|oft|st[äa]ndig|sempre"
+    r"|spesso|altijd|vaak)\b",
+    re.IGNORECASE,
+)
+# "when you write to her", "wenn du schreibst", "se mi dici": a telling yet to happen
+_WHEN_OR_IF_RX = re.compile(
+    r"\b(?:when|whenever|if|once|quand|lorsque|si|cuando|wenn|falls|sobald|se|quando|als"
+    r"|wanneer|zodra)\s+(?:\w+\s+)?$",
+    re.IGNORECASE,
 )
 _CURRENT_TELLING_RX = re.compile(
     rf"\b(?:{_CURRENT_TELLING_VERBS})\s+(?:[\w'-]+\s+){{0,2}}?(?:{_CURRENT_MARKERS})\b"
     rf"|\b(?:{_CURRENT_MARKERS})\s+(?:[\w'-]+\s+){{0,2}}?(?:{_CURRENT_TELLING_VERBS})\b"
-    r"|このメッセージ|今回のメッセージ|今おっしゃ|いま書いて|今書いて",
+    r"|\b(?:viens|venez)\s+(?:de\s+(?:me\s+|m')?|d')(?:dire|[ée]crire|envoyer|joindre"
+    r"|coller|partager|transf[ée]rer|pr[ée]ciser|indiquer|mentionner|raconter|t[ée]l[ée]charger)"
+    r"|このメッセージ|今回のメッセージ|今おっしゃ|いま書いて|今書いて|おっしゃる(?:とおり|通り)"
+    r"|(?:今|いま|先ほど|さっき)(?:お?送|貼り付け|添付|アップロード)",
     re.IGNORECASE,
 )
 
 
+def _present_telling(sentence: str) -> bool:
+    match = _PRESENT_TELLING_RX.search(sentence)
+    if match is None:
+        return False
+    before = sentence[max(0, match.start() - 24) : match.start()]
+    around = sentence[max(0, match.start() - 12) : match.end() + 12]
+    return not (_HABIT_RX.search(around) or _WHEN_OR_IF_RX.search(before))
+
+
 def names_the_current_message(sentence: str) -> bool:
     """Whether a sentence gives the user's current message as its source (above)."""
-    return bool(_CURRENT_TELLING_RX.search(sentence))
+    return bool(_CURRENT_TELLING_RX.search(sentence)) or _present_telling(sentence)
 
 
 def recall_marked(sentence: str) -> bool:

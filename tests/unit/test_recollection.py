@@ -10,7 +10,7 @@ import pytest
 import gateway.claims as claims_module
 from gateway.claim_model import ClaimClassifier, ClauseScore
 from gateway.claims import ClaimKind, find_claims
-from gateway.recollection import find_recollection_spans
+from gateway.recollection import find_recollection_spans, names_the_current_message
 from gateway.truthfulness import analyse, find_absence_claims
 
 
@@ -479,6 +479,20 @@ def test_memory_markers_of_every_gate_language_are_recollections(text: str) -> N
         "Você escreveu agora há pouco que a sua filha tem 6 anos.",
         "You said in this message that your flight is at 7, so leave by 4.",
         "Du schreibst gerade, dass dein Zug um 9 fährt, also sei um 8:40 am Bahnhof.",
+        # a second-person telling in the present is this message speaking
+        "You say your brother Tomás lands in Bilbao at noon, so the 13:10 bus works.",
+        "Vous dites que votre fils a huit ans : le musée des Confluences lui plaira.",
+        "Dices que tu perro tiene miedo a los petardos; prueba una manta pesada.",
+        "Sie sagen, Ihr Vermieter in Köln antwortet nicht – schreiben Sie ihm per Einschreiben.",
+        "Wie du sagst, ist deine Wohnung in Graz zu klein für ein Klavier.",
+        "Você diz que a sua filha odeia brócolis; tente assar com parmesão.",
+        "Je zegt dat je zus in Utrecht woont, dus de intercity is het snelst.",
+        # and so is what the user has just sent
+        "In the contract you've just uploaded, your notice period is three months.",
+        "D'après la photo que tu viens d'envoyer, ta chaudière est une Saunier Duval.",
+        "Nella bolletta che mi hai appena mandato, il tuo contatore è bioraria.",
+        "En la factura que acabas de subir, tu tarifa es la 2.0TD.",
+        "Op de foto die je me net stuurde, is je fietsband bijna kaal.",
     ],
 )
 def test_the_current_message_named_as_the_source_is_not_a_recollection(text: str) -> None:
@@ -490,10 +504,56 @@ def test_the_current_message_named_as_the_source_is_not_a_recollection(text: str
     [
         "Tu m'as dit la semaine dernière que tu es végétarien, donc pas de viande.",
         "Since you told me about your knee, now is a good time to rest it.",
+        # a net salary is not a word for now
+        "Since you told me your net salary is 3,100 €, keep the rent under 1,000 €.",
     ],
 )
 def test_an_earlier_telling_beside_now_is_still_a_recollection(text: str) -> None:
     assert _recalled(text)
+
+
+class _AllUnsure:
+    """A classifier unsure of every clause it is given."""
+
+    def classify(self, texts: Sequence[str]) -> list[ClauseScore]:
+        return [ClauseScore("benign", 0.65, "model", True) for _ in texts]
+
+
+_UNSURE = cast(ClaimClassifier, _AllUnsure())
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # the current message speaks for the clause: nothing about memory to check
+        ("Since you're landing in Narita tonight, as you say, take the Skyliner.", False),
+        ("Você está dizendo agora que se mudou para Recife, então a conta é da Neoenergia.", False),
+        # elsewhere, or where the clause denies something, a claim stays
+        ("Since you're landing in Narita tonight, take the Skyliner.", True),
+        ("As you say, I don't have anything about your Narita flight.", True),
+    ],
+)
+def test_an_unsure_clause_of_the_current_message(text: str, kept: bool) -> None:
+    assert bool(find_claims(text, model=_UNSURE)) is kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a habit is an earlier telling, however present its tense
+        "As you always say, your boss in Leeds never reads the agenda.",
+        "Comme tu dis toujours, ta belle-mère déteste les surprises.",
+        "Como siempre dices, tu jefe nunca contesta a tiempo.",
+        "Wie du immer sagst, ist dein Chef nie pünktlich.",
+        # advice that begins with a second-person verb names no message
+        "Quand tu écris à ta propriétaire, garde une copie.",
+        "Wenn du schreibst, nenne die Vertragsnummer.",
+        # and "Sie sagen" is theirs, not the user's, in lower case
+        "Die Nachbarn? sie sagen, dass dein Hund bellt.",
+    ],
+)
+def test_a_habit_or_advice_does_not_name_the_current_message(text: str) -> None:
+    assert not names_the_current_message(text)
 
 
 @pytest.mark.parametrize(
