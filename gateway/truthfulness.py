@@ -373,12 +373,20 @@ _SEGMENT_CONDITIONAL_RX = re.compile(
     r"|niente|ninguém|nessuno|alguém|qualcuno|questa|questo|essa|esse|este|esta)\b",
     re.I,
 )
-# German "Sollte ich nichts finden, ..." opening a sentence: a condition by inversion, not
-# a question. After a fronted clause the same words are a main clause ("Da Opa Heinz am
-# Freitag kommt, sollte das Essen früh sein"), so only the first segment is read.
+# German "Sollte ich nichts finden, ..." and the subjunctive "Hättest du mir das nie
+# gesagt, ...", "Wäre ich nicht ..., ...", Dutch "Had je me ... nooit gegeven, dan ...",
+# opening a sentence: a condition by inversion, not a question (a question's asked
+# segment is never read as one). After a fronted clause the same words are a main clause
+# ("Da Opa Heinz am Freitag kommt, sollte das Essen früh sein"), so only the first
+# segment is read.
+_INVERTED_SUBJECTS = (
+    r"ich|du|er|sie|es|wir|ihr|man|die|der|das|dein\w*|mein\w*|Ihr\w*|unser\w*|sich|in|bei"
+    r"|im|jemand|nichts|keine?"
+)
 _INVERTED_CONDITIONAL_RX = re.compile(
-    r"solltet?(?:e?st|en)?\s+(?:ich|du|er|sie|es|wir|ihr|man|die|der|das|dein\w*|mein\w*"
-    r"|Ihr\w*|unser\w*|sich|in|bei|im|jemand|nichts|keine?)\b",
+    rf"(?:solltet?(?:e?st|en)?|h[äa]tte(?:st|n|t)?|w[äa]re(?:st|n|t)?|w[üu]rde(?:st|n|t)?)"
+    rf"\s+(?:{_INVERTED_SUBJECTS})\b"
+    r"|(?:had(?:den)?|was|waren|zou(?:den)?)\s+(?:je|jij|u|ik|we|wij|jullie|hij|zij|ze)\b",
     re.I,
 )
 _LEADING_RX = re.compile(

@@ -91,6 +91,10 @@ def test_a_search_read_off_a_screenshot_or_the_users_mail_is_elsewhere(
         "Se nelle note non trovo nulla, ti faccio sapere e ripartiamo da zero.",
         "Sollte ich in deinen Notizen nichts zur Kaution finden, frage ich dich einfach.",
         "Se no histórico não houver nada, eu te aviso.",
+        # a condition by inversion, in the subjunctive
+        "Hättest du mir deine Postleitzahl nie genannt, hätte ich die Filiale nicht gefunden.",
+        "Hätten Sie mir nichts von Ihrer Allergie erzählt, wäre das Menü anders ausgefallen.",
+        "Had je me je adres nooit gegeven, dan had ik de route niet kunnen plannen.",
     ],
 )
 def test_a_condition_is_not_asserted(text: str) -> None:
@@ -153,3 +157,15 @@ def test_a_catalogue_or_a_public_database_is_another_system(text: str) -> None:
 )
 def test_a_search_declared_partial_in_french_and_dutch_claims_nothing(text: str) -> None:
     assert not _absences(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an inverted verb that opens a colloquial main clause, not a condition
+        "Hätte ich fast vergessen: Du hast mir nie deine Adresse gegeben.",
+        "Wäre noch zu sagen, dass du mir deine Adresse nie gegeben hast.",
+    ],
+)
+def test_an_inverted_main_clause_still_claims(text: str) -> None:
+    assert _absences(text)
