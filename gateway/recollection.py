@@ -365,21 +365,20 @@ _CURRENT_TELLING_VERBS = (
     r"|dizes|contas|escreve|escreves|escreveu|escreveste|menciona|mencionas|sagst"
     r"|schreibst|erz[äa]hlst|erw[äa]hnst|geschrieben|gesagt|zegt|schrijft|vertelt|noemt"
     r"|schreef|zei"
-    # sending: "you've just uploaded", "mi hai appena mandato", "dat je net stuurde"
-    r"|upload(?:ed)?|sent|send|attached|pasted|shared|forwarded|enviado|enviaste|enviar"
-    r"|mandado|mandaste|mandar|subido|subir|pegado|pegar|adjuntado|adjuntar|compartido"
-    r"|reenviado|mandato|inviato|caricato|allegato|incollato|girato|inoltrato|condiviso"
-    r"|enviou|mandou|colou|anexou|compartilhou|partilhou|colar|anexar|mandar|geschickt"
-    r"|hochgeladen|angeh[äa]ngt|eingef[üu]gt|weitergeleitet|gestuurd|stuurde|geplakt"
-    r"|ge[üu]pload|doorgestuurd|decir|contar|escribir|dizer|escrever"
-    r"|saying|telling|writing|diciendo|contando|escribiendo|dicendo|scrivendo|dizendo"
-    r"|escrevendo"
+    # sending, done ("you've just uploaded", "mi hai appena mandato", "dat je net
+    # stuurde"): never the imperative or the infinitive ("send it now", "ahora puedes
+    # enviar"), which is advice
+    r"|uploaded|sent|attached|pasted|shared|forwarded|enviado|enviaste|mandado|mandaste"
+    r"|subido|pegado|adjuntado|compartido|reenviado|mandato|inviato|caricato|allegato"
+    r"|incollato|girato|inoltrato|condiviso|enviou|mandou|colou|anexou|compartilhou"
+    r"|partilhou|geschickt|hochgeladen|angeh[äa]ngt|eingef[üu]gt|weitergeleitet|gestuurd"
+    r"|stuurde|geplakt|ge[üu]pload|doorgestuurd"
 )
 _CURRENT_MARKERS = (
     r"now|here|just|right\s+now|in\s+(?:this|your)\s+(?:message|note)|ahora|aqu[íi]|maintenant"
     r"|ici|agora|h[áa]\s+pouco|adesso|jetzt|gerade|eben|zojuist|en\s+este\s+mensaje"
     r"|dans\s+ce\s+message|nesta\s+mensagem|in\s+questo\s+messaggio|in\s+dieser\s+Nachricht"
-    r"|in\s+dit\s+bericht|appena|acab(?:as|a|aste|ou)\s+de|(?:je|u)\s+(?:me\s+)?net"
+    r"|in\s+dit\s+bericht|appena|(?:je|u)\s+(?:me\s+)?net"
 )
 # A second-person telling in the present is this message speaking ("You say your
 # sister", "as you say", "Tu dis que", "Sie sagen, dass", "dices que", "je zegt dat"),
@@ -422,6 +421,8 @@ _WHEN_OR_IF_RX = re.compile(
 _CURRENT_TELLING_RX = re.compile(
     rf"\b(?:{_CURRENT_TELLING_VERBS})\s+(?:[\w'-]+\s+){{0,2}}?(?:{_CURRENT_MARKERS})\b"
     rf"|\b(?:{_CURRENT_MARKERS})\s+(?:[\w'-]+\s+){{0,2}}?(?:{_CURRENT_TELLING_VERBS})\b"
+    r"|\bacab(?:as|aste|ou|a)\s+de\s+(?:me\s+)?(?:enviar|mandar|subir|pegar|adjuntar|compartir"
+    r"|reenviar|decir|contar|escribir|dizer|escrever|colar|anexar|partilhar|compartilhar)"
     r"|\b(?:viens|venez)\s+(?:de\s+(?:me\s+|m')?|d')(?:dire|[ée]crire|envoyer|joindre"
     r"|coller|partager|transf[ée]rer|pr[ée]ciser|indiquer|mentionner|raconter|t[ée]l[ée]charger)"
     r"|このメッセージ|今回のメッセージ|今おっしゃ|いま書いて|今書いて|おっしゃる(?:とおり|通り)"
@@ -431,6 +432,7 @@ _CURRENT_TELLING_RX = re.compile(
 
 
 def _present_telling(sentence: str) -> bool:
+    """Whether ``sentence`` holds a present-tense telling of this message (above)."""
     match = _PRESENT_TELLING_RX.search(sentence)
     if match is None:
         return False

@@ -548,6 +548,11 @@ def test_an_unsure_clause_of_the_current_message(text: str, kept: bool) -> None:
         # advice that begins with a second-person verb names no message
         "Quand tu écris à ta propriétaire, garde une copie.",
         "Wenn du schreibst, nenne die Vertragsnummer.",
+        # sending advised, not done: an imperative, an infinitive
+        "Since your sister is in Oslo, send her the link now.",
+        "Como tu hermana vive en Quito, ahora puedes enviar el paquete.",
+        # the assistant's own telling
+        "As I'm telling you now, your sister is right.",
         # and "Sie sagen" is theirs, not the user's, in lower case
         "Die Nachbarn? sie sagen, dass dein Hund bellt.",
     ],
