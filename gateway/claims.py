@@ -264,7 +264,7 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
     # unsure clause there that denies nothing asserts nothing about memory either
     current = {
         i
-        for i in {c.sentence for c in found if c.kind in _RECALLED_OR_UNSURE}
+        for i in {c.sentence for c in found if _from_this_message(c)}
         if names_the_current_message(analysis.sentence_text(i))
     }
     found = [c for c in found if not (c.sentence in current and _from_this_message(c))]
@@ -479,9 +479,6 @@ def _classified(
             )
         )
     return out
-
-
-_RECALLED_OR_UNSURE = (ClaimKind.RECOLLECTION, ClaimKind.UNSURE)
 
 
 def _from_this_message(claim: FoundClaim) -> bool:
