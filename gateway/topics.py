@@ -52,6 +52,13 @@ encontrado procurei pesquisa memória lembro histórico conversa conversas notas
 resultado resultados rastro
 nooit niets geen gezegd verteld genoemd gevonden gezocht zoekopdracht geheugen
 gesprek gesprekken notities resultaten
+query queries queried lookups surfaced avail vain fruitless
+néant requête interrogé interrogation succès vaine infructueuse occurrence
+coincidencias coincidencia intentos intento efectuado vacíos infructuosa
+ergebnislos erfolglos treffer abgefragt recherche vergeblich
+verifica esito negativo riscontro effettuato storico infruttuosa
+procura busca infrutífera êxito
+treffers nagezocht opgezocht tevergeefs
 """
 
 

@@ -365,7 +365,9 @@ _SEGMENT_CONDITIONAL_RX = re.compile(
     r"|dai|in|tra|fra|dopo|no|na|nos|nas|em|depois|dentro|durante|entre)\b"
     r"|se\s+(?:il|la|i|gli|le|l'|un|una|uno|o|a|os|as|um|uma|non|não|nao|você|vocês|tu|eu|io"
     r"|ele|ela|nós|noi|eles|elas"
-    r"|lei|voi|mi|ti|ci|vi|hai|ha|è|sei|for|tiver|nessun[oa]?|nenhum[a]?|nada|nulla|nunca"
+    # ("ha" not before a Spanish participle: "Se ha efectuado una búsqueda" is passive)
+    r"|lei|voi|mi|ti|ci|vi|hai|ha(?!\s+\w+[ai]do\b)|è|sei|for|tiver|nessun[oa]?|nenhum[a]?|nada"
+    r"|nulla|nunca"
     # a second-person verb after "se" ("Se lavori da Ferrero", "Se trabalhas em Lisboa")
     r"|lavori|abiti|vivi|vuoi|puoi|devi|fai|vai|stai|studi|usi|prendi|compri|trovi|cerchi"
     r"|trabalhas|moras|vives|queres|podes|tens|estás|vais|fazes|estudas|usas|precisas"
@@ -427,6 +429,9 @@ _TAG_RX = re.compile(
     re.I,
 )
 _REPORT_FRAME_RX = re.compile(
+    # (not the memory named as speech: "in what you've told me before", "everything
+    # you've said", whose nothing is this memory's)
+    r"(?<![Ww]hat\s)(?<![Aa]ll\s)(?<!thing\s)"
     r"(?:\b(?i:you|he|she|they|someone|somebody|people|(?:your|my|his|her|their|the)\s+\w+)"
     r"|\b[A-Z][a-z]+)"
     r"(?i:(?:'ve|'d|\s+have|\s+had)?(?:\s+\w+ly)?\s+"
@@ -1426,6 +1431,40 @@ _EMPTY_IDIOM_RX = _rx(
     r"|nessun\w*)|n[ãa]o\s+h[áa]\s+(?:nada|nenhum\w*|registos?|registros?|notas?|entradas?)"
     r"|er\s+(?:is|staat|zijn)\s+(?:niets|niks|geen))\b"
 )
+# A search's outcome named by a noun or adjective of nothing found ("came back with
+# nothing", "blieb ergebnislos", "l'esito è negativo", "resultou infrutífera", "sans
+# succès", "sin coincidencias", "kein einziger Treffer", "nul treffers"): read in a
+# clause after its search, wherever the search stands in the sentence or in the one
+# before (a closed class, unlike _EMPTY_IDIOM_RX's "there is none", which only the
+# search's own or next clause can make a verdict).
+_NULL_OUTCOME_RX = _rx(
+    r"\b(?:came\s+back\s+with\s+(?:nothing|zero|no\b)|(?:did(?:n'?t|\s+not)|failed\s+to)"
+    r"\s+(?:surface|return|turn\s+up|bring\s+up|pull\s+up|find)\s+(?:a\s+single|one\s+single"
+    r"|any)\b|to\s+no\s+avail|in\s+vain|fruitless(?:ly)?|without\s+(?:any\s+)?(?:luck|success"
+    r"|results?|a\s+(?:single\s+)?(?:hit|match))|not\s+a\s+single\s+(?:hit|match|result|mention"
+    r"|entry|message|note|record|trace)"
+    r"|n[ée]ant|sans\s+(?:aucun\s+)?(?:succ[èe]s|r[ée]sultats?|correspondance)|infructueu(?:x|se)"
+    r"|rest[ée]e?s?\s+vaines?|n'a\s+rien\s+donn[ée]|pas\s+(?:un\s+seul|une\s+seule)\s+(?:r[ée]sultat"
+    r"|occurrence|correspondance|mention|entr[ée]e)|aucune\s+occurrence"
+    r"|sin\s+(?:ninguna\s+)?coincidencias?|en\s+vano|infructuos[ao]s?|vinieron\s+vac[íi][oa]s"
+    r"|volvi(?:eron|[óo])\s+vac[íi][oa]s?|no\s+(?:dio|arroj[óo])\s+(?:nada|ning[úu]n|resultados?)"
+    r"|ergebnislos|erfolglos|vergeblich|ohne\s+(?:jeden\s+)?(?:erfolg|ergebnis|treffer)"
+    r"|kein(?:e[nr]?)?\s+einzige[nr]?\s+treffer|nichts\s+(?:ergeben|gebracht|zutage\s+gef[öo]rdert)"
+    r"|(?:l'esito|il\s+risultato)\s+(?:[èe]|[èe]\s+stato|risulta)\s+negativo|esito\s+negativo"
+    r"|senza\s+(?:alcun\s+)?(?:esito|risultat[oi]|successo|riscontr[oi])|invano|infruttuos[ao]"
+    r"|nessun\s+riscontro|andat[ao]\s+a\s+vuoto"
+    r"|non\s+ha\s+dato\s+(?:alcun\w*\s+)?(?:esito|risultat[oi]|frutti?)"
+    r"|infrut[íi]fer[ao]s?|em\s+v[ãa]o|sem\s+(?:[êe]xito|nenhum\s+resultado)|resultado\s+negativo"
+    r"|n[ãa]o\s+deu\s+em\s+nada|voltou\s+vazi[ao]"
+    r"|geen\s+(?:enkele\s+)?treffers?|nul\s+treffers|zonder\s+(?:resultaat|succes)|tevergeefs"
+    r"|vruchteloos|niets\s+opgeleverd)\b"
+)
+# A try is a search when the memory is named beside it ("Hice dos intentos en tu
+# memoria ...", "j'ai essayé ... dans la mémoire de nos sessions, sans succès").
+_TRIED_RX = _rx(
+    r"\b(?:tried|attempts?|essay[ée]|tent[ée]|tentatives?|intent[ée]|intentado|intentos?"
+    r"|provato|tentativ[oi]|tentei|tentativas?|geprobeerd|pogingen|poging|versucht|versuche?)\b"
+)
 _SEARCH_VERB_RX = _rx(
     r"\b(?:search(?:ed|ing)?|looked|looking|checked|checking|lookup|look-up|queried|scanned"
     r"|went\s+through|going\s+through|combed|combing|dug|digging|durchk[äa]mmt|peinado"
@@ -1438,7 +1477,14 @@ _SEARCH_VERB_RX = _rx(
     r"|doorzocht|nagekeken|gecontroleerd"
     # the search named as a noun ("Memory-Suche nach „Blutdruck“: 0 Treffer")
     r"|suche|recherche|b[úu]squeda|ricerca|pesquisa|zoektocht|zoekopdracht|abfrage|buscador"
-    r"|nagelopen|doorgelopen)\b"
+    r"|nagelopen|doorgelopen|nachgeschlagen|durchgesehen|(?:na|op)gezocht"
+    r"|(?:door|terug)gebladerd)\b"
+)
+# Searches named by nouns that are searches only before a null outcome (_NULL_OUTCOME_RX):
+# "a busca" and "la verifica" also fail or pass ("A busca falhou por um erro de conexão").
+_SEARCH_NOUN_RX = _rx(
+    r"\b(?:query|queries|requ[êe]te|interrog(?:[ée]e?s?|eant|ation)|(?:una|la)\s+verifica"
+    r"|a\s+(?:procura|busca))\b"
 )
 
 # Cheap pre-filter: a clause without any of these cannot match a rule.
@@ -1894,8 +1940,14 @@ _MEMORY_WORD_RX = re.compile(
 # frames. A search reported in the clause before ("メモを検索しましたが、") and a
 # nothing-found verdict about a record in this one ("...に関するものは見つかりませんでした");
 # and never-told frames ("一度も話してくれたことがない", "伺った限りでは ... ありません").
-_JA_SEARCH = r"(?:検索|確認|調べ|探し|チェック|照会|見直)"
-_JA_SEARCH_RX = re.compile(rf"{_JA_SEARCH}(?:し?てみ|し)?(?:ました|た)")
+_JA_LOOKED_UP = r"(?:記録|メモ|履歴|ノート)を(?:[^。、]{0,15}?で)?引い"
+_JA_SEARCH = rf"(?:検索|確認|調べ|探し|チェック|照会|見直|{_JA_LOOKED_UP})"
+_JA_SEARCH_RX = re.compile(rf"{_JA_SEARCH}(?:し?てみ|し)?(?:ました|た)|{_JA_SEARCH}てみたものの")
+# A search's outcome named by its nothing ("結果はゼロ", "空振り", "該当なし", "ヒット0件").
+_JA_NULL_OUTCOME_RX = re.compile(
+    r"結果は(?:ゼロ|0件|０件|なし|空)|空振り|該当(?:なし|ゼロ|0件|０件)|ヒット(?:なし|ゼロ|0件|０件)"
+    r"|収穫(?:なし|ゼロ)|ゼロ件|[0０]件(?:でした|です|だった|。|$)"
+)
 _JA_SEARCH_IN_CLAUSE_RX = re.compile(
     rf"{_JA_SEARCH}(?:して|しても|したが|したところ|しましたが|ましたが)"
 )
@@ -1931,7 +1983,7 @@ def _japanese_claim(body: str, previous: str, lead: str) -> ClaimScope | None:
     it; ``lead``: its sentence up to it), or ``None``."""
     if _JA_OTHER_SYSTEM_RX.search(lead + body):
         return None
-    if _JA_EMPTY_RX.search(body) and (
+    if (_JA_EMPTY_RX.search(body) or _JA_NULL_OUTCOME_RX.search(body)) and (
         _JA_SEARCH_RX.search(previous) or _JA_SEARCH_IN_CLAUSE_RX.search(body)
     ):
         return _QS
@@ -2195,10 +2247,26 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
                 # "I combed through your messages for the code. Zip."
                 after_search, upto = True, previous_sentence + " " + upto
             searched_here = after_search or bool(_SEARCH_VERB_RX.search(body))
+            null_outcome = False
+            if _NULL_OUTCOME_RX.search(body):
+                lead = masked[sentence.start : c.end]
+                if (
+                    searched_here
+                    or _SEARCH_VERB_RX.search(lead)
+                    or _SEARCH_NOUN_RX.search(lead)
+                    or (_TRIED_RX.search(lead) and _MEMORY_WORD_RX.search(lead))
+                ):
+                    null_outcome = True
+                elif _SEARCH_VERB_RX.search(previous_sentence) or _SEARCH_NOUN_RX.search(
+                    previous_sentence
+                ):
+                    # "Ik heb teruggebladerd door wat we bespraken. Wat X betreft: nul treffers."
+                    null_outcome, upto = True, previous_sentence + " " + upto
             if (
                 (
                     (after_search and _EMPTY_VERDICT_RX.match(body))
                     or (searched_here and _EMPTY_IDIOM_RX.search(body))
+                    or null_outcome
                 )
                 and c.frame_end is None
                 and not _names_another_system(upto)
@@ -2207,7 +2275,9 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
                 found.append(AbsenceClaim(clause, _QS, "search-then-nothing", None, c.start))
                 continue
             if CJK_RX.search(body):
-                scope = _japanese_claim(body, previous_body, masked[sentence.start : c.start])
+                # the search may be the sentence before ("ノートで探してみました。空振りです。")
+                before = previous_body or (previous_sentence if c is sentence.clauses[0] else "")
+                scope = _japanese_claim(body, before, masked[sentence.start : c.start])
                 if scope is not None and not promises_discretion(
                     text[sentence.start : sentence.end]
                 ):
