@@ -204,6 +204,9 @@ _GUILLEMET_RX = re.compile(
     "|\u2039[^\u2039\u203a\n]{0,400}\u203a"
 )
 _CURLY_DQUOTE_RX = re.compile("\u201c[^\u201c\u201d]{0,400}\u201d")
+# Japanese corner brackets quote speech before a quoting particle ("「…一度も聞いていない」と
+# ありますね"); before で / を they hold a search term ("「北京」で検索") and stay readable.
+_JA_QUOTE_RX = re.compile("「[^「」\n]{1,400}」(?=\\s*(?:と|って))")
 _CURLY_SQUOTE_RX = re.compile("\u2018(?:[^\u2019\n]|\u2019(?=[A-Za-z]))*\u2019(?![A-Za-z])")
 _SQUOTE_RX = re.compile(r"(?<![\w'])'(?=[^\s'])(?:[^'\n]|'(?=\w))*?(?<=[^\s'])'(?!\w)")
 _NORMALISE = str.maketrans(
@@ -248,6 +251,7 @@ def _mask(text: str) -> str:
         _GUILLEMET_RX,
         _DQUOTE_RX,
         _CURLY_DQUOTE_RX,
+        _JA_QUOTE_RX,
         _CURLY_SQUOTE_RX,
         _SQUOTE_RX,
     ):
@@ -391,6 +395,19 @@ _INVERTED_CONDITIONAL_RX = re.compile(
     r"|(?:had(?:den)?|was|waren|zou(?:den)?)\s+(?:je|jij|u|ik|we|wij|jullie|hij|zij|ze)\b",
     re.I,
 )
+# A premise denied in order to be corrected ("It's not as if you never told me about Rania:
+# you did in March", "No es que nunca me hayas hablado de tu hermano", "Nicht dass du mir
+# nie ..."): the segment it opens asserts nothing; the correction after it is read.
+_DENIED_PREMISE_RX = re.compile(
+    r"(?:it'?s\s+|it\s+is\s+)?not\s+(?:that|as\s+if|as\s+though|like)\b"
+    r"|ce\s+n'est\s+pas\s+(?:comme\s+si|que)\b|non\s+pas\s+que\b"
+    r"|no\s+es\s+(?:que|como\s+si)\b"
+    r"|(?:es\s+ist\s+)?nicht\s+(?:so,?\s+)?(?:dass|als\s+ob)\b"
+    r"|non\s+(?:è\s+)?che\b|non\s+è\s+come\s+se\b"
+    r"|n[ãa]o\s+(?:é\s+)?que\b|n[ãa]o\s+é\s+como\s+se\b"
+    r"|(?:het\s+is\s+)?niet\s+(?:zo\s+)?(?:dat|alsof)\b",
+    re.I,
+)
 _LEADING_RX = re.compile(
     r"(?:[\s\-*\u2022>#\"']+|\d+[.)]\s+"
     r"|(?:and|or|nor|but|yet|so|then|also|though|although|however|whereas|because|since"
@@ -399,6 +416,16 @@ _LEADING_RX = re.compile(
 )
 _TRAILING_RX = re.compile(r"[\s.,;:!?\u2026\-\u2013\u2014\"')\]]+$")
 _HAS_WORD_RX = re.compile(r"[^\W_]")
+# German and Dutch questions open on the finite verb before a pronoun ("Hast du ...",
+# "Soll ich in deinen Notizen suchen, oder ...?", "Heb je ...").
+_VERB_FIRST = (
+    r"(?:hast|hat|habt|haben|habe|hatte|hattest|bist|ist|sind|war|warst|kannst|kann"
+    r"|weißt|erinnerst|heb|hebt|heeft|hebben|ben|bent|weet"
+    # and the modals of an offer
+    r"|soll|sollen|darf|dürfen|möchtest|möchten|willst|wollen|magst|können|könntest|würdest"
+    r"|würden|zal|zullen|moet|moeten|wil|wilt|kan|kun|kunt)\s+(?:du|ich|wir|ihr|sie|jij|je|ik"
+    r"|we|u|es)\b"
+)
 _QUESTION_START_RX = re.compile(
     r"(?:what|who|whom|whose|when|where|why|how|which)\b"
     # English auxiliaries only before a subject: Portuguese "Do seu cachorro" ("of your
@@ -414,9 +441,18 @@ _QUESTION_START_RX = re.compile(
     r"|(?:qué|cuándo|dónde|cómo|quién|cuál|o\s+que|quem|onde|quando|dove|come|chi|cosa"
     r"|quale|quoi|pourquoi|comment|où|quand|qui|was|wann|wo|wie|warum|wer|welche[rsn]?"
     r"|wat|waarom|wanneer|waar|hoe|wie)\b"
-    r"|(?:hast|hat|habt|haben|habe|hatte|hattest|bist|ist|sind|war|warst|kannst|kann"
-    r"|weißt|erinnerst|heb|hebt|heeft|hebben|ben|bent|weet)\s+(?:du|ich|wir|ihr|sie|jij|je|ik"
-    r"|we|u|es)\b",
+    rf"|{_VERB_FIRST}"
+    r"|(?:vuoi|vuole|volete|preferisci|quieres|quiere|prefieres|queres|quer|preferes|voulez"
+    r"|veux)\s+que\b",
+    re.I,
+)
+_VERB_FIRST_RX = re.compile(_VERB_FIRST, re.I)
+# A German or Dutch clause opening a sentence as its object or condition ("Was deine
+# Schwiegermutter liest, hast du nie erwähnt"): the verb-first segment after it is the
+# main clause in verb-second order, a statement.
+_SUBORDINATE_OPENING_RX = re.compile(
+    r"(?:was|wer|wie|wo|wann|warum|ob|dass|wenn|weil|als|obwohl|nachdem|bevor|da|seit|sobald"
+    r"|wat|waar|wanneer|waarom|of|dat|omdat|toen|nadat|voordat|sinds|zodra)\b",
     re.I,
 )
 _TAG_RX = re.compile(
@@ -523,13 +559,22 @@ def _analyse_sentence(masked: str, s_start: int, s_end: int, paragraph: int) -> 
 
     clauses: list[_ClauseInfo] = []
     supposed = False
+    previous_head = ""
     for index, (a, b) in enumerate(segments):
         seg_text = sentence[a:b]
         ta, _ = _trim(sentence, a, b)
         seg_head = sentence[ta:b]
-        seg_question = is_question and (
-            tag_question or index == len(segments) - 1 or bool(_QUESTION_START_RX.match(seg_head))
+        verb_second = (
+            index > 0
+            and bool(_VERB_FIRST_RX.match(seg_head))
+            and bool(_SUBORDINATE_OPENING_RX.match(previous_head))
         )
+        seg_question = is_question and (
+            tag_question
+            or index == len(segments) - 1
+            or (bool(_QUESTION_START_RX.match(seg_head)) and not verb_second)
+        )
+        previous_head = seg_head
         # A question's earlier segments may still be conditions ("Se eu não encontrar
         # nada, te pergunto, combinado?"); the asked segment is not ("Should I look?").
         seg_conditional = supposed or (
@@ -539,6 +584,7 @@ def _analyse_sentence(masked: str, s_start: int, s_end: int, paragraph: int) -> 
                 or (index == 0 and bool(_INVERTED_CONDITIONAL_RX.match(seg_head)))
             )
         )
+        seg_conditional = seg_conditional or bool(_DENIED_PREMISE_RX.match(seg_head))
         supposed = supposed or bool(_SUPPOSITION_ONLY_RX.fullmatch(seg_head.strip()))
         frame_ends = [a + m.end() for m in _REPORT_FRAME_RX.finditer(seg_text)]
         frame_end = s_start + min(frame_ends) if frame_ends else None
@@ -686,6 +732,11 @@ _DIDNT_TAIL = (
     r"|turn\s+up|turned\s+up|see|seen|come\s+across|came\s+across|surface|surfaced|spot"
     rf"|spotted|get|got|pull\s+up|pulled\s+up)\s+{_MEM_OBJ}"
 )
+
+
+# Infinitives of telling after "llegar a" / "chegar a" (the negated-telling rules).
+_ES_TELL_INF = r"(?:contar|decir|hablar|mencionar|comentar|compartir|explicar|dar)"
+_PT_TELL_INF = r"(?:dizer|contar|falar|mencionar|referir|partilhar|compartilhar|indicar|explicar)\b"
 
 
 @dataclass(frozen=True)
@@ -1209,6 +1260,11 @@ _OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
             r"\s+(?:nunca|jamais)\b"
             r"|\bnunca\s+(?:conversamos|convers[áa]mos|falamos|fal[áa]mos|tratamos|trat[áa]mos"
             r"|abordamos|abord[áa]mos)\s+(?:sobre|de|da|do|das|dos|disso|dessa|desse|nisso)\b"
+            # the periphrasis "chegar a" ("nunca chegou a me dizer", "nunca me chegaste a contar")
+            r"|\b(?:nunca|jamais)\s+(?:me\s+(?:chegou|chegaste|chegaram)\s+a\s+"
+            rf"{_PT_TELL_INF}|(?:chegou|chegaste|chegaram)\s+a\s+(?:me\s+{_PT_TELL_INF}"
+            rf"|{_PT_TELL_INF}-me))"
+            r"|\b(?:nunca|jamais)\s+chegaste\s+a\s+" + _PT_TELL_INF
         ),
     ),
     _Rule(
@@ -1223,6 +1279,12 @@ _OTHER_LANGUAGE_RULES: tuple[_Rule, ...] = (
             r"\s+nunca\b"
             r"|\bnunca\s+(?:hemos\s+|hab[ií]amos\s+)?(?:hablamos|hablado|comentamos|comentado"
             r"|tratamos|tratado)\s+(?:de|del|sobre)\b"
+            # the periphrasis "llegar a" ("nunca llegaste a contarme", "nunca me llegó a decir")
+            # (the second person alone, or "me" with the third: "Ana nunca llegó a contar")
+            r"|\b(?:nunca|jam[áa]s)\s+(?:me\s+)?(?:llegaste|llegasteis|has\s+llegado)\s+a\s+"
+            rf"{_ES_TELL_INF}(?:me(?:lo|la|los|las)?)?\b"
+            r"|\b(?:nunca|jam[áa]s)\s+(?:me\s+(?:lleg[óo]|llegaron|ha\s+llegado)\s+a\s+"
+            rf"{_ES_TELL_INF}|(?:lleg[óo]|llegaron|ha\s+llegado)\s+a\s+{_ES_TELL_INF}me)"
         ),
     ),
     _Rule(
@@ -1903,7 +1965,8 @@ _OTHER_SYSTEM_RX = re.compile(
     r"|opac|librar(?:y|ies)|registry|register|archives?|portal|app|store|shop|amazon"
     r"|screenshot|logs?|folders?|director(?:y|ies)|drive|dropbox|repo(?:sitory)?|github|jira"
     r"|tracker|server|api|sql|table|index|wiki|intranet|browser|marketplace|ebay|airline"
-    r"|csv|tsv|dataset|json|xml"
+    r"|csv|tsv|dataset|json|xml|grep|ripgrep|cadastre|catasto|catastro|cadastro|grundbuch"
+    r"|kataster|kadaster"
     r"|booking|calendar|phone|contacts"
     # a search tool named by what it finds ("the flight search", "a hotel search")
     r"|(?<!your\s)(?:flight|hotel|train|rail|bus|fare|room|rental|product|price)\s+search"
@@ -2023,6 +2086,33 @@ _ELSEWHERE_RX = re.compile(
     r"\s+captura|(?:auf|laut)\s+(?:dem|deinem|Ihrem)\s+(?:Screenshot|Bildschirmfoto)"
     r"|(?:pelo|no|do|neste|nesse)\s+print|(?:na|pela)\s+captura|op\s+de\s+(?:screenshot"
     r"|schermafbeelding))\b"
+    # a command-line tool, a land registry, the user's contacts
+    r"|\b(?:grep|ripgrep|egrep|findstr)\b"
+    r"|\b(?:cadastre|catasto|catastro|cadastro|grundbuch\w*|kataster|kadaster|land\s+registry)\b"
+    r"|\b(?:your|tes|vos|tus|sus|deine[n]?|Ihre[n]?|i\s+tuoi|i\s+suoi|(?:os\s+)?(?:seus|teus)|je|uw)"
+    r"\s+(?:contacts|contactos|kontakte|contatti|contatos|contacten)\b"
+    r"(?!\s+(?:m[ée]moris|enregistr|guardad|gespeichert|salvat|memorizzat|opgeslagen|saved"
+    r"|stored|remembered))"
+    r"|\b(?:lista|libreta|agenda|rubrica|carnet|liste|adressbuch)\s+(?:de\s+|dei\s+|des\s+)?"
+    r"(?:contact\w*|contatt\w*|indirizzi|adresses)\b|\brubrica\b|\badressbuch\b"
+    # a document the user pasted, attached or uploaded (the current message's)
+    r"|\bque\s+(?:me\s+)?(?:has|ha|habéis|han)\s+(?:pegado|adjuntado|subido)\b"
+    r"|\bque\s+(?:pegaste|adjuntaste|subiste)\b"
+    r"|\bque\s+(?:tu\s+)?(?:m'as|as|vous\s+m'avez|vous\s+avez)\s+(?:coll[ée]e?|joint[e]?"
+    r"|t[ée]l[ée]vers[ée]e?)\b"
+    r"|\b(?:du|Sie)\s+(?:mir\s+)?(?:eingefügt|hochgeladen|angehängt)\b"
+    r"|\bche\s+mi\s+(?:hai|ha|avete)\s+(?:incollato|allegato|caricato)\b"
+    r"|\bque\s+(?:voc[êe]\s+)?(?:me\s+)?(?:colou|colaste|anexou|anexaste|carregou)\b"
+    r"|\bdie\s+(?:je|u)\s+(?:me\s+)?(?:plakte|uploadde|bijvoegde)\b"
+    # the model's own training, not this memory ("after my knowledge cutoff")
+    r"|\b(?:knowledge|training)\s+cut-?off\b|\btraining\s+data\b"
+    r"|\bmy\s+last\s+(?:update|training)\b|\b(?:mio|mio\s+ultimo)\s+addestramento\b"
+    r"|\b(?:mio|al\s+mio)\s+ultimo\s+aggiornamento\b|\bma\s+derni[èe]re\s+mise\s+[àa]\s+jour\b"
+    r"|\bmon\s+entra[îi]nement\b|\bdonn[ée]es\s+d'entra[îi]nement\b"
+    r"|\bmi\s+[úu]ltim[oa]\s+(?:actualizaci[óo]n|entrenamiento)\b|\bdatos\s+de\s+entrenamiento\b"
+    r"|\bdati\s+di\s+addestramento\b|\bdados\s+de\s+(?:treino|treinamento)\b"
+    r"|\bmeu\s+(?:[úu]ltimo\s+)?(?:treino|treinamento)\b|\btrainingsdaten\b"
+    r"|\bmeine[mns]?\s+(?:letzten\s+)?training\w*\b|\btrainingsdata\b"
     rf"|{_JA_ELSEWHERE}",
     re.I,
 )
@@ -2099,6 +2189,30 @@ _DISCRETION_RX = re.compile(
     r"|\bik\s+(?:zal|ga|vertel|deel)\b[^.!?]{0,50}?\bniemand\b"
     r"|(?:第三者|他の人|誰|だれ)[^。]{0,20}?(?:共有|話|伝え|漏ら|教え)[^。]{0,20}?"
     r"(?:ありません|しません|いたしません)",
+    re.I,
+)
+# A promise to keep nothing of the conversation ("Je n'enregistrerai rien de cette
+# conversation", "I won't save any of this", "Non salverò nulla"): a first-person future of
+# keeping, negated; like discretion, it is about the future, not what the memory holds.
+_KEEP_NOTHING_RX = re.compile(
+    r"\bI(?:\s+will\s+not|\s+won't|'ll\s+not|'m\s+not\s+going\s+to|\s+am\s+not\s+going\s+to"
+    r"|\s+promise\s+not\s+to)\s+(?:\w+\s+)?(?:save|store|record|keep|remember|note|log|write)\b"
+    r"|\bI(?:'ll|\s+will)\s+(?:save|store|record|keep|remember|note)\s+nothing\b"
+    r"|\bn(?:e\s+|')(?:l'|les\s+|le\s+|la\s+|vais\s+(?:rien|pas)\s+)?(?:enregistrerai|garderai|conserverai"
+    r"|noterai|retiendrai|m[ée]moriserai|sauvegarderai|enregistrer|garder|conserver|noter|retenir"
+    r"|m[ée]moriser|sauvegarder)\b"
+    r"|\bno\s+(?:lo\s+|la\s+|los\s+|las\s+|voy\s+a\s+)?(?:guardar[ée]|registrar[ée]|anotar[ée]"
+    r"|almacenar[ée]|apuntar[ée]|memorizar[ée]|guardar|registrar|anotar|almacenar|apuntar"
+    r"|memorizar)\b"
+    r"|\bich\s+werde\b[^.!?]{0,40}?\b(?:nichts|nicht|keine\w*)\b[^.!?]{0,40}?\b(?:speichern"
+    r"|notieren|behalten|merken|festhalten|ablegen|aufschreiben)\b"
+    r"|\bnon\s+(?:lo\s+|la\s+|li\s+|le\s+)?(?:salver[òo]|registrer[òo]|memorizzer[òo]"
+    r"|annoter[òo]|conserver[òo])\b"
+    r"|\bn[ãa]o\s+(?:o\s+|a\s+|vou\s+)?(?:guardarei|gravarei|registrarei|registarei|anotarei"
+    r"|armazenarei|memorizarei|guardar|gravar|registrar|registar|anotar|armazenar|memorizar)\b"
+    r"|\bik\s+(?:zal|ga)\b[^.!?]{0,40}?\b(?:niets|niks|niet|geen)\b[^.!?]{0,40}?\b(?:opslaan"
+    r"|bewaren|onthouden|noteren|vastleggen|opschrijven)\b"
+    r"|(?:保存|記録|記憶)(?:は|も)?(?:しません|いたしません|しないでおきます)",
     re.I,
 )
 # The speaker denying an act of its own on the user's things ("I didn't change any of your
@@ -2212,6 +2326,7 @@ def claims_no_memory_absence(sentence: str, unmasked: str = "") -> bool:
         or bool(_CODE_RESULT_RX.search(unmasked))
         or reports_a_find(sentence)
         or promises_discretion(unmasked or sentence)
+        or bool(_KEEP_NOTHING_RX.search(sentence))
         or memory_off(sentence)
         or denies_own_act(sentence)
     )

@@ -9,6 +9,7 @@ import pytest
 
 from gateway.claims import ClaimKind, find_claims
 from gateway.truthfulness import (
+    absence_claims,
     analyse,
     claims_no_memory_absence,
     memory_off,
@@ -169,3 +170,87 @@ def test_a_search_declared_partial_in_french_and_dutch_claims_nothing(text: str)
 )
 def test_an_inverted_main_clause_still_claims(text: str) -> None:
     assert _absences(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a premise denied in order to be corrected
+        "It's not as if you never told me about Rania: you did in March.",
+        "Ce n'est pas comme si tu ne m'avais jamais parlé de Karim : tu l'as fait en juin.",
+        "No es que nunca me hayas hablado de tu hermana: lo hiciste en marzo.",
+        "Nicht dass du mir nie von Jörg erzählt hättest: im Mai ging es um seinen Umzug.",
+        "Non è che tu non mi abbia mai parlato di Chiara: lo hai fatto a Pasqua.",
+        "Não é que você nunca tenha falado da Inês: falou em abril.",
+        "Niet dat je me nooit over Sanne hebt verteld: dat deed je in mei.",
+        # a promise to keep nothing of this conversation
+        "Je n'enregistrerai rien de cette conversation dans ta mémoire, comme demandé.",
+        "I won't save any of this in your memory, as you asked.",
+        "No guardaré nada de esta conversación en tu memoria.",
+        "Non salverò nulla di questa chat nella tua memoria.",
+        "Ich werde nichts davon in deinem Gedächtnis speichern.",
+        "Não vou guardar nada desta conversa na sua memória.",
+        "Ik zal hier niets van in je geheugen opslaan.",
+        # another system: a command-line tool, a land registry, the user's contacts, a
+        # document the user pasted, the model's own training
+        "grep found no matches for 'FIXME' in lib/, so that part is clean.",
+        "Le cadastre ne fait apparaître aucune parcelle au nom de ta tante à Évora.",
+        "Tu lista de contactos no incluye a nadie llamado «Nguyễn».",
+        "El CV que me has pegado no menciona tu etapa en Osaka.",
+        "Das Dokument, das du mir hochgeladen hast, erwähnt keine Kündigungsfrist.",
+        "I risultati di ieri non rientrano nei dati di addestramento, successivi al mio ultimo "
+        "aggiornamento.",
+        # an offer asked, not a claim
+        "Soll ich in deinen Notizen nach dem Namen der Ärztin suchen, oder weißt du ihn?",
+        # quoted speech in corner brackets
+        "部長のメールに「そんな話は一度も聞いていない」とありますね。まず謝罪から始めましょう。",
+    ],
+)
+def test_denials_promises_other_systems_offers_and_quotes_claim_no_absence(text: str) -> None:
+    assert _absences(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the correction after a denied premise may itself claim an absence
+        "Non è che tu non mi abbia mai parlato del lavoro; ma del tuo stipendio non hai mai "
+        "fatto parola.",
+        "It's not that I've forgotten: there simply isn't any mention of your PIN in my notes.",
+        # keeping nothing in the past is a claim about the memory
+        "I didn't save anything about your allergy in my notes, so there's nothing on file.",
+        # a search term in corner brackets stays readable
+        "保存されたメモを「ヴィーガン」で検索しましたが、見つかりませんでした。",
+    ],
+)
+def test_claims_beside_denials_and_quotes_stay_claims(text: str) -> None:
+    assert _absences(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # verb-second after a fronted clause is a statement, though the sentence ends
+        # asking ("magst du ...?")
+        "Was deine Mutter gern liest, hast du nie erwähnt – magst du mir zwei Autorinnen nennen?",
+        # the periphrasis "llegar a" / "chegar a"
+        "Tu talla de zapato es un dato que nunca llegaste a compartir conmigo.",
+        "Usted nunca me llegó a decir la fecha de la boda.",
+        "O nome do teu gato nunca chegou a me dizer.",
+        # contacts kept in this memory are this memory
+        "Ma recherche de « Tiago » parmi tes contacts mémorisés est revenue vide.",
+    ],
+)
+def test_these_stay_absence_claims(text: str) -> None:
+    assert ClaimKind.ABSENCE in _absences(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ana nunca llegó a contar nada a su madre.",
+        "A sua filha nunca chegou a contar ao pai.",
+    ],
+)
+def test_a_third_persons_never_telling_is_not_ours(text: str) -> None:
+    assert absence_claims(analyse(text)) == []
