@@ -36,6 +36,7 @@ from gateway.recollection import (
     negated,
     recall_marked,
     recall_question,
+    reported_telling,
 )
 from gateway.topics import Topic, fact_of, topic_of
 from gateway.truthfulness import (
@@ -268,6 +269,7 @@ def find_claims(text: str, model: ClaimClassifier | None = None) -> list[FoundCl
         if names_the_current_message(analysis.sentence_text(i))
     }
     found = [c for c in found if not (c.sentence in current and _from_this_message(c))]
+    found = [c for c in found if not _reported_from_this_message(analysis, c)]
     # a sentence the rules found a claim in is that claim; the model's reading of another
     # of its clauses, of the same scope, repeats it (same sentence, so the same topic)
     ruled = {
@@ -487,6 +489,32 @@ def _from_this_message(claim: FoundClaim) -> bool:
     if claim.kind is ClaimKind.RECOLLECTION:
         return True
     return claim.kind is ClaimKind.UNSURE and not negated(claim.clause.text)
+
+
+def _reported_from_this_message(analysis: Analysis, claim: FoundClaim) -> bool:
+    """Whether the classifier's absence reading is the user's own words reported from this
+    message: after a bare present telling ("Du sagst, du hättest mir nie von deinem Bruder
+    erzählt", "You say you never told me"), in a clause whose subject is the user. "As you
+    say, I have nothing on file" agrees, and stays the speaker's claim."""
+    if claim.kind is ClaimKind.RECOLLECTION or not claim.source.startswith("model:"):
+        return False
+    telling = reported_telling(analysis.sentence_text(claim.sentence))
+    if telling is None:
+        return False
+    offset = analysis.sentences[claim.sentence].start
+    start, end = offset + telling[0], offset + telling[1]
+    if claim.canonical_start < start:
+        return False
+    after = analysis.masked[max(claim.canonical_start, end) : claim.canonical_start + 200]
+    return bool(_USER_SUBJECT_RX.match(after))
+
+
+# A clause opening on the user as its subject (after a telling: "du hättest", "you never").
+_USER_SUBJECT_RX = re.compile(
+    r"\W*(?:that\s+|que\s+|qu'|dass\s+|che\s+|dat\s+)?(?:you|du|tu|vous|(?-i:Sie)|usted|voc[êe]"
+    r"|je|jij|u|t'|(?:nunca|jam[áa]s|jamais|nie|mai)\s+(?:me|mi|m'))\b",
+    re.IGNORECASE,
+)
 
 
 def _no_absence_here(analysis: Analysis, sentence: int) -> bool:

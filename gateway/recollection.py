@@ -41,6 +41,7 @@ __all__ = [
     "negated",
     "recall_marked",
     "recall_question",
+    "reported_telling",
     "searched",
     "supported_by_records",
 ]
@@ -387,16 +388,19 @@ _CURRENT_MARKERS = (
 # needs "as" before it or a "that" (a colon, a comma) after it, since "tu écris",
 # "scrivi", "schreibst" also begin advice.
 _PRESENT_TELLING_EN = (
-    r"you\s+(?:say|are\s+(?:saying|telling\s+me))|you're\s+(?:saying|telling\s+me)"
+    r"you\s+(?:say|mention|are\s+(?:saying|telling\s+me|mentioning))"
+    r"|you're\s+(?:saying|telling\s+me|mentioning)"
 )
 _PRESENT_TELLING_OTHER = (
     r"tu\s+(?:me\s+)?(?:dis|[ée]cris|indiques|pr[ée]cises|racontes)"
     r"|vous\s+(?:me\s+)?(?:dites|[ée]crivez|indiquez|pr[ée]cisez|racontez)"
     r"|(?:me\s+)?(?:dices|cuentas|comentas|escribes)|(?:mi\s+)?(?:dici|scrivi|racconti)"
     r"|voc[êe]\s+(?:me\s+)?(?:diz|escreve|conta|menciona)|tu\s+(?:me\s+)?(?:dizes|escreves)"
-    r"|du\s+(?:sagst|schreibst|erz[äa]hlst)|(?:sagst|schreibst)\s+du"
-    r"|(?-i:Sie)\s+(?:sagen|schreiben)|(?:sagen|schreiben)\s+(?-i:Sie)"
-    r"|(?:je|u)\s+(?:zegt|schrijft|vertelt)|(?:zeg|schrijf|vertel)\s+je|(?:zegt|schrijft)\s+u"
+    r"|tu\s+(?:me\s+)?mentionnes|vous\s+(?:me\s+)?mentionnez|(?:me\s+)?mencionas|(?:mi\s+)?menzioni"
+    r"|du\s+(?:sagst|schreibst|erz[äa]hlst|erw[äa]hnst)|(?:sagst|schreibst|erw[äa]hnst)\s+du"
+    r"|(?-i:Sie)\s+(?:sagen|schreiben|erw[äa]hnen)|(?:sagen|schreiben|erw[äa]hnen)\s+(?-i:Sie)"
+    r"|(?:je|u)\s+(?:zegt|schrijft|vertelt|noemt)|(?:zeg|schrijf|vertel|noem)\s+je"
+    r"|(?:zegt|schrijft|noemt)\s+u"
     r"|est(?:á|a|ás|as)\s+(?:me\s+)?(?:diciendo|contando|escribiendo|dizendo|escrevendo)"
     r"|sta(?:i)?\s+(?:mi\s+)?(?:dicendo|scrivendo|raccontando)"
 )
@@ -439,6 +443,22 @@ def _present_telling(sentence: str) -> bool:
     before = sentence[max(0, match.start() - 24) : match.start()]
     around = sentence[max(0, match.start() - 12) : match.end() + 12]
     return not (_HABIT_RX.search(around) or _WHEN_OR_IF_RX.search(before))
+
+
+def reported_telling(sentence: str) -> tuple[int, int] | None:
+    """Where a bare present telling of this message stands in ``sentence`` ("Du sagst, du
+    hättest mir nie ...", "You say you never told me ..."), or ``None``: what follows
+    reports the user's words. With "as" before it ("as you say") the speaker agrees, and
+    what follows is the speaker's own."""
+    match = _PRESENT_TELLING_RX.search(sentence)
+    if match is None or not _present_telling(sentence):
+        return None
+    before = sentence[max(0, match.start() - 8) : match.start()]
+    if re.search(rf"\b(?:{_AS})\s*$", before, re.IGNORECASE) or re.match(
+        rf"(?:{_AS})\b", match.group(), re.IGNORECASE
+    ):
+        return None
+    return match.start(), match.end()
 
 
 def names_the_current_message(sentence: str) -> bool:

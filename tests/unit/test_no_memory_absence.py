@@ -254,3 +254,30 @@ def test_these_stay_absence_claims(text: str) -> None:
 )
 def test_a_third_persons_never_telling_is_not_ours(text: str) -> None:
     assert absence_claims(analyse(text)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the user's own "never" in this message, reported after a bare present telling
+        "Du sagst, du hättest mir nie von deinem Bruder erzählt – kein Problem, erzähl ruhig.",
+        "Tu dis que tu ne m'as jamais parlé de ton frère : pas de souci, raconte.",
+        "Sie sagen, Sie hätten mir Ihre Adresse nie gegeben. Kein Problem.",
+    ],
+)
+def test_the_users_own_never_reported_from_this_message_is_not_ours(text: str) -> None:
+    assert _absences(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # agreeing ("as you say") makes it the speaker's own claim
+        "Comme tu dis, je n'ai rien sur ton frère dans mes notes.",
+        # and so does the speaker's own clause after the user's
+        "Du sagst, ich hätte nichts über deinen Bruder gespeichert, und das stimmt: in meinen "
+        "Notizen steht nichts.",
+    ],
+)
+def test_an_agreed_or_own_absence_after_a_telling_stays_a_claim(text: str) -> None:
+    assert _absences(text)

@@ -487,6 +487,8 @@ def test_memory_markers_of_every_gate_language_are_recollections(text: str) -> N
         "Wie du sagst, ist deine Wohnung in Graz zu klein für ein Klavier.",
         "Você diz que a sua filha odeia brócolis; tente assar com parmesão.",
         "Je zegt dat je zus in Utrecht woont, dus de intercity is het snelst.",
+        "You mention you land in Porto at 23:40, so book the taxi in advance.",
+        "Du erwähnst, dass deine Tochter Nüsse nicht verträgt: dann ohne Mandeln.",
         # and so is what the user has just sent
         "In the contract you've just uploaded, your notice period is three months.",
         "D'après la photo que tu viens d'envoyer, ta chaudière est une Saunier Duval.",
