@@ -1510,22 +1510,24 @@ _NULL_OUTCOME_RX = _rx(
     r"|occurrence|correspondance|mention|entr[ée]e)|aucune\s+occurrence"
     r"|sin\s+(?:ninguna\s+)?coincidencias?|en\s+vano|infructuos[ao]s?|vinieron\s+vac[íi][oa]s"
     r"|volvi(?:eron|[óo])\s+vac[íi][oa]s?|no\s+(?:dio|arroj[óo])\s+(?:nada|ning[úu]n|resultados?)"
-    r"|ergebnislos|erfolglos|vergeblich|ohne\s+(?:jeden\s+)?(?:erfolg|ergebnis|treffer)"
+    r"|ergebnislos|erfolglos|vergeblich|fehlanzeige|ohne\s+(?:jeden\s+)?(?:erfolg|ergebnis|treffer)"
     r"|kein(?:e[nr]?)?\s+einzige[nr]?\s+treffer|nichts\s+(?:ergeben|gebracht|zutage\s+gef[öo]rdert)"
     r"|(?:l'esito|il\s+risultato)\s+(?:[èe]|[èe]\s+stato|risulta)\s+negativo|esito\s+negativo"
     r"|senza\s+(?:alcun\s+)?(?:esito|risultat[oi]|successo|riscontr[oi])|invano|infruttuos[ao]"
-    r"|nessun\s+riscontro|andat[ao]\s+a\s+vuoto"
+    r"|nessun\s+riscontro|andat[aoei]\s+a\s+vuoto|rimast[aoei]\s+a\s+secco"
     r"|non\s+ha\s+dato\s+(?:alcun\w*\s+)?(?:esito|risultat[oi]|frutti?)"
     r"|infrut[íi]fer[ao]s?|em\s+v[ãa]o|sem\s+(?:[êe]xito|nenhum\s+resultado)|resultado\s+negativo"
     r"|n[ãa]o\s+deu\s+em\s+nada|voltou\s+vazi[ao]"
     r"|geen\s+(?:enkele\s+)?treffers?|nul\s+treffers|zonder\s+(?:resultaat|succes)|tevergeefs"
-    r"|vruchteloos|niets\s+opgeleverd)\b"
+    r"|vruchteloos|niets\s+opgeleverd|(?:krijg|kreeg)\s+ik\s+(?:niks|niets)\s+terug)\b"
 )
-# A try is a search when the memory is named beside it ("Hice dos intentos en tu
+# A try (or a questioning) is a search when the memory is named beside it ("Hice dos intentos en tu
 # memoria ...", "j'ai essayé ... dans la mémoire de nos sessions, sans succès").
 _TRIED_RX = _rx(
     r"\b(?:tried|attempts?|essay[ée]|tent[ée]|tentatives?|intent[ée]|intentado|intentos?"
-    r"|provato|tentativ[oi]|tentei|tentativas?|geprobeerd|pogingen|poging|versucht|versuche?)\b"
+    r"|provato|tentativ[oi]|tentei|tentativas?|geprobeerd|pogingen|poging|versucht|versuche?"
+    # asking the memory as one asks a person ("die Erinnerungsdatenbank befragt")
+    r"|befragt|interpellato|interrogato)\b"
 )
 _SEARCH_VERB_RX = _rx(
     r"\b(?:search(?:ed|ing)?|looked|looking|checked|checking|lookup|look-up|queried|scanned"
@@ -1540,12 +1542,16 @@ _SEARCH_VERB_RX = _rx(
     # the search named as a noun ("Memory-Suche nach „Blutdruck“: 0 Treffer")
     r"|suche|recherche|b[úu]squeda|ricerca|pesquisa|zoektocht|zoekopdracht|abfrage|buscador"
     r"|nagelopen|doorgelopen|nachgeschlagen|durchgesehen|(?:na|op)gezocht"
+    # sifting verbs ("j'ai épluché tes messages", "filtré ta mémoire", "scoured")
+    r"|[ée]pluch[ée]|filtr[ée]|filtrado|filtrato|gefiltert|gefilterd|filtrei|filtered|sifted"
+    r"|scoured|trawled|passé\s+au\s+peigne\s+fin|passat[oa]\s+in\s+rassegna"
     r"|(?:door|terug)gebladerd)\b"
 )
 # Searches named by nouns that are searches only before a null outcome (_NULL_OUTCOME_RX):
 # "a busca" and "la verifica" also fail or pass ("A busca falhou por um erro de conexão").
 _SEARCH_NOUN_RX = _rx(
-    r"\b(?:query|queries|requ[êe]te|interrog(?:[ée]e?s?|eant|ation)|(?:una|la)\s+verifica"
+    r"\b(?:query|queries|requ[êe]te|interrog(?:[ée]e?s?|eant|ation|azione)"
+    r"|(?:una|la)\s+verifica"
     r"|a\s+(?:procura|busca))\b"
 )
 
@@ -1556,7 +1562,12 @@ _TRIGGER_RX = re.compile(
     # the other languages' "never" (their negated-telling rules)
     r"|mai|nunca|jamais|jam[áa]s|nie|niemals|nooit|non|nulla|niente|rien|nada|nichts|niets"
     r"|nenhum[a]?|nessun[oa]?|aucun[e]?|ning[uú]n[oa]?|kein\w*|geen|nix|carezco|leer|vide"
-    r"|vac[íi][oa]|vuot[oa]|vazi[oa]|leeg)\b"
+    r"|vac[íi][oa]|vuot[oa]|vazi[oa]|leeg"
+    # the states of emptiness of the blank-memory rule ("are silent on", "tacciono")
+    r"|blank|silent|vides?|vierges?|muet\w*|taisent|d[ée]sert|blanco|mud[oa]s?|ausencia"
+    r"|silencio|stumm|schweig\w*|Zeile|Silbe|Abwesenheit|tac(?:e|ciono)|bianco|riga|parola"
+    r"|branco|calad[oa]s?|linha|palavra|refer[êe]ncias|aus[êe]ncia|zwijg\w*|afwezigheid|trace"
+    r"|ligne|l[íi]nea|palabra|regel|woord)\b"
     r"|n'?t\b",
     re.I,
 )
@@ -1989,12 +2000,30 @@ _MEMORY_WORD_RX = re.compile(
     r"|your\s+(?:past|old|previous|earlier)\s+messages|past\s+conversations"
     # the same in the other gate languages
     r"|m[ée]moire|memoria|mem[óo]ria|ged[äa]chtnis|speicher|geheugen|historique|historial"
+    r"|erinnerungs(?:datenbank|speicher|archiv)|gedächtnisspeicher"
     r"|hist[óo]rico|cronologia|verlauf|geschiedenis|(?:tes|vos|tus|sus|deine[n]?|Ihre[n]?|tuoi"
     r"|suoi|suas|tuas|je|uw)\s+(?:(?:anciens|vieux|antiguos|alten|vecchi|antigas|oude)\s+)?"
     r"(?:notes|messages|notas|mensajes|notizen|nachrichten|note|messaggi|mensagens|notities"
     r"|berichten)|nos\s+(?:conversations|échanges)|nuestras\s+conversaciones"
-    r"|unsere[n]?\s+gespr[äa]che\w*|nostre\s+conversazioni|nossas\s+conversas"
-    r"|onze\s+(?:eerdere\s+)?gesprekken)\b",
+    r"|unsere[n]?\s+(?:\w+\s+)?gespr[äa]che\w*|nostre\s+(?:\w+\s+)?(?:conversazioni|chat"
+    r"|chiacchierate|sessioni)|nossas\s+(?:\w+\s+)?(?:conversas|sess[õo]es)"
+    r"|onze\s+(?:\w+\s+)?(?:gesprekken|sessies)|nos\s+(?:\w+\s+)?(?:séances|sessions|entretiens)"
+    r"|nuestras\s+(?:\w+\s+)?(?:charlas|sesiones)|unsere[n]?\s+(?:\w+\s+)?(?:Sitzungen|Chats)"
+    # the memory named as what the speaker knows of the user or the user has said
+    r"|what\s+(?:I\s+(?:know|remember|have|keep)\s+(?:about|of|on)\s+you|you(?:'ve|\s+have)?"
+    r"\s+(?:told|shared\s+with)\s+me)|everything\s+you(?:'ve|\s+have)?\s+(?:told|shared\s+with)"
+    r"\s+me|lo\s+que\s+(?:recuerdo|s[ée]|guardo|tengo(?:\s+guardado)?)\s+(?:de|sobre)\s+ti"
+    r"|lo\s+que\s+me\s+(?:has\s+contado|contaste|has\s+dicho|dijiste)"
+    r"|ce\s+que\s+(?:je\s+sais|j'ai(?:\s+(?:en\s+m[ée]moire|gard[ée]|not[ée]))?)\s+(?:de|sur)"
+    r"\s+(?:toi|vous)|ce\s+que\s+(?:tu\s+m'as|vous\s+m'avez)\s+(?:dit|confi[ée]|racont[ée])"
+    r"|quello\s+che\s+(?:so|ricordo|ho)\s+(?:di|su)\s+(?:te|di\s+te|lei)|quello\s+che\s+mi\s+(?:hai"
+    r"|ha|avevi|aveva)\s+(?:detto|raccontato)|le\s+cose\s+che\s+so\s+di\s+te"
+    r"|o\s+que\s+(?:sei|guardo|tenho)\s+(?:de|sobre)\s+(?:ti|si|voc[êe])|o\s+que\s+(?:me\s+)?"
+    r"(?:disse|contou|disseste|contaste)|was\s+(?:ich\s+(?:über|von)\s+(?:dir|Ihnen)\s+(?:weiß"
+    r"|gespeichert\s+habe)|du\s+mir\s+(?:\w+\s+){0,4}?(?:erzählt|gesagt|geschrieben)\s+hast"
+    r"|Sie\s+mir\s+(?:\w+\s+){0,4}?(?:erzählt|gesagt|geschrieben)\s+haben)"
+    r"|wat\s+(?:ik\s+(?:van|over)\s+(?:je|jou|u)\s+(?:weet|bewaard\s+heb)|je\s+me\s+(?:\w+\s+)?"
+    r"(?:vertelde|schreef|hebt\s+verteld)))\b",
     re.I,
 )
 
@@ -2006,9 +2035,11 @@ _MEMORY_WORD_RX = re.compile(
 _JA_LOOKED_UP = r"(?:記録|メモ|履歴|ノート)を(?:[^。、]{0,15}?で)?引い"
 _JA_SEARCH = rf"(?:検索|確認|調べ|探し|チェック|照会|見直|{_JA_LOOKED_UP})"
 _JA_SEARCH_RX = re.compile(rf"{_JA_SEARCH}(?:し?てみ|し)?(?:ました|た)|{_JA_SEARCH}てみたものの")
-# A search's outcome named by its nothing ("結果はゼロ", "空振り", "該当なし", "ヒット0件").
+# A search's outcome named by its nothing ("結果はゼロ", "空振り", "該当なし", "ヒット0件",
+# "空の結果"), and the search named by a noun before it ("クエリ「…」は、空の結果を返しました").
+_JA_SEARCH_NOUN_RX = re.compile(r"クエリ|検索(?:結果)?|照会")
 _JA_NULL_OUTCOME_RX = re.compile(
-    r"結果は(?:ゼロ|0件|０件|なし|空)|空振り|該当(?:なし|ゼロ|0件|０件)|ヒット(?:なし|ゼロ|0件|０件)"
+    r"結果は(?:ゼロ|0件|０件|なし|空)|空振り|該当(?:なし|ゼロ|0件|０件)|ヒット(?:なし|ゼロ|0件|０件)|空の結果"
     r"|収穫(?:なし|ゼロ)|ゼロ件|[0０]件(?:でした|です|だった|。|$)"
 )
 _JA_SEARCH_IN_CLAUSE_RX = re.compile(
@@ -2036,6 +2067,7 @@ _JA_NEGATIVE_RX = re.compile(r"(?:ありません|ない(?:よう|みたい|で�
 # not what it looked for (a flight number is also a memory topic).
 _JA_ELSEWHERE = (
     r"(?:ネット|ウェブ|オンライン|インターネット|サイト|グーグル|Google|PubMed|検索エンジン|カタログ"
+    r"|楽天|Amazon|アマゾン|メルカリ|ヤフー|Yahoo|通販|ショップ|ストア"
     r"|データベース|スプレッドシート)(?:で|を検索|の中)|受信トレイ|メールボックス"
 )
 _JA_OTHER_SYSTEM_RX = re.compile(_JA_ELSEWHERE)
@@ -2049,6 +2081,8 @@ def _japanese_claim(body: str, previous: str, lead: str) -> ClaimScope | None:
     if (_JA_EMPTY_RX.search(body) or _JA_NULL_OUTCOME_RX.search(body)) and (
         _JA_SEARCH_RX.search(previous) or _JA_SEARCH_IN_CLAUSE_RX.search(body)
     ):
+        return _QS
+    if _JA_NULL_OUTCOME_RX.search(body) and _JA_SEARCH_NOUN_RX.search(lead + body):
         return _QS
     if _JA_NEVER_TOLD_RX.search(body) and not _JA_THIRD_PERSON_RX.search(lead + body):
         return _CW
@@ -2276,16 +2310,76 @@ _FIRST_PERSON_RX = re.compile(
 )
 
 
+# A device's memory is never this one ("la memoria del tuo telefono è quasi vuota").
+_DEVICE_MEMORY_RX = re.compile(
+    r"\b(?:phone|laptop|computer|device|card|drive|disk)'?s?\s+(?:internal\s+)?memory"
+    r"|\b(?:memoria|m[ée]moire|mem[óo]ria|speicher|geheugen)\s+(?:interna\s+|interne\s+)?"
+    r"(?:del|de\s+la|de\s+l'|du|de|do|da|des|deines|ihres|van\s+je)\s+(?:(?:tuo|suo|tu|su|ton|votre"
+    r"|teu|seu|sua|tua)\s+)?(?:telefono|tel[ée]fono|t[ée]l[ée]phone|telefone|celular|m[óo]vil"
+    r"|portable|smartphone|handys?|telefoon|computer|ordinateur|ordenador|pc|laptop|disco|disque"
+    r"|scheda|tarjeta|cart[ãa]o|carte)\b"
+    r"|\b(?:Handy|Telefon|Laptop|Computer)speicher\b",
+    re.I,
+)
+
+
 def _names_another_system(text: str) -> bool:
     """The rules' test: ``text`` names a system other than this memory (:data:`_OTHER_SYSTEM_RX`)
-    and no memory of it."""
+    and no memory of it, or a device's memory."""
+    if _DEVICE_MEMORY_RX.search(text):
+        return True
     return bool(_OTHER_SYSTEM_RX.search(text)) and not _MEMORY_WORD_RX.search(text)
 
 
 def searched_elsewhere(sentence: str) -> bool:
     """Whether ``sentence`` (masked) reports a search of a system other than this memory
-    and names no memory of it."""
+    and names no memory of it, or speaks of a device's memory."""
+    if _DEVICE_MEMORY_RX.search(sentence):
+        return True
     return bool(_ELSEWHERE_RX.search(sentence)) and not _MEMORY_WORD_RX.search(sentence)
+
+
+# The memory described as blank, silent or without a line ("Our earlier sessions are
+# silent on Ingrid's allergies", "les archives de nos entretiens sont vierges", "le nostre
+# vecchie conversazioni tacciono", "Het archief van onze gesprekken zwijgt", "nas nossas
+# conversas passadas, zero referências"): a closed class of states of emptiness, read
+# only beside a word that names this memory (:data:`_MEMORY_WORD_RX`), in either order.
+_BLANK_STATE = (
+    r"(?:(?:is|are|was|were|remains?|stays?|ha(?:ve|s)\s+been)\s+(?:\w+ly\s+|all\s+)?"
+    r"(?:blank|empty|silent)|silent\s+(?:on|about|regarding)|not\s+(?:a\s+)?(?:single\s+)?"
+    r"(?:line|word|trace|syllable)\s+(?:on|about|of)"
+    r"|(?:aucune|nulle)\s+trace|pas\s+(?:une|un)\s+(?:seul[e]?\s+)?(?:ligne|mot|trace)"
+    r"|(?:est|sont|reste|restent|demeurent)\s+(?:(?!revenu|retourn)\w+\s+)?(?:vides?|vierges?"
+    r"|muet(?:te)?s?)"
+    r"|se\s+taisent|c'est\s+le\s+d[ée]sert"
+    r"|ni\s+(?:una\s+)?(?:sola\s+)?(?:l[íi]nea|palabra)|(?:est[áa]n?|queda|quedan)\s+"
+    r"(?:\w+\s+)?(?:vac[íi][oa]s?|en\s+blanco|mud[oa]s?)|brilla(?:n)?\s+por\s+su\s+ausencia"
+    r"|guarda(?:n)?\s+(?:un\s+)?(?:absoluto\s+|total\s+)?silencio"
+    r"|(?:ist|sind|bleibt|bleiben)\s+(?:\w+\s+){0,3}?(?:leer|stumm)|schweig(?:t|en)"
+    r"|keine?\s+(?:einzige\s+)?(?:Zeile|Silbe)|gl[äa]nz\w*\s+durch\s+Abwesenheit"
+    r"|(?:è|sono|resta|restano|rimane|rimangono)\s+(?:(?!tornat|ritornat|risultat)\w+\s+)?"
+    r"(?:vuot[oaie]|mut[oaie]"
+    r"|in\s+bianco)|tac(?:e|ciono)|(?:nemmeno|neanche|neppure)\s+(?:una\s+)?(?:riga|parola)"
+    r"|(?:est[áa]|est[ãa]o|fica|ficam)\s+(?:\w+\s+)?(?:vazi[oa]s?|em\s+branco|calad[oa]s?"
+    r"|mud[oa]s?)|nem\s+(?:uma\s+)?(?:[úu]nica\s+)?(?:linha|palavra)|zero\s+refer[êe]ncias"
+    r"|brilha(?:m)?\s+pela\s+aus[êe]ncia"
+    r"|(?:is|zijn|blijft|blijven)\s+(?:\w+\s+){0,3}?(?:leeg|blanco)|zwijg(?:t|en)"
+    r"|geen\s+(?:enkel\s+)?(?:woord|regel)\s+(?:over|van)|schittert\s+door\s+afwezigheid"
+    r")\b"
+)
+_BLANK_STATE_RX = re.compile(rf"\b{_BLANK_STATE}", re.I)
+_BLANK_MEMORY_RULES: tuple[_Rule, ...] = (
+    _Rule(
+        "memory-is-blank",
+        _CW,
+        re.compile(
+            rf"(?:{_MEMORY_WORD_RX.pattern})[^.!?;]{{0,80}}?\b{_BLANK_STATE}"
+            rf"|\b{_BLANK_STATE}[^.!?;]{{0,80}}?(?:{_MEMORY_WORD_RX.pattern})",
+            re.I,
+        ),
+        existence=True,
+    ),
+)
 
 
 def reports_a_find(sentence: str) -> bool:
@@ -2402,17 +2496,28 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
             if not _TRIGGER_RX.search(body):
                 continue
             hits: dict[ClaimScope, tuple[_Rule, re.Match[str]]] = {}
-            for rule in _RULES + _OTHER_LANGUAGE_RULES:
+            for rule in _RULES + _OTHER_LANGUAGE_RULES + _BLANK_MEMORY_RULES:
                 if rule.scope in hits:
                     continue
                 m = _first_hit(rule, body, c.start, c.frame_end)
                 if m is not None:
                     hits[rule.scope] = (rule, m)
+            if not hits:
+                # the state of emptiness in its own clause after the memory's name ("Nas
+                # nossas conversas passadas, zero referências ao seu salário")
+                blank = _BLANK_STATE_RX.search(body)
+                if (
+                    blank is not None
+                    and _MEMORY_WORD_RX.search(masked[sentence.start : c.start])
+                    and (c.frame_end is None or c.start + blank.start() < c.frame_end)
+                ):
+                    hits[_CW] = (_BLANK_MEMORY_RULES[0], blank)
             for scope, (rule, m) in list(hits.items()):
                 if rule in _OTHER_LANGUAGE_RULES and _OTHER_REPORT_RX.search(
                     masked[sentence.start : c.start + m.start()]
                 ):
                     del hits[scope]  # "Sua amiga diz que você nunca falou ... com ela"
+            upto_clause = masked[sentence.start : c.end]
             if _CW in hits and _QS in hits and hits[_CW][0].existence:
                 del hits[_CW]  # "I found nothing in my memory" is search-framed
             elif (
@@ -2426,6 +2531,14 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
                 # "I checked, and there's nothing under that name in my notes", "Ich habe
                 # deine Notizen durchgesehen, eine Allergie wird darin nirgends erwähnt":
                 # the store described after the search is that search's result.
+                hits[_QS] = hits.pop(_CW)
+            elif (
+                _CW in hits
+                and hits[_CW][0] in _BLANK_MEMORY_RULES
+                and (_SEARCH_VERB_RX.search(upto_clause) or _SEARCH_NOUN_RX.search(upto_clause))
+            ):
+                # "La query sulla tua memoria per «Ferrero» è tornata vuota": the blank is
+                # the search's outcome
                 hits[_QS] = hits.pop(_CW)
             # The search may be named earlier in the sentence ("I searched your inbox
             # and found nothing").

@@ -32,6 +32,12 @@ def _rule_scopes(text: str) -> set[ClaimScope]:
         "Even nagezocht in je notities: geen treffers voor ‘Kraków’.",
         "保存されたメモを「北京」で検索してみました。残念ながら空振りです。",
         "過去の会話の記録を『ボルドー』で引いてみたものの、結果はゼロ。",
+        "Ich habe die Erinnerungsdatenbank nach „Kowalczyk“ befragt – Fehlanzeige.",
+        "Ho interrogato la memoria con due chiavi, «Cagliari» e «volo», ed entrambe sono andate "
+        "a vuoto.",
+        "Ho cercato quello che mi avevi detto sul progetto Ørestad: la ricerca è rimasta a secco.",
+        "Even nagelopen in wat ik bewaard heb: op ‘Utrecht’ krijg ik niks terug.",
+        "メモへのクエリ「引っ越し」は、空の結果を返しました。",
     ],
 )
 def test_a_search_with_a_null_outcome_is_query_scoped(text: str) -> None:
@@ -49,6 +55,10 @@ def test_a_search_with_a_null_outcome_is_query_scoped(text: str) -> None:
         "De query op de tabel `facturen` gaf 0 rijen terug, dus er staat niets open.",
         "Se ha ido sin decir nada, y la reunión terminó sin éxito.",
         "I searched the web for the São Paulo office hours, but the lookup came back with nothing.",
+        "楽天ではそのサイズの検索結果が0件でした。",
+        # a person questioned is no search of this memory
+        "Ich habe deine Schwester befragt, Fehlanzeige.",
+        "Ho interrogato tuo fratello, ma senza esito.",
     ],
 )
 def test_a_null_outcome_after_no_search_of_memory_claims_nothing(text: str) -> None:
