@@ -491,6 +491,14 @@ def _from_this_message(claim: FoundClaim) -> bool:
     return claim.kind is ClaimKind.UNSURE and not negated(claim.clause.text)
 
 
+# A clause opening on the user as its subject (after a telling: "du hättest", "you never").
+_USER_SUBJECT_RX = re.compile(
+    r"\W*(?:that\s+|que\s+|qu'|dass\s+|che\s+|dat\s+)?(?:you|du|tu|vous|(?-i:Sie)|usted|voc[êe]"
+    r"|je|jij|u|t'|(?:nunca|jam[áa]s|jamais|nie|mai)\s+(?:me|mi|m'))\b",
+    re.IGNORECASE,
+)
+
+
 def _reported_from_this_message(analysis: Analysis, claim: FoundClaim) -> bool:
     """Whether the classifier's absence reading is the user's own words reported from this
     message: after a bare present telling ("Du sagst, du hättest mir nie von deinem Bruder
@@ -507,14 +515,6 @@ def _reported_from_this_message(analysis: Analysis, claim: FoundClaim) -> bool:
         return False
     after = analysis.masked[max(claim.canonical_start, end) : claim.canonical_start + 200]
     return bool(_USER_SUBJECT_RX.match(after))
-
-
-# A clause opening on the user as its subject (after a telling: "du hättest", "you never").
-_USER_SUBJECT_RX = re.compile(
-    r"\W*(?:that\s+|que\s+|qu'|dass\s+|che\s+|dat\s+)?(?:you|du|tu|vous|(?-i:Sie)|usted|voc[êe]"
-    r"|je|jij|u|t'|(?:nunca|jam[áa]s|jamais|nie|mai)\s+(?:me|mi|m'))\b",
-    re.IGNORECASE,
-)
 
 
 def _no_absence_here(analysis: Analysis, sentence: int) -> bool:

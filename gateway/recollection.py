@@ -435,14 +435,21 @@ _CURRENT_TELLING_RX = re.compile(
 )
 
 
-def _present_telling(sentence: str) -> bool:
-    """Whether ``sentence`` holds a present-tense telling of this message (above)."""
+def _present_telling(sentence: str) -> re.Match[str] | None:
+    """The present-tense telling of this message in ``sentence`` (above), if any."""
     match = _PRESENT_TELLING_RX.search(sentence)
     if match is None:
-        return False
+        return None
     before = sentence[max(0, match.start() - 24) : match.start()]
     around = sentence[max(0, match.start() - 12) : match.end() + 12]
-    return not (_HABIT_RX.search(around) or _WHEN_OR_IF_RX.search(before))
+    if _HABIT_RX.search(around) or _WHEN_OR_IF_RX.search(before):
+        return None
+    return match
+
+
+# "as" before a telling, or opening it ("as you say", "wie du sagst"): the speaker agrees.
+_AS_BEFORE_RX = re.compile(rf"\b(?:{_AS})\s*$", re.IGNORECASE)
+_AS_OPENING_RX = re.compile(rf"(?:{_AS})\b", re.IGNORECASE)
 
 
 def reported_telling(sentence: str) -> tuple[int, int] | None:
@@ -450,20 +457,18 @@ def reported_telling(sentence: str) -> tuple[int, int] | None:
     hättest mir nie ...", "You say you never told me ..."), or ``None``: what follows
     reports the user's words. With "as" before it ("as you say") the speaker agrees, and
     what follows is the speaker's own."""
-    match = _PRESENT_TELLING_RX.search(sentence)
-    if match is None or not _present_telling(sentence):
+    match = _present_telling(sentence)
+    if match is None:
         return None
     before = sentence[max(0, match.start() - 8) : match.start()]
-    if re.search(rf"\b(?:{_AS})\s*$", before, re.IGNORECASE) or re.match(
-        rf"(?:{_AS})\b", match.group(), re.IGNORECASE
-    ):
+    if _AS_BEFORE_RX.search(before) or _AS_OPENING_RX.match(match.group()):
         return None
     return match.start(), match.end()
 
 
 def names_the_current_message(sentence: str) -> bool:
     """Whether a sentence gives the user's current message as its source (above)."""
-    return bool(_CURRENT_TELLING_RX.search(sentence)) or _present_telling(sentence)
+    return bool(_CURRENT_TELLING_RX.search(sentence)) or _present_telling(sentence) is not None
 
 
 def recall_marked(sentence: str) -> bool:

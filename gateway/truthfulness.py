@@ -2323,20 +2323,23 @@ _DEVICE_MEMORY_RX = re.compile(
 )
 
 
+def _not_this_memory(text: str, systems: re.Pattern[str]) -> bool:
+    """``text`` speaks of a device's memory, or names one of ``systems`` and no memory."""
+    if _DEVICE_MEMORY_RX.search(text):
+        return True
+    return bool(systems.search(text)) and not _MEMORY_WORD_RX.search(text)
+
+
 def _names_another_system(text: str) -> bool:
     """The rules' test: ``text`` names a system other than this memory (:data:`_OTHER_SYSTEM_RX`)
     and no memory of it, or a device's memory."""
-    if _DEVICE_MEMORY_RX.search(text):
-        return True
-    return bool(_OTHER_SYSTEM_RX.search(text)) and not _MEMORY_WORD_RX.search(text)
+    return _not_this_memory(text, _OTHER_SYSTEM_RX)
 
 
 def searched_elsewhere(sentence: str) -> bool:
     """Whether ``sentence`` (masked) reports a search of a system other than this memory
     and names no memory of it, or speaks of a device's memory."""
-    if _DEVICE_MEMORY_RX.search(sentence):
-        return True
-    return bool(_ELSEWHERE_RX.search(sentence)) and not _MEMORY_WORD_RX.search(sentence)
+    return _not_this_memory(sentence, _ELSEWHERE_RX)
 
 
 # The memory described as blank, silent or without a line ("Our earlier sessions are
@@ -2447,7 +2450,9 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
             body = masked[c.start : c.end]
             after_search = bool(_SEARCH_VERB_RX.search(previous))
             previous_body, previous = previous, body
-            upto = masked[sentence.start : c.end]
+            # the sentence through this clause (``upto`` may also take the sentence before)
+            through = masked[sentence.start : c.end]
+            upto = through
             if (
                 not after_search
                 and c is sentence.clauses[0]
@@ -2458,12 +2463,11 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
             searched_here = after_search or bool(_SEARCH_VERB_RX.search(body))
             null_outcome = False
             if _NULL_OUTCOME_RX.search(body):
-                lead = masked[sentence.start : c.end]
                 if (
                     searched_here
-                    or _SEARCH_VERB_RX.search(lead)
-                    or _SEARCH_NOUN_RX.search(lead)
-                    or (_TRIED_RX.search(lead) and _MEMORY_WORD_RX.search(lead))
+                    or _SEARCH_VERB_RX.search(through)
+                    or _SEARCH_NOUN_RX.search(through)
+                    or (_TRIED_RX.search(through) and _MEMORY_WORD_RX.search(through))
                 ):
                     null_outcome = True
                 elif _SEARCH_VERB_RX.search(previous_sentence) or _SEARCH_NOUN_RX.search(
@@ -2517,7 +2521,6 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
                     masked[sentence.start : c.start + m.start()]
                 ):
                     del hits[scope]  # "Sua amiga diz que você nunca falou ... com ela"
-            upto_clause = masked[sentence.start : c.end]
             if _CW in hits and _QS in hits and hits[_CW][0].existence:
                 del hits[_CW]  # "I found nothing in my memory" is search-framed
             elif (
@@ -2535,14 +2538,14 @@ def absence_claims(analysis: Analysis) -> list[AbsenceClaim]:
             elif (
                 _CW in hits
                 and hits[_CW][0] in _BLANK_MEMORY_RULES
-                and (_SEARCH_VERB_RX.search(upto_clause) or _SEARCH_NOUN_RX.search(upto_clause))
+                and (_SEARCH_VERB_RX.search(through) or _SEARCH_NOUN_RX.search(through))
             ):
                 # "La query sulla tua memoria per «Ferrero» è tornata vuota": the blank is
                 # the search's outcome
                 hits[_QS] = hits.pop(_CW)
             # The search may be named earlier in the sentence ("I searched your inbox
             # and found nothing").
-            upto = masked[sentence.start : c.end]
+            upto = through
             if hits and _names_another_system(upto):
                 # A search of another system (a website, an inbox, a database, PubMed,
                 # the user's own lookup) says nothing about memory: the rules hold back
